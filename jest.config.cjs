@@ -1,0 +1,11 @@
+/** One jest run over the whole workspace; TypeScript is compiled by swc (types are checked by `pnpm typecheck`). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/infra'],
+  testMatch: ['**/src/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  testTimeout: 60000,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};

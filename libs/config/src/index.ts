@@ -1,0 +1,61 @@
+import { cleanEnv, makeValidator, str, port, num, url, bool, EnvError, EnvMissingError } from 'envalid';
+
+export { str, port, num, url, bool, makeValidator };
+
+/** A 32-byte key given as base64 (as `openssl rand -base64 32` prints it). */
+export const base64Key32 = makeValidator<string>((input) => {
+  const bytes = Buffer.from(input, 'base64');
+  if (bytes.length !== 32 || bytes.toString('base64') !== input.trim()) {
+    throw new EnvError('must be 32 random bytes in base64 (e.g. the output of `openssl rand -base64 32`)');
+  }
+  return input.trim();
+});
+
+/** A comma-separated list, empty entries dropped. */
+export const list = makeValidator<string[]>((input) =>
+  input
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Specs = Parameters<typeof cleanEnv>[1];
+
+/**
+ * Validates the environment against `specs`. Every problem is gathered into one line, so a
+ * service that cannot start says exactly which variables to fix.
+ */
+export function loadConfig<S extends Specs>(service: string, specs: S, env: NodeJS.ProcessEnv = process.env) {
+  return cleanEnv(env, specs, {
+    reporter: ({ errors }) => {
+      const problems = Object.entries(errors).map(([name, error]) =>
+        error instanceof EnvMissingError ? `${name} is missing` : `${name} ${(error as Error | undefined)?.message ?? 'is invalid'}`,
+      );
+      if (problems.length > 0) throw new ConfigError(`${service}: invalid configuration: ${problems.join('; ')}`);
+    },
+  });
+}
+
+/** Common settings of every service (ARCHITECTURE section 6). */
+export function commonSpecs(service: string, defaultPort: number) {
+  return {
+    AMQP_URL: url({ default: 'amqp://guest:guest@127.0.0.1:5672' }),
+    PORT: port({ default: defaultPort }),
+    LOG_LEVEL: str({ default: 'info', choices: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] }),
+    SHUTDOWN_TIMEOUT_MS: num({ default: 10000 }),
+    DATABASE_URL: url({ default: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
+  };
+}
+
+/** Runs `main`, turning a configuration error into one clear line and exit code 78 (EX_CONFIG). */
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+  throw error;
+}

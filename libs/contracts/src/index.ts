@@ -1,0 +1,13 @@
+export { ajv } from './ajv';
+export {
+  type Envelope,
+  type Contract,
+  defineContract,
+  validateEnvelope,
+  ContractViolation,
+  describeErrors,
+  knownMessageTypes,
+} from './envelope';
+export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
+export * from './messages';
+export * from './topology';

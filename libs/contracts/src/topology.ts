@@ -1,0 +1,68 @@
+/** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
+export interface ExchangeSpec {
+  name: string;
+  type: 'topic' | 'direct' | 'fanout';
+}
+
+export interface BindingSpec {
+  exchange: string;
+  routingKey: string;
+}
+
+export interface RetryPolicy {
+  /** Delay before each retry; the last one repeats while attempts remain. */
+  delaysMs: number[];
+  /** Attempts in all (the first one included) before the message goes to `<queue>.dlq`. */
+  maxAttempts: number;
+}
+
+export interface QueueSpec {
+  name: string;
+  /** work: durable quorum queue with retries and a DLQ. rpc: durable request queue, answered by reply. */
+  kind: 'work' | 'rpc';
+  bindings?: BindingSpec[];
+  retry?: RetryPolicy;
+}
+
+export interface Topology {
+  exchanges: ExchangeSpec[];
+  queues: QueueSpec[];
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { delaysMs: [1_000, 5_000, 30_000, 120_000, 600_000], maxAttempts: 8 };
+
+export const Exchanges = {
+  socialActivity: 'social.activity',
+  socialCommands: 'social.commands',
+  socialCommandResults: 'social.command-results',
+  accountEvents: 'account.events',
+} as const;
+
+export const Queues = {
+  ticketingActivity: 'ticketing.activity',
+  ticketingCommandResults: 'ticketing.command-results',
+  ticketingAccountEvents: 'ticketing.account-events',
+  authRpc: 'auth.rpc',
+  trackingRpc: 'tracking.rpc',
+} as const;
+
+/**
+ * The whole system's topology (ARCHITECTURE section 3). Every service declares all of it at
+ * connect, so a message published before its consumer first started is kept, not dropped by
+ * an exchange without bindings.
+ */
+export const SYSTEM_TOPOLOGY: Topology = {
+  exchanges: [
+    { name: Exchanges.socialActivity, type: 'topic' },
+    { name: Exchanges.socialCommands, type: 'direct' },
+    { name: Exchanges.socialCommandResults, type: 'topic' },
+    { name: Exchanges.accountEvents, type: 'topic' },
+  ],
+  queues: [
+    { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
+    { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
+    { name: Queues.ticketingAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: '#' }], retry: DEFAULT_RETRY },
+    { name: Queues.authRpc, kind: 'rpc' },
+    { name: Queues.trackingRpc, kind: 'rpc' },
+  ],
+};

@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import { createLogger } from './logger';
+import { runWithContext } from './context';
+import { registerSecret, REDACTED } from './redact';
+
+function captured(): { logger: winston.Logger; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const logger = createLogger('test', 'debug');
+  logger.clear();
+  logger.add(
+    new winston.transports.Stream({
+      stream: new Writable({
+        write(chunk, _enc, done) {
+          chunks.push(String(chunk));
+          done();
+        },
+      }),
+    }),
+  );
+  return { logger, lines: () => chunks.map((c) => JSON.parse(c) as Record<string, unknown>) };
+}
+
+describe('logger', () => {
+  it('writes JSON with the service and the correlation id of the current context', () => {
+    const { logger, lines } = captured();
+    runWithContext({ correlationId: 'corr-1' }, () => logger.info('hello', { ticketId: 't1' }));
+    expect(lines()[0]).toMatchObject({ message: 'hello', service: 'test', correlationId: 'corr-1', ticketId: 't1', level: 'info' });
+  });
+
+  it('masks secret-named fields at any depth and registered secret values anywhere', () => {
+    const { logger, lines } = captured();
+    registerSecret('s3cr3t-consumer-value');
+    logger.warn('calling with s3cr3t-consumer-value inside', {
+      headers: { authorization: 'Bearer abc', 'x-twitter-webhooks-signature': 'sha256=xyz' },
+      consumerSecret: 'anything',
+      nested: { oauth_token_secret: 'tok', note: 'contains s3cr3t-consumer-value' },
+      count: 3,
+    });
+    const line = JSON.stringify(lines()[0]);
+    expect(line).not.toContain('s3cr3t-consumer-value');
+    expect(line).not.toContain('Bearer abc');
+    expect(line).not.toContain('sha256=xyz');
+    expect(line).not.toContain('"tok"');
+    expect(lines()[0]).toMatchObject({ consumerSecret: REDACTED, count: 3, nested: { oauth_token_secret: REDACTED } });
+  });
+
+  it('keeps error messages and stacks but masks secrets in them', () => {
+    const { logger, lines } = captured();
+    registerSecret('another-secret-value');
+    logger.error('failed', { err: new Error('bad key another-secret-value') });
+    const err = lines()[0]!.err as { message: string };
+    expect(err.message).toBe(`bad key ${REDACTED}`);
+  });
+});

@@ -1,0 +1,54 @@
+import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
+import type { Logger } from '@crm/logging';
+
+export interface BrokerOptions {
+  url: string;
+  /** Shown in the broker's connection list. */
+  name: string;
+  logger: Logger;
+  heartbeatSeconds?: number;
+  reconnectSeconds?: number;
+}
+
+/**
+ * The one broker connection of a process. It reconnects by itself; every channel made from
+ * it re-runs its setup (declarations, consumers) after each reconnect.
+ */
+export class Broker {
+  readonly connection: AmqpConnectionManager;
+  private closed = false;
+
+  constructor(readonly options: BrokerOptions) {
+    const { url, name, logger } = options;
+    this.connection = amqp.connect([url], {
+      heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 5,
+      reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
+      connectionOptions: { clientProperties: { connection_name: name } },
+    });
+    this.connection.on('connect', () => logger.info('broker connected'));
+    this.connection.on('disconnect', ({ err }) => {
+      if (!this.closed) logger.warn('broker disconnected; reconnecting', { reason: err?.message });
+    });
+    this.connection.on('connectFailed', ({ err }) => logger.warn('broker connection failed; retrying', { reason: err?.message }));
+    this.connection.on('blocked', ({ reason }) => logger.warn('broker blocked publishing', { reason }));
+    this.connection.on('unblocked', () => logger.info('broker unblocked publishing'));
+  }
+
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  /** Resolves once connected; rejects after `timeoutMs` (reconnect attempts go on). */
+  async waitUntilConnected(timeoutMs = 30_000): Promise<void> {
+    await this.connection.connect({ timeout: timeoutMs });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,153 @@
+import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib';
+import { ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
+import type { Broker } from './broker';
+import { attemptsOf, Headers } from './headers';
+import { QueueConsumer, sendConfirmed, settle } from './queue-consumer';
+import { declareRetryQueues, dlqName, retryDelay, retryQueueName } from './topology';
+
+/** Thrown by a handler for a message that can never succeed: it goes to the DLQ at once. */
+export class PermanentFailure extends Error {
+  override name = 'PermanentFailure';
+}
+
+export interface MessageContext {
+  routingKey: string;
+  /** 1 for the first delivery, 2 for the first retry, ... */
+  attempt: number;
+  redelivered: boolean;
+}
+
+export type MessageHandler<P> = (envelope: Envelope<P>, context: MessageContext) => Promise<void>;
+
+export interface ConsumerOptions<P> {
+  queue: string;
+  topology: Topology;
+  /** The message types this queue accepts; anything else is dead-lettered as invalid. */
+  contracts: Contract<P>[];
+  handler: MessageHandler<P>;
+  retry?: RetryPolicy;
+  prefetch?: number;
+}
+
+/** Copies what identifies a message when it is republished to a retry queue or a DLQ. */
+function republishProperties(properties: MessageProperties, headers: Record<string, unknown>) {
+  return {
+    persistent: true,
+    messageId: properties.messageId,
+    correlationId: properties.correlationId,
+    type: properties.type,
+    appId: properties.appId,
+    contentType: properties.contentType,
+    timestamp: properties.timestamp,
+    headers: { ...(properties.headers ?? {}), ...headers },
+  };
+}
+
+/** Retry and DLQ hops change a message's routing key; the first one is kept in a header. */
+function originalRoutingKey(message: ConsumeMessage): string {
+  const kept = message.properties.headers?.[Headers.originalRoutingKey];
+  return typeof kept === 'string' ? kept : message.fields.routingKey;
+}
+
+function originalExchange(message: ConsumeMessage): string {
+  const kept = message.properties.headers?.[Headers.originalExchange];
+  return typeof kept === 'string' ? kept : message.fields.exchange;
+}
+
+/**
+ * Consumes a work queue. A message is acked only after its handler resolved (i.e. its
+ * transaction committed). A handler failure is retried after a growing delay through TTL
+ * queues; after `maxAttempts`, or at once for an invalid message or a PermanentFailure, the
+ * message goes to `<queue>.dlq` with the reason and attempt count in its headers.
+ */
+export class Consumer<P = unknown> extends QueueConsumer {
+  private readonly retry: RetryPolicy;
+  private readonly accepted: Set<string>;
+
+  constructor(
+    broker: Broker,
+    private readonly consumerOptions: ConsumerOptions<P>,
+  ) {
+    const retry = consumerOptions.retry ?? consumerOptions.topology.queues.find((q) => q.name === consumerOptions.queue)?.retry ?? DEFAULT_RETRY;
+    super(broker, {
+      queue: consumerOptions.queue,
+      topology: consumerOptions.topology,
+      prefetch: consumerOptions.prefetch,
+      declare: (channel) => declareRetryQueues(channel, consumerOptions.queue, retry),
+    });
+    this.retry = retry;
+    this.accepted = new Set(consumerOptions.contracts.map((c) => c.type));
+  }
+
+  protected async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const previousAttempts = attemptsOf(message.properties.headers);
+    let envelope: Envelope<P>;
+    try {
+      envelope = this.parse(message);
+    } catch (error) {
+      await this.deadLetter(channel, message, (error as Error).message, previousAttempts);
+      return;
+    }
+    try {
+      await this.consumerOptions.handler(envelope, {
+        routingKey: originalRoutingKey(message),
+        attempt: previousAttempts + 1,
+        redelivered: message.fields.redelivered,
+      });
+      settle(channel, message, 'ack');
+    } catch (error) {
+      const reason = `${(error as Error).name}: ${(error as Error).message}`;
+      if (error instanceof PermanentFailure || error instanceof ContractViolation) {
+        await this.deadLetter(channel, message, reason, previousAttempts + 1);
+      } else {
+        await this.retryLater(channel, message, reason, previousAttempts + 1);
+      }
+    }
+  }
+
+  private parse(message: ConsumeMessage): Envelope<P> {
+    let body: unknown;
+    try {
+      body = JSON.parse(message.content.toString('utf8'));
+    } catch {
+      throw new ContractViolation('invalid message: the body is not JSON');
+    }
+    const envelope = validateEnvelope<P>(body);
+    if (!this.accepted.has(envelope.type)) {
+      throw new ContractViolation(`invalid message: '${envelope.type}' is not accepted on ${this.options.queue}`);
+    }
+    return envelope;
+  }
+
+  private async retryLater(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {
+    if (attempts >= this.retry.maxAttempts) {
+      await this.deadLetter(channel, message, `gave up after ${attempts} attempts; last error: ${reason}`, attempts);
+      return;
+    }
+    const delayMs = retryDelay(this.retry, attempts);
+    this.logger.warn('message failed; retrying later', { attempts, delayMs, reason });
+    await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
+  }
+
+  private async deadLetter(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {
+    this.logger.error('message dead-lettered', { attempts, reason, routingKey: originalRoutingKey(message) });
+    await this.moveTo(channel, message, dlqName(this.options.queue), {
+      [Headers.attempts]: attempts,
+      [Headers.failureReason]: reason.slice(0, 2000),
+      [Headers.sourceQueue]: this.options.queue,
+      [Headers.failedAt]: new Date().toISOString(),
+    });
+  }
+
+  /** Republishes to `queue`, and acks the original only once the broker confirmed the copy. */
+  private async moveTo(channel: ConfirmChannel, message: ConsumeMessage, queue: string, headers: Record<string, unknown>): Promise<void> {
+    try {
+      const origin = { [Headers.originalExchange]: originalExchange(message), [Headers.originalRoutingKey]: originalRoutingKey(message) };
+      await sendConfirmed(channel, queue, message.content, republishProperties(message.properties, { ...origin, ...headers }));
+      settle(channel, message, 'ack');
+    } catch (error) {
+      this.logger.warn('could not move message; leaving it for redelivery', { target: queue, reason: (error as Error).message });
+      settle(channel, message, 'requeue');
+    }
+  }
+}

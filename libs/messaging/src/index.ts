@@ -1,0 +1,7 @@
+export { Broker, type BrokerOptions } from './broker';
+export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
+export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
+export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
+export { listDeadLetters, replayDeadLetters, type DeadLetter } from './dead-letters';
+export { declareTopology, dlqName, retryQueueName, BROKER_DELIVERY_LIMIT } from './topology';
+export { Headers } from './headers';

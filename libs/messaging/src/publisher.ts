@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel } from 'amqplib';
+import { validateEnvelope, type Contract, type Envelope, type Topology } from '@crm/contracts';
+import { currentCorrelationId } from '@crm/logging';
+import type { Broker } from './broker';
+import { declareTopology } from './topology';
+
+export class PublishError extends Error {
+  override name = 'PublishError';
+}
+
+export interface EnvelopeOptions {
+  id?: string;
+  correlationId?: string;
+  occurredAt?: string;
+}
+
+/** Builds an envelope for `contract`; the correlation id defaults to the current work's. */
+export function makeEnvelope<P>(contract: Contract<P>, producer: string, payload: P, options: EnvelopeOptions = {}): Envelope<P> {
+  return {
+    id: options.id ?? randomUUID(),
+    type: contract.type,
+    occurredAt: options.occurredAt ?? new Date().toISOString(),
+    producer,
+    correlationId: options.correlationId ?? currentCorrelationId(),
+    payload,
+  };
+}
+
+export function messageProperties(envelope: Envelope, headers: Record<string, unknown> = {}) {
+  return {
+    persistent: true,
+    messageId: envelope.id,
+    correlationId: envelope.correlationId,
+    type: envelope.type,
+    appId: envelope.producer,
+    contentType: 'application/json',
+    timestamp: Math.floor(Date.now() / 1000),
+    headers,
+  };
+}
+
+/**
+ * Publishes persistent, validated envelopes on a confirm channel. `publish` resolves only
+ * once the broker has confirmed the message; it rejects on a nack or when no confirm
+ * arrives in time (the caller decides: answer 503, retry, ...).
+ */
+export class Publisher {
+  private readonly channel: ChannelWrapper;
+
+  constructor(
+    private readonly broker: Broker,
+    topology: Topology,
+    private readonly defaultTimeoutMs = 5_000,
+  ) {
+    this.channel = broker.connection.createChannel({
+      name: 'publisher',
+      confirm: true,
+      setup: (channel: ConfirmChannel) => declareTopology(channel, topology),
+    });
+  }
+
+  /** Resolves when the channel is set up (topology declared). */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    await Promise.race([
+      this.channel.waitForConnect(),
+      new Promise((_, reject) => setTimeout(() => reject(new PublishError('broker not reachable')), timeoutMs).unref()),
+    ]);
+  }
+
+  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number } = {}): Promise<void> {
+    validateEnvelope(envelope);
+    const body = Buffer.from(JSON.stringify(envelope));
+    try {
+      await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
+    } catch (error) {
+      throw new PublishError(`broker did not confirm ${envelope.type} ${envelope.id}: ${(error as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.channel.close();
+  }
+}

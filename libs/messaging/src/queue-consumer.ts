@@ -1,0 +1,110 @@
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Topology } from '@crm/contracts';
+import { runWithContext, type Logger } from '@crm/logging';
+import type { Broker } from './broker';
+import { declareTopology } from './topology';
+
+export interface QueueConsumerOptions {
+  queue: string;
+  topology: Topology;
+  prefetch?: number;
+  /** Extra declarations this consumer needs beyond the shared topology (e.g. retry queues). */
+  declare?: (channel: ConfirmChannel) => Promise<void>;
+}
+
+/**
+ * Consumes one queue on a confirm channel that is re-created after every reconnect.
+ * Subclasses settle each message on the channel that delivered it: an ack on a dead
+ * channel is impossible, and the broker redelivers instead.
+ */
+export abstract class QueueConsumer {
+  private readonly channel: ChannelWrapper;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly consumerTags = new Map<ConfirmChannel, string>();
+  private stopping = false;
+  protected readonly logger: Logger;
+
+  constructor(
+    broker: Broker,
+    protected readonly options: QueueConsumerOptions,
+  ) {
+    this.logger = broker.logger;
+    this.channel = broker.connection.createChannel({
+      name: `consumer:${options.queue}`,
+      confirm: true,
+      setup: (channel: ConfirmChannel) => this.setup(channel),
+    });
+  }
+
+  private async setup(channel: ConfirmChannel): Promise<void> {
+    await declareTopology(channel, this.options.topology);
+    await this.options.declare?.(channel);
+    if (this.stopping) return;
+    await channel.prefetch(this.options.prefetch ?? 10);
+    const { consumerTag } = await channel.consume(this.options.queue, (message) => {
+      if (message) this.track(channel, message);
+      else this.logger.warn('consumer cancelled by the broker', { queue: this.options.queue });
+    });
+    this.consumerTags.set(channel, consumerTag);
+    channel.once('close', () => this.consumerTags.delete(channel));
+  }
+
+  private track(channel: ConfirmChannel, message: ConsumeMessage): void {
+    const context = {
+      correlationId: message.properties.correlationId ?? message.properties.messageId ?? 'unknown',
+      messageId: message.properties.messageId,
+      queue: this.options.queue,
+    };
+    const work = runWithContext(context, () => this.handle(channel, message))
+      .catch((error: unknown) => {
+        this.logger.error('message handling crashed; it will be redelivered', { err: error });
+      })
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  /** Handles one message and settles it (ack, or republish then ack) on `channel`. */
+  protected abstract handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void>;
+
+  /** Resolves once the consumer is registered with the broker. */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    await Promise.race([
+      this.channel.waitForConnect(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`could not start consuming ${this.options.queue}`)), timeoutMs).unref()),
+    ]);
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Stops taking messages, lets the ones in hand finish (up to `timeoutMs`), closes the channel. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping = true;
+    for (const [channel, tag] of this.consumerTags) {
+      await channel.cancel(tag).catch(() => undefined);
+    }
+    const drained = Promise.allSettled([...this.inFlight]);
+    await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    if (this.inFlight.size > 0) this.logger.warn('stopped with messages still in hand; the broker redelivers them', { queue: this.options.queue, count: this.inFlight.size });
+    await this.channel.close();
+  }
+}
+
+/** Sends to a queue on a confirm channel and waits for the broker's confirm. */
+export function sendConfirmed(channel: ConfirmChannel, queue: string, content: Buffer, options: Parameters<ConfirmChannel['sendToQueue']>[2]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    channel.sendToQueue(queue, content, options, (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
+  });
+}
+
+/** Acks unless the channel is already gone (then the broker redelivers, which consumers tolerate). */
+export function settle(channel: ConfirmChannel, message: ConsumeMessage, how: 'ack' | 'requeue'): void {
+  try {
+    if (how === 'ack') channel.ack(message);
+    else channel.nack(message, false, true);
+  } catch {
+    // Channel closed: nothing to settle; the broker will redeliver.
+  }
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { RpcReply, validateEnvelope, type Contract, type Envelope, type RpcReplyPayload, type Topology } from '@crm/contracts';
+import { currentCorrelationId } from '@crm/logging';
+import type { Broker } from './broker';
+import { makeEnvelope, messageProperties } from './publisher';
+import { QueueConsumer, settle } from './queue-consumer';
+import { declareTopology } from './topology';
+
+/** An answer the RPC handler chose to give as an error (unknown environment, bad input, ...). */
+export class RpcError extends Error {
+  override name = 'RpcError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class RpcTimeout extends Error {
+  override name = 'RpcTimeout';
+}
+
+type AnyHandler = (payload: unknown, envelope: Envelope) => Promise<unknown>;
+
+export interface RpcMethod<P, R> {
+  contract: Contract<P>;
+  handle: (payload: P, envelope: Envelope<P>) => Promise<R>;
+}
+
+export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, envelope: Envelope<P>) => Promise<R>): RpcMethod<P, R> {
+  return { contract, handle };
+}
+
+/**
+ * Answers requests on an RPC queue. Every request gets a reply on its `replyTo` with its
+ * correlation id: a result, or an error (invalid request, unknown method, handler error).
+ */
+export class RpcServer extends QueueConsumer {
+  private readonly methods = new Map<string, AnyHandler>();
+
+  constructor(
+    broker: Broker,
+    options: { queue: string; topology: Topology; producer: string; methods: RpcMethod<never, unknown>[]; prefetch?: number },
+  ) {
+    super(broker, { queue: options.queue, topology: options.topology, prefetch: options.prefetch });
+    this.producer = options.producer;
+    for (const method of options.methods) this.methods.set(method.contract.type, method.handle as AnyHandler);
+  }
+
+  private readonly producer: string;
+
+  protected async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const { replyTo, correlationId } = message.properties;
+    const reply = await this.answer(message);
+    if (replyTo && correlationId) {
+      const envelope = makeEnvelope(RpcReply, this.producer, reply, { correlationId });
+      try {
+        channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(envelope)), { ...messageProperties(envelope), persistent: false });
+      } catch (error) {
+        this.logger.warn('could not send RPC reply', { reason: (error as Error).message });
+      }
+    } else {
+      this.logger.warn('RPC request without replyTo or correlationId; nobody to answer');
+    }
+    settle(channel, message, 'ack');
+  }
+
+  private async answer(message: ConsumeMessage): Promise<RpcReplyPayload> {
+    let envelope: Envelope;
+    try {
+      envelope = validateEnvelope(JSON.parse(message.content.toString('utf8')));
+    } catch (error) {
+      return { ok: false, error: { code: 'invalid_request', message: (error as Error).message } };
+    }
+    const handler = this.methods.get(envelope.type);
+    if (!handler) return { ok: false, error: { code: 'unknown_method', message: `no method '${envelope.type}' on ${this.options.queue}` } };
+    try {
+      return { ok: true, result: (await handler(envelope.payload, envelope)) ?? null };
+    } catch (error) {
+      if (error instanceof RpcError) return { ok: false, error: { code: error.code, message: error.message } };
+      this.logger.error('RPC handler failed', { method: envelope.type, err: error });
+      return { ok: false, error: { code: 'internal', message: 'the service failed to answer; try again' } };
+    }
+  }
+}
+
+const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+interface Pending {
+  resolve: (reply: RpcReplyPayload) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Calls RPC queues with RabbitMQ's direct reply-to: no reply queue to declare or clean up.
+ * Requests expire in the queue with their timeout, so a late server does no stale work.
+ */
+export class RpcClient {
+  private readonly channel: ChannelWrapper;
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    broker: Broker,
+    private readonly producer: string,
+    topology: Topology,
+  ) {
+    this.channel = broker.connection.createChannel({
+      name: 'rpc-client',
+      confirm: false,
+      setup: async (channel: Channel) => {
+        await declareTopology(channel, topology);
+        await channel.consume(DIRECT_REPLY_TO, (message) => message && this.onReply(message), { noAck: true });
+      },
+    });
+  }
+
+  private onReply(message: ConsumeMessage): void {
+    const id = message.properties.correlationId as string | undefined;
+    const pending = id ? this.pending.get(id) : undefined;
+    if (!pending || !id) return;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    try {
+      const envelope = validateEnvelope(JSON.parse(message.content.toString('utf8')), RpcReply);
+      pending.resolve(envelope.payload);
+    } catch (error) {
+      pending.resolve({ ok: false, error: { code: 'invalid_reply', message: (error as Error).message } });
+    }
+  }
+
+  /** Sends a request and resolves with the result; rejects with RpcError or RpcTimeout. */
+  async call<P, R>(queue: string, contract: Contract<P>, payload: P, options: { timeoutMs?: number } = {}): Promise<R> {
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    const requestId = randomUUID();
+    const envelope = makeEnvelope(contract, this.producer, payload, { correlationId: currentCorrelationId() });
+    validateEnvelope(envelope, contract);
+    const reply = new Promise<RpcReplyPayload>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new RpcTimeout(`no answer from ${queue} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(requestId, { resolve, timer });
+    });
+    await this.channel
+      .sendToQueue(queue, Buffer.from(JSON.stringify(envelope)), {
+        ...messageProperties(envelope),
+        persistent: false,
+        correlationId: requestId,
+        replyTo: DIRECT_REPLY_TO,
+        expiration: String(timeoutMs),
+        timeout: timeoutMs,
+      })
+      .catch(() => undefined); // a send that never happens surfaces as the timeout above
+    const answer = await reply;
+    if (!answer.ok) throw new RpcError(answer.error.code, answer.error.message);
+    return answer.result as R;
+  }
+
+  async close(): Promise<void> {
+    for (const [, pending] of this.pending) clearTimeout(pending.timer);
+    this.pending.clear();
+    await this.channel.close();
+  }
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import amqplib from 'amqplib';
+import pg from 'pg';
+import winston from 'winston';
+import { ensureDatabase } from '@crm/db';
+import { createLogger, type Logger } from '@crm/logging';
+import { amqpUrl, databaseServerUrl } from './environment';
+
+/** A logger that writes nothing unless TEST_LOG_LEVEL is set. */
+export function testLogger(service = 'test'): Logger {
+  const level = process.env.TEST_LOG_LEVEL;
+  const logger = createLogger(service, level ?? 'info');
+  if (!level) logger.silent = true;
+  return logger;
+}
+
+/** A logger that keeps its lines in memory (to assert on what was, or was not, logged). */
+export function capturingLogger(service = 'test'): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const logger = createLogger(service, 'debug');
+  logger.add(
+    new winston.transports.Stream({
+      stream: new Writable({
+        write(chunk: Buffer, _encoding: string, done: () => void) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    }),
+  );
+  logger.transports.filter((t) => t instanceof winston.transports.Console).forEach((t) => logger.remove(t));
+  return { logger, lines };
+}
+
+export interface TestDatabase {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** A new, empty database on the test server; `drop` removes it. */
+export async function freshDatabase(prefix: string): Promise<TestDatabase> {
+  const name = `test_${prefix.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(databaseServerUrl());
+  url.pathname = `/${name}`;
+  await ensureDatabase(url.toString());
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const admin = new URL(databaseServerUrl());
+      admin.pathname = '/postgres';
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Deletes queues and exchanges (and the queues' retry/DLQ companions) so a test starts clean. */
+export async function deleteBrokerObjects(queues: string[], exchanges: string[] = []): Promise<void> {
+  const connection = await amqplib.connect(amqpUrl());
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of queues) {
+      for (const name of [queue, `${queue}.dlq`]) await channel.deleteQueue(name);
+    }
+    for (const exchange of exchanges) await channel.deleteExchange(exchange);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Number of messages ready in a queue (0 when it does not exist). */
+export async function queueDepth(queue: string): Promise<number> {
+  const connection = await amqplib.connect(amqpUrl());
+  try {
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    const result = await channel.checkQueue(queue).catch(() => ({ messageCount: 0 }));
+    return result.messageCount;
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}
+
+/** Polls `check` until it returns a truthy value, or fails with the last value after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 15_000, intervalMs = 50, what = 'condition' } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await check();
+      if (last) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${(lastError as Error).message}` : ''}`);
+}
