@@ -18,7 +18,7 @@ describe('loadConfig', () => {
       const message = (error as Error).message;
       expect(message).not.toContain('\n');
       expect(message).toMatch(/^auth: invalid configuration: /);
-      expect(message).toContain('PORT');
+      expect(message).toContain("PORT must be a port number (0-65535), got \"eighty\"");
       expect(message).toContain('SOCIAL_CONSUMER_KEY is missing');
       expect(message).toContain('CREDENTIALS_KEY must be 32 random bytes in base64');
     }

@@ -11,6 +11,18 @@ export const base64Key32 = makeValidator<string>((input) => {
   return input.trim();
 });
 
+/** A TCP port; 0 lets the system pick a free one (tests do). */
+export const listenPort = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new EnvError(`must be a port number (0-65535), got "${input}"`);
+  return value;
+});
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'];
+
+/** LOG_LEVEL, shared by every service and the simulators. */
+export const logLevel = () => str({ default: 'info', choices: LOG_LEVELS });
+
 /** A comma-separated list, empty entries dropped. */
 export const list = makeValidator<string[]>((input) =>
   input
@@ -44,8 +56,8 @@ export function loadConfig<S extends Specs>(service: string, specs: S, env: Node
 export function commonSpecs(service: string, defaultPort: number) {
   return {
     AMQP_URL: url({ default: 'amqp://guest:guest@127.0.0.1:5672' }),
-    PORT: port({ default: defaultPort }),
-    LOG_LEVEL: str({ default: 'info', choices: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] }),
+    PORT: listenPort({ default: defaultPort }),
+    LOG_LEVEL: logLevel(),
     SHUTDOWN_TIMEOUT_MS: num({ default: 10000 }),
     DATABASE_URL: url({ default: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
   };

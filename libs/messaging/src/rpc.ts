@@ -25,13 +25,14 @@ export class RpcTimeout extends Error {
 
 type AnyHandler = (payload: unknown, envelope: Envelope) => Promise<unknown>;
 
-export interface RpcMethod<P, R> {
-  contract: Contract<P>;
-  handle: (payload: P, envelope: Envelope<P>) => Promise<R>;
+/** A method an RpcServer answers: requests of `type`, already validated against its contract. */
+export interface RpcMethod {
+  type: string;
+  handle: AnyHandler;
 }
 
-export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, envelope: Envelope<P>) => Promise<R>): RpcMethod<P, R> {
-  return { contract, handle };
+export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, envelope: Envelope<P>) => Promise<R>): RpcMethod {
+  return { type: contract.type, handle: handle as AnyHandler };
 }
 
 /**
@@ -43,11 +44,11 @@ export class RpcServer extends QueueConsumer {
 
   constructor(
     broker: Broker,
-    options: { queue: string; topology: Topology; producer: string; methods: RpcMethod<never, unknown>[]; prefetch?: number },
+    options: { queue: string; topology: Topology; producer: string; methods: RpcMethod[]; prefetch?: number },
   ) {
     super(broker, { queue: options.queue, topology: options.topology, prefetch: options.prefetch });
     this.producer = options.producer;
-    for (const method of options.methods) this.methods.set(method.contract.type, method.handle as AnyHandler);
+    for (const method of options.methods) this.methods.set(method.type, method.handle);
   }
 
   private readonly producer: string;

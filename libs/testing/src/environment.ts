@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
 
 const run = promisify(execFile);
 
@@ -21,9 +22,39 @@ export function databaseServerUrl(): string {
  * messages stay): the container's when global setup started one, else the local server's.
  */
 export async function restartBroker(): Promise<void> {
+  await stopBroker();
+  await startBroker();
+}
+
+function rabbitmqctl(args: string[]) {
   const container = process.env.TEST_RABBITMQ_CONTAINER;
-  const ctl = (args: string[]) => (container ? run('docker', ['exec', container, 'rabbitmqctl', ...args]) : run('rabbitmqctl', args));
-  await ctl(['stop_app']);
-  await ctl(['start_app']);
-  await ctl(['await_startup']);
+  return container ? run('docker', ['exec', container, 'rabbitmqctl', ...args]) : run('rabbitmqctl', args);
+}
+
+export interface TestVirtualHost {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/**
+ * A new virtual host on the test broker: services under test use their real exchange and
+ * queue names there, isolated from other tests and from a local stack on the same broker.
+ */
+export async function freshVirtualHost(prefix: string): Promise<TestVirtualHost> {
+  const name = `test-${prefix}-${randomBytes(4).toString('hex')}`;
+  await rabbitmqctl(['add_vhost', name]);
+  const url = new URL(amqpUrl());
+  await rabbitmqctl(['set_permissions', '-p', name, decodeURIComponent(url.username || 'guest'), '.*', '.*', '.*']);
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return { url: url.toString(), drop: async () => void (await rabbitmqctl(['delete_vhost', name])) };
+}
+
+/** Stops the broker's application: clients lose their connections until startBroker. */
+export async function stopBroker(): Promise<void> {
+  await rabbitmqctl(['stop_app']);
+}
+
+export async function startBroker(): Promise<void> {
+  await rabbitmqctl(['start_app']);
+  await rabbitmqctl(['await_startup']);
 }

@@ -1,0 +1,115 @@
+import type { Express } from 'express';
+import { DELIVERY_KINDS } from '@crm/contracts';
+import { createHttpApp, HttpError } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import { sign } from '@crm/webhook-signature';
+import type { SimulatorConfig } from './config';
+import { dmText, invalid, optionalEventId, optionalUrl, requireBody, signing, userRef } from './control-input';
+import { DeliveryLog, type Signing } from './delivery-log';
+import { directMessageReceived, serializeLikePlatform } from './deliveries';
+import { runCrcCheck, sendDelivery, WebhookUnreachable, type WebhookAnswer } from './webhook-client';
+
+export interface SimulatorAppOptions {
+  config: SimulatorConfig;
+  logger: Logger;
+}
+
+function eventIdOf(event: unknown): string | undefined {
+  if (typeof event !== 'object' || event === null) return undefined;
+  const { id_str: idStr, id } = event as { id_str?: unknown; id?: unknown };
+  const value = idStr ?? id;
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/** A delivery's payload kind and event ids, read loosely: any object may be sent on purpose. */
+function describe(delivery: unknown): { kind: string | null; forUserId: string | null; eventIds: string[] } {
+  if (typeof delivery !== 'object' || delivery === null) return { kind: null, forUserId: null, eventIds: [] };
+  const record = delivery as Record<string, unknown>;
+  const kind = DELIVERY_KINDS.find((name) => name in record) ?? null;
+  const events = kind ? record[kind] : undefined;
+  const eventIds = Array.isArray(events) ? events.map(eventIdOf).filter((id): id is string => id !== undefined) : [];
+  const forUserId = record.for_user_id === undefined ? null : String(record.for_user_id);
+  return { kind, forUserId, eventIds };
+}
+
+/** The simulated platform's control API: tests and people tell it what to deliver, and where. */
+export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Express {
+  const log = new DeliveryLog();
+  const secret = config.SOCIAL_CONSUMER_SECRET;
+
+  /** Signs and POSTs the bytes, records the outcome, and answers 502 when the webhook did not answer. */
+  async function deliver(bytes: Buffer, delivery: unknown, url: string, mode: Signing): Promise<WebhookAnswer> {
+    // A wrong signature is well-formed: the same bytes signed with another secret.
+    const signature = mode === 'valid' ? undefined : mode === 'wrong' ? sign(`not-${secret}`, bytes) : null;
+    const summary = describe(delivery);
+    const entry = { sentAt: new Date().toISOString(), webhookUrl: url, ...summary, signing: mode, delivery };
+    try {
+      const answer = await sendDelivery(url, secret, bytes, { signature });
+      log.add({ ...entry, webhookStatus: answer.status });
+      logger.info('delivery sent', { url, ...summary, signing: mode, webhookStatus: answer.status });
+      return answer;
+    } catch (error) {
+      if (!(error instanceof WebhookUnreachable)) throw error;
+      log.add({ ...entry, webhookStatus: null, error: error.message });
+      logger.warn('delivery not answered', { url, ...summary, reason: error.message });
+      throw new HttpError(502, 'webhook_unreachable', `${error.message} (is webhook-ingest running?)`);
+    }
+  }
+
+  return createHttpApp({
+    logger,
+    readiness: {},
+    routes: (app) => {
+      app.post('/control/crc', async (req, res) => {
+        const body = req.body === undefined ? {} : requireBody(req.body);
+        const url = optionalUrl(body, 'url') ?? config.WEBHOOK_URL;
+        const result = await runCrcCheck(url, secret);
+        logger.info('crc check', { url, ...result });
+        res.json({ url, ...result });
+      });
+
+      app.post('/control/direct-messages', async (req, res) => {
+        const body = requireBody(req.body);
+        const customer = userRef(body, 'from');
+        const account = userRef(body, 'to');
+        const text = dmText(body);
+        const eventId = optionalEventId(body);
+        const url = optionalUrl(body, 'webhookUrl') ?? config.WEBHOOK_URL;
+        const mode = signing(body);
+        const delivery = directMessageReceived({ account, customer, text, ...(eventId ? { eventId } : {}) });
+        const answer = await deliver(serializeLikePlatform(delivery), delivery, url, mode);
+        res.json({
+          webhookStatus: answer.status,
+          webhookBody: answer.body,
+          eventId: delivery.direct_message_events[0]!.id,
+          forUserId: delivery.for_user_id,
+          delivery,
+        });
+      });
+
+      app.post('/control/deliveries', async (req, res) => {
+        const body = requireBody(req.body);
+        const url = optionalUrl(body, 'webhookUrl') ?? config.WEBHOOK_URL;
+        const mode = signing(body);
+        let bytes: Buffer;
+        let delivery: unknown;
+        if (typeof body.raw === 'string') {
+          // Exact bytes, for tests of bodies that are not JSON or not a known shape.
+          bytes = Buffer.from(body.raw, 'utf8');
+          delivery = body.raw;
+        } else if (typeof body.delivery === 'object' && body.delivery !== null && !Array.isArray(body.delivery)) {
+          delivery = body.delivery;
+          bytes = serializeLikePlatform(delivery);
+        } else {
+          throw invalid('delivery', 'must be a JSON object (or give `raw` as a string to send exact bytes)');
+        }
+        const answer = await deliver(bytes, delivery, url, mode);
+        res.json({ webhookStatus: answer.status, webhookBody: answer.body, ...describe(delivery) });
+      });
+
+      app.get('/control/deliveries', (_req, res) => {
+        res.json({ items: log.list() });
+      });
+    },
+  });
+}

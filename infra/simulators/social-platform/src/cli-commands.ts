@@ -1,0 +1,157 @@
+import { parseArgs } from 'node:util';
+
+export const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:3101';
+
+export const USAGE = `usage: pnpm sim <command> [options]
+
+  dm --from @ana --to 1001 "where is my order 42?"
+       [--webhook-url URL] [--event-id ID] [--signature wrong|none]
+                       a customer sends the account a DM, delivered signed to the webhook
+  crc [--url URL]      runs a CRC check against the webhook (default: the simulator's WEBHOOK_URL)
+  deliveries [--limit N]
+                       what the simulator sent, most recent first
+
+  --json prints the simulator's answer as is. SIMULATOR_URL (default ${DEFAULT_SIMULATOR_URL}) says where the simulator runs.`;
+
+/** Exit codes: the webhook said no or the CRC failed; a usage mistake; the simulator is not running. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+class Unreachable extends Error {}
+
+async function call(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, base), {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+  } catch {
+    throw new Unreachable(`the simulator is not answering at ${base}; start it with \`pnpm start\` (whole stack) or \`pnpm --filter @crm/social-platform-simulator start\`, or set SIMULATOR_URL`);
+  }
+  const text = await response.text();
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = { raw: text };
+  }
+  return { status: response.status, json };
+}
+
+function errorMessage(json: Record<string, unknown>): string {
+  const error = json.error as { message?: string } | undefined;
+  return error?.message ?? JSON.stringify(json);
+}
+
+const is2xx = (status: unknown) => typeof status === 'number' && status >= 200 && status < 300;
+
+/** Runs one CLI command against a running simulator and returns the exit code. */
+export async function runCli(argv: string[], { simulatorUrl = DEFAULT_SIMULATOR_URL, io }: { simulatorUrl?: string; io: CliIo }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'event-id': { type: 'string' },
+        signature: { type: 'string' },
+        url: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    io.out(USAGE);
+    return values.help || command === 'help' ? EXIT.ok : EXIT.usage;
+  }
+  const show = (json: unknown) => values.json && io.out(JSON.stringify(json, null, 2));
+
+  try {
+    if (command === 'dm') {
+      const text = rest.join(' ');
+      if (!values.from || !values.to || text === '') {
+        io.err(`dm needs --from, --to and the text\n\n${USAGE}`);
+        return EXIT.usage;
+      }
+      const { status, json } = await call(simulatorUrl, 'POST', '/control/direct-messages', {
+        from: values.from,
+        to: values.to,
+        text,
+        webhookUrl: values['webhook-url'],
+        eventId: values['event-id'],
+        signature: values.signature,
+      });
+      show(json);
+      if (status !== 200) {
+        io.err(status === 400 ? `the simulator refused the request: ${errorMessage(json)}` : `DM not delivered: ${errorMessage(json)}`);
+        return status === 400 ? EXIT.usage : EXIT.failed;
+      }
+      const summary = `sent DM ${String(json.eventId)} from ${values.from} to ${values.to}: webhook answered ${String(json.webhookStatus)}`;
+      if (is2xx(json.webhookStatus)) {
+        io.out(summary);
+        return EXIT.ok;
+      }
+      io.err(`${summary} ${JSON.stringify(json.webhookBody)}`);
+      return EXIT.failed;
+    }
+
+    if (command === 'crc') {
+      const { status, json } = await call(simulatorUrl, 'POST', '/control/crc', values.url ? { url: values.url } : {});
+      show(json);
+      if (status !== 200) {
+        io.err(`the simulator refused: ${errorMessage(json)}`);
+        return EXIT.failed;
+      }
+      if (json.valid === true) {
+        io.out(`CRC check of ${String(json.url)}: valid`);
+        return EXIT.ok;
+      }
+      io.err(`CRC check of ${String(json.url)}: INVALID (status ${String(json.status)}): ${String(json.reason)}`);
+      return EXIT.failed;
+    }
+
+    if (command === 'deliveries') {
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) {
+        io.err('--limit must be a positive whole number');
+        return EXIT.usage;
+      }
+      const { json } = await call(simulatorUrl, 'GET', '/control/deliveries');
+      const items = ((json.items as Array<Record<string, unknown>> | undefined) ?? []).slice(0, limit);
+      if (values.json) io.out(JSON.stringify(items, null, 2));
+      else if (items.length === 0) io.out('nothing sent yet');
+      for (const item of values.json ? [] : items) {
+        const answer = item.webhookStatus === null ? `no answer (${String(item.error)})` : String(item.webhookStatus);
+        const ids = (item.eventIds as string[]).join(',') || '-';
+        io.out(`${String(item.sentAt)}  ${String(item.kind)}  for ${String(item.forUserId)}  events ${ids}  signature ${String(item.signing)}  -> ${answer}`);
+      }
+      return EXIT.ok;
+    }
+  } catch (error) {
+    if (error instanceof Unreachable) {
+      io.err(error.message);
+      return EXIT.unreachable;
+    }
+    throw error;
+  }
+
+  io.err(`unknown command "${command}"\n\n${USAGE}`);
+  return EXIT.usage;
+}

@@ -1,0 +1,37 @@
+import { loadConfig, port, str, url } from '@crm/config';
+import { registerSecret } from '@crm/logging';
+
+export interface SimulatorConfig {
+  PORT: number;
+  /** The app's consumer secret: the key of CRC answers and delivery signatures. */
+  SOCIAL_CONSUMER_SECRET: string;
+  SOCIAL_ENV_NAME: string;
+  /** Where deliveries go unless a control request names another URL. */
+  WEBHOOK_URL: string;
+  LOG_LEVEL: string;
+}
+
+/** Loads the simulator's settings; throws ConfigError (one clear line) on a bad value. */
+export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
+  const loaded = loadConfig(
+    'social-platform-simulator',
+    {
+      PORT: port({ default: 3101 }),
+      // The same default auth uses locally, so the local stack agrees on signatures out of the box.
+      SOCIAL_CONSUMER_SECRET: str({ default: 'local-dev-consumer-secret' }),
+      SOCIAL_ENV_NAME: str({ default: 'dev' }),
+      // Optional: its default depends on SOCIAL_ENV_NAME, so it is filled in below.
+      WEBHOOK_URL: url({ default: undefined }),
+      LOG_LEVEL: str({ default: 'info', choices: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] }),
+    },
+    env,
+  );
+  registerSecret(loaded.SOCIAL_CONSUMER_SECRET);
+  return {
+    PORT: loaded.PORT,
+    SOCIAL_CONSUMER_SECRET: loaded.SOCIAL_CONSUMER_SECRET,
+    SOCIAL_ENV_NAME: loaded.SOCIAL_ENV_NAME,
+    WEBHOOK_URL: loaded.WEBHOOK_URL ?? `http://127.0.0.1:3001/webhooks/${encodeURIComponent(loaded.SOCIAL_ENV_NAME)}`,
+    LOG_LEVEL: loaded.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import amqplib from 'amqplib';
+import { defineContract, ContractViolation, type Envelope, type Topology } from '@crm/contracts';
+import { amqpUrl, deleteBrokerObjects, queueDepth, restartBroker, testLogger, waitFor } from '@crm/testing';
+import { Broker } from './broker';
+import { Consumer, PermanentFailure } from './consumer';
+import { listDeadLetters, replayDeadLetters } from './dead-letters';
+import { makeEnvelope, Publisher } from './publisher';
+import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
+import { dlqName } from './topology';
+
+interface Ping {
+  n: number;
+}
+const PingContract = defineContract<Ping>('test.ping.v1', {
+  type: 'object',
+  required: ['n'],
+  additionalProperties: false,
+  properties: { n: { type: 'integer' } },
+});
+const EchoRequest = defineContract<{ text: string }>('test.echo.v1', {
+  type: 'object',
+  required: ['text'],
+  properties: { text: { type: 'string' } },
+});
+
+const suffix = randomBytes(4).toString('hex');
+const exchange = `test.events.${suffix}`;
+const queue = `test.work.${suffix}`;
+const rpcQueue = `test.rpc.${suffix}`;
+const retry = { delaysMs: [50, 100], maxAttempts: 3 };
+const topology: Topology = {
+  exchanges: [{ name: exchange, type: 'topic' }],
+  queues: [
+    { name: queue, kind: 'work', bindings: [{ exchange, routingKey: '#' }], retry },
+    { name: rpcQueue, kind: 'rpc' },
+  ],
+};
+const logger = testLogger('messaging-test');
+
+let broker: Broker;
+let publisher: Publisher;
+const consumers: Consumer<Ping>[] = [];
+
+function consume(handler: (envelope: Envelope<Ping>) => Promise<void>): Consumer<Ping> {
+  const consumer = new Consumer<Ping>(broker, { queue, topology, contracts: [PingContract], handler: (e) => handler(e), prefetch: 20 });
+  consumers.push(consumer);
+  return consumer;
+}
+
+async function stopConsumers(): Promise<void> {
+  await Promise.all(consumers.splice(0).map((c) => c.stop(2000)));
+}
+
+/** Publishes bytes straight to the queue, bypassing the publisher's validation. */
+async function publishRaw(body: string): Promise<void> {
+  const connection = await amqplib.connect(amqpUrl());
+  const channel = await connection.createConfirmChannel();
+  channel.sendToQueue(queue, Buffer.from(body), { persistent: true, messageId: 'raw-1' });
+  await channel.waitForConfirms();
+  await connection.close();
+}
+
+beforeAll(async () => {
+  broker = new Broker({ url: amqpUrl(), name: 'messaging-test', logger });
+  await broker.waitUntilConnected();
+  publisher = new Publisher(broker, topology);
+  await publisher.ready();
+});
+
+afterEach(stopConsumers);
+
+afterAll(async () => {
+  await publisher.close();
+  await broker.close();
+  const retries = retry.delaysMs.map((d) => `${queue}.retry.${d}ms`);
+  await deleteBrokerObjects([queue, rpcQueue], [exchange]);
+  const connection = await amqplib.connect(amqpUrl());
+  const channel = await connection.createChannel();
+  for (const name of retries) await channel.deleteQueue(name);
+  await connection.close();
+});
+
+describe('publisher and consumer', () => {
+  it('delivers a confirmed message once and acks it after the handler resolved', async () => {
+    const seen: number[] = [];
+    await consume(async (e) => {
+      seen.push(e.payload.n);
+    }).ready();
+    await publisher.publish(exchange, 'ping.a', makeEnvelope(PingContract, 'test', { n: 1 }));
+    await waitFor(() => seen.length === 1, { what: 'delivery' });
+    await stopConsumers();
+    expect(seen).toEqual([1]);
+    expect(await queueDepth(queue)).toBe(0);
+  });
+
+  it('refuses to publish a message that breaks its contract', async () => {
+    const bad = makeEnvelope(PingContract, 'test', { n: 'one' } as unknown as Ping);
+    await expect(publisher.publish(exchange, 'ping.a', bad)).rejects.toThrow(ContractViolation);
+  });
+
+  it('retries a failing message with delays, then dead-letters it with the reason after N attempts', async () => {
+    let calls = 0;
+    await consume(async () => {
+      calls += 1;
+      throw new Error('database unavailable');
+    }).ready();
+    const envelope = makeEnvelope(PingContract, 'test', { n: 2 });
+    await publisher.publish(exchange, 'ping.retry', envelope);
+    await waitFor(async () => (await queueDepth(dlqName(queue))) === 1, { what: 'dead letter' });
+    expect(calls).toBe(3);
+    const [dead] = await listDeadLetters(amqpUrl(), queue);
+    expect(dead).toMatchObject({ messageId: envelope.id, attempts: 3, routingKey: 'ping.retry' });
+    expect(dead!.reason).toContain('gave up after 3 attempts');
+    expect(dead!.reason).toContain('database unavailable');
+    // listing leaves the message where it was
+    expect(await queueDepth(dlqName(queue))).toBe(1);
+
+    // once the cause is fixed, a replay brings it back and it succeeds
+    await stopConsumers();
+    const seen: number[] = [];
+    await consume(async (e) => {
+      seen.push(e.payload.n);
+    }).ready();
+    expect(await replayDeadLetters(amqpUrl(), queue)).toBe(1);
+    await waitFor(() => seen.length === 1, { what: 'replayed delivery' });
+    expect(seen).toEqual([2]);
+    expect(await queueDepth(dlqName(queue))).toBe(0);
+  });
+
+  it('dead-letters a schema-invalid message at once, without calling the handler', async () => {
+    let calls = 0;
+    await consume(async () => {
+      calls += 1;
+    }).ready();
+    const invalid = { ...makeEnvelope(PingContract, 'test', { n: 3 }), payload: { n: 'three' } };
+    await publishRaw(JSON.stringify(invalid));
+    await publishRaw('not json at all');
+    await waitFor(async () => (await queueDepth(dlqName(queue))) === 2, { what: 'dead letters' });
+    expect(calls).toBe(0);
+    const dead = await listDeadLetters(amqpUrl(), queue);
+    expect(dead.map((d) => d.attempts)).toEqual([0, 0]);
+    expect(dead[0]!.reason).toContain('invalid test.ping.v1 payload: /payload/n must be integer');
+    expect(dead[1]!.reason).toContain('the body is not JSON');
+    await stopConsumers();
+    // purge for the next tests
+    const connection = await amqplib.connect(amqpUrl());
+    await (await connection.createChannel()).purgeQueue(dlqName(queue));
+    await connection.close();
+  });
+
+  it('dead-letters at once on a PermanentFailure', async () => {
+    await consume(async () => {
+      throw new PermanentFailure('unknown payload kind');
+    }).ready();
+    await publisher.publish(exchange, 'ping.p', makeEnvelope(PingContract, 'test', { n: 4 }));
+    await waitFor(async () => (await queueDepth(dlqName(queue))) === 1, { what: 'dead letter' });
+    const [dead] = await listDeadLetters(amqpUrl(), queue);
+    expect(dead).toMatchObject({ attempts: 1 });
+    expect(dead!.reason).toContain('PermanentFailure: unknown payload kind');
+    await stopConsumers();
+    const connection = await amqplib.connect(amqpUrl());
+    await (await connection.createChannel()).purgeQueue(dlqName(queue));
+    await connection.close();
+  });
+
+  it('finishes the message in hand when stopped, and acks it', async () => {
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let finished = false;
+    const consumer = consume(async () => {
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+    });
+    await consumer.ready();
+    await publisher.publish(exchange, 'ping.slow', makeEnvelope(PingContract, 'test', { n: 5 }));
+    await started;
+    await consumer.stop(5000);
+    expect(finished).toBe(true);
+    expect(await queueDepth(queue)).toBe(0);
+  });
+});
+
+describe('rpc', () => {
+  it('answers requests, reports handler errors, and times out without a server', async () => {
+    const client = new RpcClient(broker, 'test', topology);
+    await expect(client.call(rpcQueue, EchoRequest, { text: 'nobody' }, { timeoutMs: 300 })).rejects.toThrow(RpcTimeout);
+
+    const server = new RpcServer(broker, {
+      queue: rpcQueue,
+      topology,
+      producer: 'test',
+      methods: [
+        rpcMethod(EchoRequest, async ({ text }) => {
+          if (text === 'fail') throw new RpcError('not_found', 'no such thing');
+          return { echoed: text.toUpperCase() };
+        }),
+      ],
+    });
+    await server.ready();
+    // the request that timed out expired in the queue: the server does not answer it late
+    await expect(client.call(rpcQueue, EchoRequest, { text: 'hello' })).resolves.toEqual({ echoed: 'HELLO' });
+    await expect(client.call(rpcQueue, EchoRequest, { text: 'fail' })).rejects.toMatchObject({ code: 'not_found', message: 'no such thing' });
+    await expect(client.call(rpcQueue, PingContract, { n: 1 })).rejects.toMatchObject({ code: 'unknown_method' });
+    await server.stop();
+    await client.close();
+  });
+});
+
+describe('broker restart', () => {
+  it('publisher and consumer recover on their own and nothing published before the restart is lost', async () => {
+    const seen = new Set<number>();
+    const consumer = consume(async (e) => {
+      seen.add(e.payload.n);
+    });
+    await consumer.ready();
+    await consumer.stop(); // stop consuming so messages wait in the queue across the restart
+    consumers.length = 0;
+
+    for (let n = 100; n < 150; n += 1) await publisher.publish(exchange, 'ping.before', makeEnvelope(PingContract, 'test', { n }));
+    expect(await queueDepth(queue)).toBe(50);
+
+    await restartBroker();
+
+    // the same publisher and a consumer on the same broker connection carry on
+    await waitFor(() => broker.isConnected(), { timeoutMs: 30_000, what: 'reconnect' });
+    for (let n = 150; n < 160; n += 1) await publisher.publish(exchange, 'ping.after', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
+    const resumed = consume(async (e) => {
+      seen.add(e.payload.n);
+    });
+    await resumed.ready();
+    await waitFor(() => seen.size === 60, { timeoutMs: 30_000, what: 'all 60 messages' });
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => 100 + i));
+  }, 90_000);
+
+  it('a consumer already running when the broker restarts resumes by itself', async () => {
+    const seen = new Set<number>();
+    await consume(async (e) => {
+      seen.add(e.payload.n);
+    }).ready();
+    await restartBroker();
+    for (let n = 200; n < 210; n += 1) await publisher.publish(exchange, 'ping.x', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
+    await waitFor(() => seen.size === 10, { timeoutMs: 30_000, what: 'messages after restart' });
+  }, 90_000);
+});

@@ -1,0 +1,83 @@
+import { commonSpecs, loadConfig, makeValidator, str } from '@crm/config';
+
+/** The token `pnpm start` accepts when CRM_API_TOKENS is not set (never in production). */
+export const LOCAL_DEV_TOKEN = 'local-dev-token';
+
+/** Comma-separated bearer tokens of the CRM; at least one. */
+const tokenList = makeValidator<string[]>((input) => {
+  const tokens = input
+    .split(',')
+    .map((token) => token.trim())
+    .filter(Boolean);
+  if (tokens.length === 0) throw new Error('must hold at least one token (comma-separated)');
+  return tokens;
+});
+
+const positiveNumber = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (input.trim() === '' || !Number.isFinite(value) || value <= 0) throw new Error(`must be a positive number, got "${input}"`);
+  return value;
+});
+
+const positiveInteger = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (!/^[0-9]+$/.test(input.trim()) || value <= 0) throw new Error(`must be a positive whole number, got "${input}"`);
+  return value;
+});
+
+export interface TicketingConfig {
+  AMQP_URL: string;
+  PORT: number;
+  LOG_LEVEL: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+  DATABASE_URL: string;
+  /** Bearer tokens accepted on /v1 routes. */
+  CRM_API_TOKENS: string[];
+  /** Queue and folder of new tickets until partner configurations route them. */
+  DEFAULT_QUEUE: string;
+  DEFAULT_FOLDER: string;
+  /** SLA of new tickets, in minutes after creation. */
+  SLA_FIRST_RESPONSE_MINUTES: number;
+  SLA_RESOLUTION_MINUTES: number;
+  /** Messages of `ticketing.activity` handled at once by this process. */
+  ACTIVITY_PREFETCH: number;
+}
+
+/**
+ * Reads and validates ticketing's settings. Outside production CRM_API_TOKENS defaults to
+ * `local-dev-token` so the local stack works out of the box; in production it is required.
+ */
+export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): TicketingConfig {
+  const production = env.NODE_ENV === 'production';
+  const config = loadConfig(
+    'ticketing',
+    {
+      ...commonSpecs('ticketing', 3002),
+      CRM_API_TOKENS: tokenList(production ? { desc: 'CRM bearer tokens' } : { default: [LOCAL_DEV_TOKEN], desc: 'CRM bearer tokens' }),
+      DEFAULT_QUEUE: str({ default: 'social' }),
+      DEFAULT_FOLDER: str({ default: 'inbox' }),
+      SLA_FIRST_RESPONSE_MINUTES: positiveNumber({ default: 60 }),
+      SLA_RESOLUTION_MINUTES: positiveNumber({ default: 1440 }),
+      ACTIVITY_PREFETCH: positiveInteger({ default: 10 }),
+    },
+    env,
+  );
+  return {
+    AMQP_URL: config.AMQP_URL,
+    PORT: config.PORT,
+    LOG_LEVEL: config.LOG_LEVEL,
+    SHUTDOWN_TIMEOUT_MS: config.SHUTDOWN_TIMEOUT_MS,
+    DATABASE_URL: config.DATABASE_URL,
+    CRM_API_TOKENS: config.CRM_API_TOKENS,
+    DEFAULT_QUEUE: config.DEFAULT_QUEUE,
+    DEFAULT_FOLDER: config.DEFAULT_FOLDER,
+    SLA_FIRST_RESPONSE_MINUTES: config.SLA_FIRST_RESPONSE_MINUTES,
+    SLA_RESOLUTION_MINUTES: config.SLA_RESOLUTION_MINUTES,
+    ACTIVITY_PREFETCH: config.ACTIVITY_PREFETCH,
+  };
+}
+
+/** True when the publicly known development token is accepted (worth a warning). */
+export function acceptsLocalDevToken(config: Pick<TicketingConfig, 'CRM_API_TOKENS'>): boolean {
+  return config.CRM_API_TOKENS.includes(LOCAL_DEV_TOKEN);
+}

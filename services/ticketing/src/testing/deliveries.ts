@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { DeliveryKind, RawActivityPayload } from '@crm/contracts';
+
+/** Builders of Account Activity deliveries shaped like shared/fixtures/social, for tests. */
+
+export type PlatformId = string | number;
+
+export interface DmSpec {
+  id: PlatformId;
+  from: PlatformId;
+  to: PlatformId;
+  text: string;
+  /** created_timestamp in ms; given as a string of digits unless `numericTimestamp`. */
+  at?: number;
+  numericTimestamp?: boolean;
+  sourceAppId?: string;
+}
+
+/** A user object as the platform sends it in the `users` map. */
+export function userObject(id: PlatformId, screenName: string, name: string): Record<string, unknown> {
+  return {
+    id: String(id),
+    created_timestamp: '1422556069340',
+    name,
+    screen_name: screenName,
+    protected: false,
+    verified: false,
+    followers_count: 22,
+    friends_count: 45,
+    profile_image_url: 'null',
+    profile_image_url_https: `https://pbs.twimg.com/profile_images/${id}/avatar_normal.jpg`,
+  };
+}
+
+export function dmEvent(spec: DmSpec): Record<string, unknown> {
+  const at = spec.at ?? 1516403560557;
+  return {
+    type: 'message_create',
+    id: spec.id,
+    created_timestamp: spec.numericTimestamp ? at : String(at),
+    message_create: {
+      target: { recipient_id: spec.to },
+      sender_id: spec.from,
+      ...(spec.sourceAppId ? { source_app_id: spec.sourceAppId } : {}),
+      message_data: { text: spec.text, entities: { hashtags: [], symbols: [], user_mentions: [], urls: [] } },
+    },
+  };
+}
+
+/** A direct_message_events delivery with top-level `users` and `apps` maps, as real ones have. */
+export function dmDelivery(forUserId: PlatformId, events: Record<string, unknown>[], users: Record<string, unknown>[] = []): Record<string, unknown> {
+  return {
+    for_user_id: forUserId,
+    direct_message_events: events,
+    apps: { '13090192': { id: '13090192', name: 'FuriousCamperTestApp1', url: 'https://twitter.com/furiouscamper' } },
+    users: Object.fromEntries(users.map((user) => [String(user.id), user])),
+  };
+}
+
+/** The payload webhook-ingest publishes for a delivery. */
+export function rawActivity(delivery: Record<string, unknown>, kind: DeliveryKind = 'direct_message_events'): RawActivityPayload {
+  const body = JSON.stringify(delivery);
+  const forUserId = delivery.for_user_id;
+  return {
+    envName: 'test',
+    kind,
+    forUserId: forUserId === undefined ? null : String(forUserId),
+    receivedAt: new Date().toISOString(),
+    bodySha256: createHash('sha256').update(body).digest('hex'),
+    delivery,
+  };
+}

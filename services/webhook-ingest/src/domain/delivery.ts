@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { checkDelivery, type DeliveryKind } from '@crm/contracts';
+
+export type InspectedDelivery =
+  | { ok: true; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown> }
+  | { ok: false; code: 'invalid_json' | 'unknown_delivery'; message: string };
+
+/** Parses verified bytes and says whether they are a delivery we know. */
+export function inspectDelivery(raw: Buffer): InspectedDelivery {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { ok: false, code: 'invalid_json', message: 'the body is not valid JSON' };
+  }
+  const check = checkDelivery(body);
+  if (!check.ok) return { ok: false, code: 'unknown_delivery', message: `not a known Account Activity delivery: ${check.problems.join('; ')}` };
+  return {
+    ok: true,
+    kind: check.kind,
+    forUserId: check.forUserId ?? revokingUserId(body as Record<string, unknown>),
+    eventCount: check.eventCount,
+    bodySha256: createHash('sha256').update(raw).digest('hex'),
+    delivery: body as Record<string, unknown>,
+  };
+}
+
+/** `user_event` (revoke) has no for_user_id; the account is the revoking user. */
+function revokingUserId(body: Record<string, unknown>): string | null {
+  const revoke = (body.user_event as { revoke?: { source?: { user_id?: unknown } } } | undefined)?.revoke;
+  const id = revoke?.source?.user_id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+/** Routing key on `social.activity`: `<payload kind>.<for_user_id>`. */
+export function activityRoutingKey(kind: DeliveryKind, forUserId: string | null): string {
+  return `${kind}.${forUserId ?? 'unknown'}`;
+}
+
+export const ENV_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

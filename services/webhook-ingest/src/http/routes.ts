@@ -1,0 +1,62 @@
+import express, { type Express, type Request } from 'express';
+import { HttpError } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import { PublishError, type Publisher } from '@crm/messaging';
+import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } from '@crm/webhook-signature';
+import { KeyUnavailable, UnknownEnvironment, type WebhookKeys } from '../adapters/webhook-keys';
+import { publishActivity } from '../adapters/activity-publisher';
+import { ENV_NAME_PATTERN, inspectDelivery } from '../domain/delivery';
+
+export interface WebhookRouteDeps {
+  keys: WebhookKeys;
+  publisher: Publisher;
+  logger: Logger;
+  bodyLimit: string;
+  publishTimeoutMs: number;
+}
+
+async function keyFor(keys: WebhookKeys, req: Request): Promise<string> {
+  const envName = String(req.params.envName);
+  if (!ENV_NAME_PATTERN.test(envName)) throw new HttpError(404, 'unknown_environment', `no webhook environment '${envName.slice(0, 64)}'`);
+  try {
+    return await keys.get(envName);
+  } catch (error) {
+    if (error instanceof UnknownEnvironment) throw new HttpError(404, 'unknown_environment', `no webhook environment '${envName}'`);
+    if (error instanceof KeyUnavailable) throw new HttpError(503, 'key_unavailable', 'the webhook key cannot be read right now; retry later', { 'retry-after': '5' });
+    throw error;
+  }
+}
+
+/** The Account Activity webhook: CRC answers and signed deliveries. */
+export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
+  app.get('/webhooks/:envName', async (req, res) => {
+    const token = req.query.crc_token;
+    if (token === undefined) throw new HttpError(400, 'missing_crc_token', 'send the challenge as ?crc_token=<token>');
+    if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
+    const key = await keyFor(deps.keys, req);
+    res.set('cache-control', 'no-store').json(crcResponse(key, token));
+  });
+
+  // Raw bytes, whatever the content type: the signature covers exactly what was sent.
+  app.post('/webhooks/:envName', express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
+    const signature = req.get(SIGNATURE_HEADER);
+    if (!signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
+    const key = await keyFor(deps.keys, req);
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (!verifySignature(key, raw, signature)) throw new HttpError(401, 'invalid_signature', `${SIGNATURE_HEADER} does not match the body`);
+
+    const delivery = inspectDelivery(raw);
+    if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
+    try {
+      await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
+    } catch (error) {
+      if (error instanceof PublishError) {
+        deps.logger.warn('delivery not confirmed by the broker; answering 503 so the platform redelivers', { reason: error.message });
+        throw new HttpError(503, 'broker_unavailable', 'the delivery could not be stored; retry later', { 'retry-after': '5' });
+      }
+      throw error;
+    }
+    deps.logger.info('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
+    res.status(200).json({ accepted: true });
+  });
+}

@@ -1,0 +1,49 @@
+import type { Server } from 'node:http';
+import { SYSTEM_TOPOLOGY, type Topology } from '@crm/contracts';
+import { closeServer, createHttpApp, listen } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import { Broker, Publisher, RpcClient } from '@crm/messaging';
+import type { WebhookIngestConfig } from './config';
+import { WebhookKeys } from './adapters/webhook-keys';
+import { webhookRoutes } from './http/routes';
+
+export interface RunningService {
+  server: Server;
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/** Wires webhook-ingest: broker connection, publisher, auth RPC client, HTTP routes. */
+export async function startWebhookIngest(config: WebhookIngestConfig, deps: { logger: Logger; topology?: Topology }): Promise<RunningService> {
+  const { logger } = deps;
+  const topology = deps.topology ?? SYSTEM_TOPOLOGY;
+  const broker = new Broker({ url: config.AMQP_URL, name: 'webhook-ingest', logger });
+  const publisher = new Publisher(broker, topology, config.PUBLISH_TIMEOUT_MS);
+  const rpc = new RpcClient(broker, 'webhook-ingest', topology);
+  const keys = new WebhookKeys(rpc, {
+    ttlMs: config.WEBHOOK_KEY_CACHE_SECONDS * 1000,
+    timeoutMs: config.AUTH_RPC_TIMEOUT_MS,
+  });
+
+  const app = createHttpApp({
+    logger,
+    parseJson: false,
+    readiness: { broker: () => broker.isConnected() },
+    routes: (a) => webhookRoutes(a, { keys, publisher, logger, bodyLimit: config.BODY_LIMIT, publishTimeoutMs: config.PUBLISH_TIMEOUT_MS }),
+  });
+  const server = await listen(app, config.PORT);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info('webhook-ingest listening', { url: `http://127.0.0.1:${port}`, webhook: `http://127.0.0.1:${port}/webhooks/:envName` });
+
+  return {
+    server,
+    port,
+    stop: async () => {
+      await closeServer(server); // no new deliveries; the ones in progress finish publishing
+      await rpc.close();
+      await publisher.close();
+      await broker.close();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import amqplib from 'amqplib';
+import axios from 'axios';
+import { Queues, RawActivity, SYSTEM_TOPOLOGY, validateEnvelope, WebhookKeyRequest, type RawActivityPayload } from '@crm/contracts';
+import { Broker, RpcError, RpcServer, rpcMethod } from '@crm/messaging';
+import { freshVirtualHost, startBroker, stopBroker, testLogger, waitFor, type TestVirtualHost } from '@crm/testing';
+import { crcResponse, sign } from '@crm/webhook-signature';
+import { readConfig } from './config';
+import { startWebhookIngest, type RunningService } from './service';
+
+const queue = Queues.ticketingActivity;
+const SECRET = 'env-consumer-secret-for-tests';
+const logger = testLogger('webhook-ingest-test');
+
+let vhost: TestVirtualHost;
+let service: RunningService;
+let authBroker: Broker;
+let fakeAuth: RpcServer;
+let keyLookups = 0;
+let base: string;
+
+const http = axios.create({ validateStatus: () => true });
+const dm = (text: string, id = randomBytes(8).readBigUInt64BE().toString()) =>
+  Buffer.from(
+    JSON.stringify({
+      for_user_id: '4337869213',
+      direct_message_events: [{ type: 'message_create', id, created_timestamp: '1516403560557', message_create: { target: { recipient_id: '4337869213' }, sender_id: '3001969357', message_data: { text } } }],
+      users: { '3001969357': { id: '3001969357', name: 'Jordan', screen_name: 'furiouscamper' } },
+    }).replace(/</g, '\\u003c'),
+  );
+const post = (body: Buffer, signature: string | undefined, env = 'dev') =>
+  http.post(`${base}/webhooks/${env}`, body, { headers: { 'content-type': 'application/json', ...(signature ? { 'x-twitter-webhooks-signature': signature } : {}) } });
+
+async function takeMessages(): Promise<unknown[]> {
+  const connection = await amqplib.connect(vhost.url);
+  const channel = await connection.createChannel();
+  const bodies: unknown[] = [];
+  for (;;) {
+    const message = await channel.get(queue, { noAck: true });
+    if (!message) break;
+    bodies.push(JSON.parse(message.content.toString()));
+  }
+  await connection.close();
+  return bodies;
+}
+
+async function queueDepth(name: string): Promise<number> {
+  const connection = await amqplib.connect(vhost.url);
+  const { messageCount } = await (await connection.createChannel()).checkQueue(name);
+  await connection.close();
+  return messageCount;
+}
+
+beforeAll(async () => {
+  vhost = await freshVirtualHost('webhook-ingest');
+  authBroker = new Broker({ url: vhost.url, name: 'fake-auth', logger });
+  fakeAuth = new RpcServer(authBroker, {
+    queue: Queues.authRpc,
+    topology: SYSTEM_TOPOLOGY,
+    producer: 'auth',
+    methods: [
+      rpcMethod(WebhookKeyRequest, async ({ envName }) => {
+        keyLookups += 1;
+        if (envName === 'dev') return { consumerSecret: SECRET };
+        throw new RpcError('unknown_environment', `no environment ${envName}`);
+      }),
+    ],
+  });
+  await fakeAuth.ready();
+  const config = readConfig({ PORT: '0', AMQP_URL: vhost.url, BODY_LIMIT: '2kb', PUBLISH_TIMEOUT_MS: '1500' });
+  service = await startWebhookIngest(config, { logger });
+  base = `http://127.0.0.1:${service.port}`;
+});
+
+afterAll(async () => {
+  await service.stop();
+  await fakeAuth.stop();
+  await authBroker.close();
+  await vhost.drop();
+});
+
+describe('CRC', () => {
+  it('answers with the HMAC of the token under the environment key', async () => {
+    const token = 'Zm9vYmFyYmF6cXV4MTIzNDU2';
+    const res = await http.get(`${base}/webhooks/dev`, { params: { crc_token: token } });
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual(crcResponse(SECRET, token));
+  });
+
+  it('refuses to sign anything that does not look like a token', async () => {
+    const res = await http.get(`${base}/webhooks/dev`, { params: { crc_token: '{"for_user_id":1}' } });
+    expect(res.status).toBe(400);
+    expect(res.data.error.code).toBe('invalid_crc_token');
+    expect((await http.get(`${base}/webhooks/dev`)).data.error.code).toBe('missing_crc_token');
+  });
+
+  it('says 404 for an environment auth does not know', async () => {
+    const res = await http.get(`${base}/webhooks/staging`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } });
+    expect(res.status).toBe(404);
+    expect(res.data.error).toEqual({ code: 'unknown_environment', message: expect.stringContaining('staging') });
+  });
+});
+
+describe('deliveries', () => {
+  it('publishes a correctly signed delivery as a raw activity, then answers 200', async () => {
+    const body = dm('where is my order <42>?');
+    const res = await post(body, sign(SECRET, body));
+    expect(res.status).toBe(200);
+    const [message] = (await takeMessages()) as unknown[];
+    const envelope = validateEnvelope<RawActivityPayload>(message, RawActivity);
+    expect(envelope.payload).toMatchObject({ envName: 'dev', kind: 'direct_message_events', forUserId: '4337869213' });
+    expect((envelope.payload.delivery as { direct_message_events: { message_create: { message_data: { text: string } } }[] }).direct_message_events[0]!.message_create.message_data.text).toBe('where is my order <42>?');
+    // the same bytes again carry the same message id, so consumers can drop the duplicate
+    await post(body, sign(SECRET, body));
+    const [again] = (await takeMessages()) as { id: string }[];
+    expect(again!.id).toBe(envelope.id);
+  });
+
+  it('401 for a wrong or missing signature, and nothing is published', async () => {
+    const body = dm('hello');
+    expect((await post(body, sign('another-secret', body))).status).toBe(401);
+    expect((await post(body, undefined)).data.error.code).toBe('missing_signature');
+    const reserialised = Buffer.from(JSON.stringify(JSON.parse(body.toString())));
+    expect((await post(dm('a < b'), sign(SECRET, reserialised))).data.error.code).toBe('invalid_signature');
+    expect(await queueDepth(queue)).toBe(0);
+  });
+
+  it('400 for a signed body that is not JSON or not a known delivery', async () => {
+    const notJson = Buffer.from('hello world');
+    const res = await post(notJson, sign(SECRET, notJson));
+    expect(res.status).toBe(400);
+    expect(res.data.error.code).toBe('invalid_json');
+    const unknown = Buffer.from('{"for_user_id":123,"key":"value"}');
+    const res2 = await post(unknown, sign(SECRET, unknown));
+    expect(res2.status).toBe(400);
+    expect(res2.data.error).toMatchObject({ code: 'unknown_delivery', message: expect.stringContaining('no known payload kind') });
+    expect(await queueDepth(queue)).toBe(0);
+  });
+
+  it('413 over the size limit', async () => {
+    const big = dm('x'.repeat(5000));
+    const res = await post(big, sign(SECRET, big));
+    expect(res.status).toBe(413);
+    expect(res.data.error.code).toBe('payload_too_large');
+  });
+
+  it('keeps the key in memory: one lookup serves many deliveries', async () => {
+    const before = keyLookups;
+    await Promise.all(Array.from({ length: 10 }, () => dm('again')).map((b) => post(b, sign(SECRET, b))));
+    expect(keyLookups).toBe(before);
+    await takeMessages();
+  });
+
+  it('503 while the broker cannot confirm, then 200 again once it is back', async () => {
+    const body = dm('during an outage');
+    await stopBroker();
+    try {
+      const res = await post(body, sign(SECRET, body));
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await startBroker();
+    }
+    await waitFor(async () => (await post(body, sign(SECRET, body))).status === 200, { timeoutMs: 30_000, intervalMs: 500, what: 'recovery' });
+    const messages = (await takeMessages()) as { id: string }[];
+    expect(messages.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(messages.map((m) => m.id)).size).toBe(1);
+  }, 60_000);
+
+  it('reports ready only while connected to the broker', async () => {
+    const res = await http.get(`${base}/health/ready`);
+    expect(res.status).toBe(200);
+    expect(res.data.checks).toEqual({ broker: true });
+  });
+});
