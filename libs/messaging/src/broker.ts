@@ -38,6 +38,11 @@ export class Broker {
     return this.options.logger;
   }
 
+  /** True once close() was called: errors of channels going down are expected then. */
+  get closing(): boolean {
+    return this.closed;
+  }
+
   isConnected(): boolean {
     return this.connection.isConnected();
   }

@@ -59,6 +59,8 @@ export class Publisher {
       confirm: true,
       setup: (channel: ConfirmChannel) => declareTopology(channel, topology),
     });
+    // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
+    this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'publisher', reason: error.message }));
   }
 
   /** Resolves when the channel is set up (topology declared). */

@@ -35,6 +35,8 @@ export abstract class QueueConsumer {
       confirm: true,
       setup: (channel: ConfirmChannel) => this.setup(channel),
     });
+    // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
+    this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'consumer', reason: error.message }));
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {

@@ -116,6 +116,8 @@ export class RpcClient {
         await channel.consume(DIRECT_REPLY_TO, (message) => message && this.onReply(message), { noAck: true });
       },
     });
+    // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
+    this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'rpc-client', reason: error.message }));
   }
 
   private onReply(message: ConsumeMessage): void {

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Sets up a machine of ours from a fresh clone, then runs what is asked:
+#   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
+#   test   the same set-up, then every test
+#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PNPM_VERSION=10.34.8
+
+say() { printf '\n==> %s\n' "$*"; }
+
+port_open() { timeout 1 bash -c "</dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+wait_for_port() { # port, name
+  for _ in $(seq 1 60); do port_open "$1" && return 0; sleep 1; done
+  echo "$2 did not come up on port $1" >&2; exit 1
+}
+
+ensure_pnpm() {
+  if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
+    say "installing pnpm $PNPM_VERSION"
+    npm install --global --silent "pnpm@$PNPM_VERSION"
+  fi
+}
+
+ensure_rabbitmq() {
+  if ! port_open 5672; then
+    say "starting RabbitMQ"
+    rabbitmq-server -detached
+    wait_for_port 5672 RabbitMQ
+  fi
+  rabbitmqctl -q await_startup >/dev/null 2>&1 || true
+}
+
+ensure_postgres() {
+  if ! port_open 5432; then
+    say "starting PostgreSQL"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+    wait_for_port 5432 PostgreSQL
+  fi
+}
+
+command="${1:-start}"
+ensure_pnpm
+say "installing dependencies"
+pnpm install --frozen-lockfile --reporter=append-only
+ensure_rabbitmq
+ensure_postgres
+
+case "$command" in
+  start) exec pnpm start ;;
+esac
+
+# Tests use the local servers unless told otherwise (see libs/testing).
+export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+
+case "$command" in
+  test) exec pnpm test ;;
+  ci)
+    say "typecheck"; pnpm typecheck
+    say "lint"; pnpm lint
+    say "test"; pnpm test
+    ;;
+  *) echo "usage: $0 start|test|ci" >&2; exit 2 ;;
+esac

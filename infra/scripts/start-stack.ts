@@ -1,0 +1,164 @@
+/**
+ * `pnpm start`: runs the four services and the social platform simulator against the local
+ * RabbitMQ and PostgreSQL, each in its own process, and prints where each part listens.
+ * Every setting can be overridden by its env variable; PORT and DATABASE_URL, which differ
+ * per service, by the prefixed form (TICKETING_PORT, AUTH_DATABASE_URL, ...).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const env = process.env;
+const envName = env.SOCIAL_ENV_NAME ?? 'dev';
+const amqpUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const databaseServer = env.DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+interface Part {
+  name: string;
+  dir: string;
+  port: number;
+  env: Record<string, string>;
+  describe: (base: string) => string;
+}
+
+const portOf = (prefix: string, fallback: number) => Number(env[`${prefix}_PORT`] ?? fallback);
+const ports = {
+  webhookIngest: portOf('WEBHOOK_INGEST', 3001),
+  ticketing: portOf('TICKETING', 3002),
+  auth: portOf('AUTH', 3003),
+  tracking: portOf('TRACKING', 3004),
+  simulator: portOf('SOCIAL_SIMULATOR', 3101),
+};
+const databaseUrl = (prefix: string, name: string) => env[`${prefix}_DATABASE_URL`] ?? `${databaseServer}/${name}`;
+const webhookUrl = env.PUBLIC_WEBHOOK_URL ?? `http://127.0.0.1:${ports.webhookIngest}/webhooks/${envName}`;
+const consumerSecret = env.SOCIAL_CONSUMER_SECRET ?? 'local-dev-consumer-secret';
+
+const parts: Part[] = [
+  {
+    name: 'auth',
+    dir: 'services/auth',
+    port: ports.auth,
+    env: { DATABASE_URL: databaseUrl('AUTH', 'auth'), PUBLIC_WEBHOOK_URL: webhookUrl, SOCIAL_API_URL: env.SOCIAL_API_URL ?? `http://127.0.0.1:${ports.simulator}`, SOCIAL_CONSUMER_SECRET: consumerSecret },
+    describe: (base) => `${base} (OAuth credentials; answers auth.rpc)`,
+  },
+  {
+    name: 'ticketing',
+    dir: 'services/ticketing',
+    port: ports.ticketing,
+    env: { DATABASE_URL: databaseUrl('TICKETING', 'ticketing') },
+    describe: (base) => `${base}/v1/tickets (CRM API; Authorization: Bearer ${(env.CRM_API_TOKENS ?? 'local-dev-token').split(',')[0]})`,
+  },
+  {
+    name: 'webhook-ingest',
+    dir: 'services/webhook-ingest',
+    port: ports.webhookIngest,
+    env: {},
+    describe: () => `${webhookUrl} (the social platform's webhook)`,
+  },
+  {
+    name: 'tracking',
+    dir: 'services/tracking',
+    port: ports.tracking,
+    env: { DATABASE_URL: databaseUrl('TRACKING', 'tracking') },
+    describe: (base) => base,
+  },
+  {
+    name: 'social-platform-simulator',
+    dir: 'infra/simulators/social-platform',
+    port: ports.simulator,
+    env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret },
+    describe: (base) => `${base}/control (send deliveries: pnpm sim dm --from @ana --to 1001 "hello")`,
+  },
+];
+
+function reachable(url: string, fallbackPort: number): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || fallbackPort) }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function prefixLines(name: string, stream: NodeJS.ReadableStream, out: NodeJS.WriteStream): void {
+  let buffered = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line) out.write(`[${name}] ${line}\n`);
+  });
+}
+
+function startPart(part: Part): void {
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
+    cwd: join(root, part.dir),
+    env: { NODE_ENV: 'development', ...env, AMQP_URL: amqpUrl, SOCIAL_ENV_NAME: envName, ...part.env, PORT: String(part.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.set(part.name, child);
+  prefixLines(part.name, child.stdout!, process.stdout);
+  prefixLines(part.name, child.stderr!, process.stderr);
+  child.on('exit', (code, signal) => {
+    children.delete(part.name);
+    if (!stopping) {
+      console.error(`\n${part.name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
+      void stopAll(1);
+    }
+  });
+}
+
+async function waitReady(part: Part, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !stopping) {
+    const ok = await fetch(`http://127.0.0.1:${part.port}/health/ready`)
+      .then((res) => res.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`${part.name} did not become ready on port ${part.port} within ${timeoutMs / 1000} s`);
+}
+
+async function stopAll(code: number): Promise<void> {
+  stopping = true;
+  const exits = [...children.values()].map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of children.values()) child.kill('SIGTERM');
+  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const [broker, database] = await Promise.all([reachable(amqpUrl, 5672), reachable(databaseServer, 5432)]);
+  if (!broker || !database) {
+    const missing = [!broker && `RabbitMQ at ${new URL(amqpUrl).host} (start it: rabbitmq-server -detached)`, !database && `PostgreSQL at ${new URL(databaseServer).host} (start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start)`].filter(Boolean);
+    console.error(`Cannot start the stack: not reachable: ${missing.join('; ')}. Or run: bash infra/scripts/bootstrap.sh start`);
+    process.exit(1);
+  }
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+  // auth first: webhook-ingest asks it for the webhook key.
+  startPart(parts[0]!);
+  await waitReady(parts[0]!);
+  for (const part of parts.slice(1)) startPart(part);
+  await Promise.all(parts.slice(1).map((part) => waitReady(part)));
+  const width = Math.max(...parts.map((p) => p.name.length));
+  console.log(`\nThe stack is ready (broker ${new URL(amqpUrl).host}, database ${new URL(databaseServer).host}):`);
+  for (const part of parts) console.log(`  ${part.name.padEnd(width)}  ${part.describe(`http://127.0.0.1:${part.port}`)}`);
+  console.log('\nCtrl-C stops everything.\n');
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  void stopAll(1);
+});
