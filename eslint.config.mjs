@@ -13,6 +13,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['**/*.test.ts', 'bench/**', 'infra/scripts/**', '**/cli.ts', '**/*.mjs', '**/*.cjs'],
     rules: { 'no-console': 'off' },
   },

@@ -49,6 +49,6 @@ export function stopOnSignals(logger: Logger, steps: StopStep[], timeoutMs = 10_
     logger.info('stopped');
     process.exit(failed ? 1 : 0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }

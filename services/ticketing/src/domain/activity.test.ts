@@ -122,7 +122,9 @@ describe('interpreting direct_message_events', () => {
   });
 
   describe('names the field of a delivery it cannot use', () => {
-    const base = () => dmEvent({ id: '1003', from: CUSTOMER, to: ACCOUNT, text: 'x' }) as { message_create: Record<string, unknown> } & Record<string, unknown>;
+    type Event = Record<string, unknown> & { message_create?: Record<string, unknown> };
+    const base = (): Event & { message_create: Record<string, unknown> } =>
+      dmEvent({ id: '1003', from: CUSTOMER, to: ACCOUNT, text: 'x' }) as Event & { message_create: Record<string, unknown> };
 
     it.each([
       ['a missing sender', (e: ReturnType<typeof base>) => delete e.message_create.sender_id, /direct_message_events\[0\]\.message_create\.sender_id is missing/],
@@ -132,7 +134,7 @@ describe('interpreting direct_message_events', () => {
       ['a fractional event id', (e: ReturnType<typeof base>) => (e.id = 1.5), /direct_message_events\[0\]\.id must be a platform id/],
       ['a garbled timestamp', (e: ReturnType<typeof base>) => (e.created_timestamp = 'yesterday'), /created_timestamp must be milliseconds/],
       ['a missing text', (e: ReturnType<typeof base>) => (e.message_create.message_data = {}), /message_data\.text is missing/],
-      ['a missing message_create', (e: ReturnType<typeof base>) => delete e.message_create, /direct_message_events\[0\]\.message_create is missing/],
+      ['a missing message_create', (e: Event) => delete e.message_create, /direct_message_events\[0\]\.message_create is missing/],
       ['a missing type', (e: ReturnType<typeof base>) => delete e.type, /direct_message_events\[0\]\.type is missing/],
     ])('%s', (_name, spoil, message) => {
       const event = base();
