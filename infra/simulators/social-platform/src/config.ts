@@ -1,4 +1,4 @@
-import { loadConfig, port, str, url } from '@crm/config';
+import { listenPort, loadConfig, logLevel, str, url } from '@crm/config';
 import { registerSecret } from '@crm/logging';
 
 export interface SimulatorConfig {
@@ -16,13 +16,13 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
   const loaded = loadConfig(
     'social-platform-simulator',
     {
-      PORT: port({ default: 3101 }),
+      PORT: listenPort({ default: 3101 }),
       // The same default auth uses locally, so the local stack agrees on signatures out of the box.
       SOCIAL_CONSUMER_SECRET: str({ default: 'local-dev-consumer-secret' }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       // Optional: its default depends on SOCIAL_ENV_NAME, so it is filled in below.
       WEBHOOK_URL: url({ default: undefined }),
-      LOG_LEVEL: str({ default: 'info', choices: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] }),
+      LOG_LEVEL: logLevel(),
     },
     env,
   );
