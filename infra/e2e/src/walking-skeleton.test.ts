@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import axios from 'axios';
 import { readConfig as readAuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
-import { closeServer, listen } from '@crm/http';
+import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
@@ -82,8 +82,7 @@ beforeAll(async () => {
 
   const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: 'e2e', WEBHOOK_URL: `http://127.0.0.1:${ingest.port}/webhooks/e2e` });
   simulator = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
-  const address = simulator.address();
-  simulatorUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
 }, 60_000);
 
 afterAll(async () => {

@@ -11,6 +11,13 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Se
   });
 }
 
+/** The port a listening server was given (the real one when it asked for 0). */
+export function portOf(server: Server): number {
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('the server is not listening on a TCP port');
+  return address.port;
+}
+
 /** Stops accepting connections and waits for requests in progress. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {

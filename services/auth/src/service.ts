@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate } from '@crm/db';
-import { closeServer, createHttpApp, listen } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, RpcServer } from '@crm/messaging';
 import { SecretBox } from '@crm/secrets';
@@ -39,8 +39,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     routes: () => undefined, // the CRM-facing account routes come with account connection
   });
   const server = await listen(app, config.PORT);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME });
 
   return {

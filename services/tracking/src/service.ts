@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable } from '@crm/db';
-import { closeServer, createHttpApp, listen } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Publisher } from '@crm/messaging';
 import type { TrackingConfig } from './config';
@@ -29,8 +29,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     routes: () => undefined,
   });
   const server = await listen(app, config.PORT);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const port = portOf(server);
   logger.info('tracking listening', { url: `http://127.0.0.1:${port}` });
 
   return {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { SYSTEM_TOPOLOGY, type Topology } from '@crm/contracts';
-import { closeServer, createHttpApp, listen } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Publisher, RpcClient } from '@crm/messaging';
 import type { WebhookIngestConfig } from './config';
@@ -32,8 +32,7 @@ export async function startWebhookIngest(config: WebhookIngestConfig, deps: { lo
     routes: (a) => webhookRoutes(a, { keys, publisher, logger, bodyLimit: config.BODY_LIMIT, publishTimeoutMs: config.PUBLISH_TIMEOUT_MS }),
   });
   const server = await listen(app, config.PORT);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const port = portOf(server);
   logger.info('webhook-ingest listening', { url: `http://127.0.0.1:${port}`, webhook: `http://127.0.0.1:${port}/webhooks/:envName` });
 
   return {
