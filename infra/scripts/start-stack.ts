@@ -1,6 +1,6 @@
 /**
  * `pnpm start`: runs the four services and the social platform simulator against the local
- * RabbitMQ and PostgreSQL, each in its own process, and prints where each part listens.
+ * RabbitMQ and PostgreSQL (with both simulators), each in its own process, and prints where each part listens.
  * Every setting can be overridden by its env variable; PORT and DATABASE_URL, which differ
  * per service, by the prefixed form (TICKETING_PORT, AUTH_DATABASE_URL, ...).
  */
@@ -29,7 +29,9 @@ const ports = {
   auth: portOf('AUTH', 3003),
   tracking: portOf('TRACKING', 3004),
   simulator: portOf('SOCIAL_SIMULATOR', 3101),
+  trackingSimulator: portOf('TRACKING_SIMULATOR', 3102),
 };
+const crmToken = (env.CRM_API_TOKENS ?? 'local-dev-token').split(',')[0];
 const databaseUrl = (prefix: string, name: string) => env[`${prefix}_DATABASE_URL`] ?? `${databaseServer}/${name}`;
 const webhookUrl = env.PUBLIC_WEBHOOK_URL ?? `http://127.0.0.1:${ports.webhookIngest}/webhooks/${envName}`;
 const consumerSecret = env.SOCIAL_CONSUMER_SECRET ?? 'local-dev-consumer-secret';
@@ -47,7 +49,7 @@ const parts: Part[] = [
     dir: 'services/ticketing',
     port: ports.ticketing,
     env: { DATABASE_URL: databaseUrl('TICKETING', 'ticketing') },
-    describe: (base) => `${base}/v1/tickets (CRM API; Authorization: Bearer ${(env.CRM_API_TOKENS ?? 'local-dev-token').split(',')[0]})`,
+    describe: (base) => `${base}/v1/tickets (CRM API; Authorization: Bearer ${crmToken})`,
   },
   {
     name: 'webhook-ingest',
@@ -60,8 +62,12 @@ const parts: Part[] = [
     name: 'tracking',
     dir: 'services/tracking',
     port: ports.tracking,
-    env: { DATABASE_URL: databaseUrl('TRACKING', 'tracking') },
-    describe: (base) => base,
+    env: {
+      DATABASE_URL: databaseUrl('TRACKING', 'tracking'),
+      TRACKING_API_URL: env.TRACKING_API_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
+      ROUTING_URL: env.ROUTING_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
+    },
+    describe: (base) => `${base}/v1/clients/:clientId/tasks/:taskId/live (CRM API; Authorization: Bearer ${crmToken})`,
   },
   {
     name: 'social-platform-simulator',
@@ -69,6 +75,13 @@ const parts: Part[] = [
     port: ports.simulator,
     env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret },
     describe: (base) => `${base}/control (send deliveries: pnpm sim dm --from @ana --to 1001 "hello")`,
+  },
+  {
+    name: 'tracking-provider-simulator',
+    dir: 'infra/simulators/tracking-provider',
+    port: ports.trackingSimulator,
+    env: {},
+    describe: (base) => `${base}/control (tracking provider and OSRM router; client demo, key local-dev-tracking-key)`,
   },
 ];
 

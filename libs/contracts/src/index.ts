@@ -11,3 +11,4 @@ export {
 export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
 export * from './messages';
 export * from './topology';
+export * from './tracking';

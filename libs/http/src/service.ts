@@ -5,8 +5,8 @@ import type { Logger } from '@crm/logging';
 /** Listens on `port` (0 picks a free one) and resolves with the server once it listens. */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
-    server.once('error', reject);
+    // Express 5 hands a listen error (e.g. the port is taken) to this callback.
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
     server.keepAliveTimeout = 5_000;
   });
 }

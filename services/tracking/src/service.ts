@@ -1,44 +1,105 @@
 import type { Server } from 'node:http';
-import { SYSTEM_TOPOLOGY } from '@crm/contracts';
-import { createPool, ensureDatabase, isReachable } from '@crm/db';
+import { join } from 'node:path';
+import { Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { createPool, ensureDatabase, isReachable, migrate } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
-import type { Logger } from '@crm/logging';
-import { Broker, Publisher } from '@crm/messaging';
-import type { TrackingConfig } from './config';
+import { registerSecret, type Logger } from '@crm/logging';
+import { Broker, RpcServer } from '@crm/messaging';
+import { SecretBox } from '@crm/secrets';
+import { ClientBreakers } from './adapters/breakers';
+import { ClientsStore } from './adapters/clients-store';
+import { OsrmRouter } from './adapters/osrm-router';
+import { ProviderClient } from './adapters/provider-client';
+import { usesLocalOnlySecrets, type TrackingConfig } from './config';
+import { trackingRpcMethods } from './handlers/rpc-methods';
+import { trackingRoutes } from './http/routes';
+import { TaskLookups } from './lookups';
+import { RoutePlanner } from './route-planner';
+
+export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 export interface RunningService {
   server: Server;
   port: number;
+  lookups: TaskLookups;
   stop: () => Promise<void>;
 }
 
 /**
- * tracking, as far as it goes today: connected to the broker (its topology declared) and to
- * its database, reporting health. Task lookups come with the tracking integration.
+ * Wires tracking: clients in its database (keys sealed), task lookups against the
+ * provider (cache, breakers, retries), the route planner, HTTP for the CRM and RPC on
+ * `tracking.rpc` for the other services.
  */
 export async function startTracking(config: TrackingConfig, deps: { logger: Logger }): Promise<RunningService> {
   const { logger } = deps;
+  registerSecret(config.CREDENTIALS_KEY);
+  if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
+
   await ensureDatabase(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
+  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
+  const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
+
+  const provider = new ProviderClient({
+    baseUrl: config.TRACKING_API_URL,
+    includeParam: config.TRACKING_INCLUDE_PARAM,
+    createMethod: config.TRACKING_CREATE_METHOD as 'PUT' | 'POST',
+    createPath: config.TRACKING_CREATE_PATH,
+    timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    readRetries: config.PROVIDER_READ_RETRIES,
+    retryDelayMs: config.PROVIDER_RETRY_DELAY_MS,
+    logger,
+  });
+  const breakers = new ClientBreakers(
+    {
+      errorThresholdPercentage: config.BREAKER_ERROR_PERCENT,
+      volumeThreshold: config.BREAKER_MIN_CALLS,
+      windowMs: config.BREAKER_WINDOW_MS,
+      resetTimeoutMs: config.BREAKER_RESET_MS,
+    },
+    logger,
+  );
+  const routes = new RoutePlanner({
+    router: config.ROUTING_URL ? new OsrmRouter(config.ROUTING_URL, config.ROUTER_TIMEOUT_MS) : null,
+    estimate: { detourFactor: config.ROUTE_DETOUR_FACTOR, speedKmh: config.ASSUMED_SPEED_KMH },
+    logger,
+  });
+  const lookups = new TaskLookups({
+    clients,
+    provider,
+    breakers,
+    routes,
+    logger,
+    settings: {
+      cacheTtlMs: config.TASK_CACHE_TTL_MS,
+      cacheMaxEntries: config.TASK_CACHE_MAX_ENTRIES,
+      staleMaxSeconds: config.STALE_MAX_SECONDS,
+      riderStaleAfterSeconds: config.RIDER_STALE_AFTER_SECONDS,
+    },
+  });
+
   const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger });
-  const topology = new Publisher(broker, SYSTEM_TOPOLOGY);
+  const rpc = new RpcServer(broker, { queue: Queues.trackingRpc, topology: SYSTEM_TOPOLOGY, producer: 'tracking', methods: trackingRpcMethods(lookups), prefetch: config.RPC_PREFETCH });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: () => undefined,
+    routes: trackingRoutes({ lookups, clients, apiTokens: config.CRM_API_TOKENS, logger }),
   });
   const server = await listen(app, config.PORT);
   const port = portOf(server);
-  logger.info('tracking listening', { url: `http://127.0.0.1:${port}` });
+  logger.info('tracking listening', { url: `http://127.0.0.1:${port}`, provider: config.TRACKING_API_URL, router: config.ROUTING_URL ?? 'none (straight-line estimates)' });
 
   return {
     server,
     port,
+    lookups,
     stop: async () => {
+      await rpc.stop();
       await closeServer(server);
-      await topology.close();
       await broker.close();
+      lookups.close();
       await pool.end();
     },
   };

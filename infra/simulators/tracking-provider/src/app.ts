@@ -1,0 +1,345 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { createHttpApp, HttpError } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import { registerSecret } from '@crm/logging';
+import { CallLog } from './calls';
+import type { SimulatorConfig } from './config';
+import { FAILURE_MODES, FAILURE_TARGETS, Failures, type FailureMode, type FailureTarget } from './failures';
+import { osrmRoute } from './osrm';
+import { INCLUDE_GROUPS, newTask, POSITION_MODES, stateAt, taskRecord, type Place, type PositionMode, type SimTask } from './tasks';
+
+export interface SimulatorAppOptions {
+  config: SimulatorConfig;
+  logger: Logger;
+  /** The simulator's clock (ms since the epoch). */
+  now?: () => number;
+}
+
+/** A request held by the `timeout` failure is dropped after this long at most. */
+const HOLD_MS = 30_000;
+
+type Body = Record<string, unknown>;
+
+const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+const isObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requireObject(value: unknown, what = 'the body'): Body {
+  if (!isObject(value)) throw new HttpError(400, 'invalid_request', `${what} must be a JSON object (content-type application/json)`);
+  return value;
+}
+
+function optionalNumber(body: Body, field: string, { min = -Infinity, max = Infinity } = {}): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw invalid(field, `must be a number from ${min} to ${max}`);
+  return value;
+}
+
+function optionalPlace(body: Body, field: string): Place | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw invalid(field, 'must be {lat, lng, address?}');
+  const lat = optionalNumber(value, 'lat', { min: -90, max: 90 });
+  const lng = optionalNumber(value, 'lng', { min: -180, max: 180 });
+  if (lat === undefined || lng === undefined) throw invalid(field, 'needs numeric lat and lng');
+  const address = typeof value.address === 'string' ? value.address : `${lat.toFixed(5)}, ${lng.toFixed(5)}`;
+  return { lat, lng, name: field === 'pickup' ? 'Store' : 'Customer', address };
+}
+
+/** The provider's create bodies may carry `pickupLatLng {lat,lng}` and `pickupLocationAddress.formattedAddress` (and drop*). */
+function placeFromCreateBody(body: Body, kind: 'pickup' | 'drop'): Place | undefined {
+  const latLng = body[`${kind}LatLng`];
+  if (!isObject(latLng) || typeof latLng.lat !== 'number' || typeof latLng.lng !== 'number') return undefined;
+  const address = body[`${kind}LocationAddress`];
+  const formatted = isObject(address) && typeof address.formattedAddress === 'string' ? address.formattedAddress : `${latLng.lat}, ${latLng.lng}`;
+  return { lat: latLng.lat, lng: latLng.lng, name: kind === 'pickup' ? 'Store' : 'Customer', address: formatted };
+}
+
+function basicAuthUser(req: Request): { username: string; password: string } | null {
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(req.get('authorization') ?? '');
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const at = decoded.indexOf(':');
+  return at < 0 ? null : { username: decoded.slice(0, at), password: decoded.slice(at + 1) };
+}
+
+/**
+ * The tracking provider, played for the local stack and the tests: its task routes with
+ * basic auth per client, tasks whose rider moves through the status lifecycle, the OSRM
+ * route API, failure injection and a count of the calls received (control API).
+ */
+export function createTrackingSimulatorApp({ config, logger, now = Date.now }: SimulatorAppOptions): Express {
+  const clients = new Map(config.clients);
+  const tasks = new Map<string, SimTask>();
+  const failures = new Failures();
+  const calls = new CallLog();
+  const held = new Set<Socket>();
+  const trackBase = `${config.PUBLIC_URL}/track`;
+  const taskKey = (clientId: string, taskId: string) => `${clientId}\u0000${taskId}`;
+
+  function record(req: Request, target: FailureTarget, task?: { clientId: string; taskId: string }): void {
+    calls.record(
+      {
+        at: new Date(now()).toISOString(),
+        target,
+        method: req.method,
+        path: req.path,
+        query: { ...(req.query as Record<string, unknown>) },
+        body: req.rawBody ? req.rawBody.toString('utf8') : null,
+        contentType: req.get('content-type') ?? null,
+        username: basicAuthUser(req)?.username ?? null,
+      },
+      task,
+    );
+  }
+
+  /** Applies an injected failure; true when the request was answered (or dropped) by it. */
+  async function injected(target: FailureTarget, clientId: string | null, res: Response): Promise<boolean> {
+    const failure = failures.take(target, clientId);
+    if (!failure) return false;
+    switch (failure.mode) {
+      case 'latency':
+        await new Promise((resolve) => setTimeout(resolve, failure.latencyMs));
+        return false;
+      case 'error':
+        res.status(failure.status).json({ error: { code: 'injected_failure', message: `simulated failure (HTTP ${failure.status})` } });
+        return true;
+      case 'reset':
+        res.socket?.destroy();
+        return true;
+      case 'timeout': {
+        const socket = res.socket;
+        if (socket) {
+          held.add(socket);
+          const timer = setTimeout(() => socket.destroy(), HOLD_MS).unref();
+          socket.once('close', () => {
+            clearTimeout(timer);
+            held.delete(socket);
+          });
+        }
+        return true;
+      }
+    }
+  }
+
+  /** Basic auth: user = the path's clientId, password = its API key (compared in constant time). */
+  function authenticate(req: Request, clientId: string): void {
+    const given = basicAuthUser(req);
+    if (!given) throw new HttpError(401, 'unauthorized', 'send HTTP basic auth: clientId as user name, the API key as password', { 'www-authenticate': 'Basic realm="tracking"' });
+    const key = clients.get(given.username);
+    const valid = key !== undefined && timingSafeEqual(digest(given.password), digest(key));
+    if (!valid) throw new HttpError(401, 'unauthorized', 'unknown client or wrong API key', { 'www-authenticate': 'Basic realm="tracking"' });
+    if (given.username !== clientId) throw new HttpError(403, 'forbidden', `client '${given.username}' may not read tasks of client '${clientId}'`);
+  }
+
+  function findTask(clientId: string, taskId: string): SimTask {
+    const task = tasks.get(taskKey(clientId, taskId));
+    if (!task) throw new HttpError(404, 'task_not_found', `no task '${taskId}' for client '${clientId}'`);
+    return task;
+  }
+
+  const includes = (req: Request): Set<string> => {
+    const value = req.query.include;
+    return new Set(typeof value === 'string' ? value.split(',').map((name) => name.trim()) : []);
+  };
+
+  /** Creates a task from a provider create body; an existing id keeps its task (idempotent). */
+  function createFromBody(clientId: string, taskId: string, body: Body): { task: SimTask; created: boolean } {
+    const existing = tasks.get(taskKey(clientId, taskId));
+    if (existing) return { task: existing, created: false };
+    const user = body.assignedUser;
+    if (!isObject(user) || typeof user.userId !== 'string' || typeof user.carrierClientId !== 'string') {
+      throw new HttpError(400, 'invalid_task', 'assignedUser.userId and assignedUser.carrierClientId are required strings');
+    }
+    const task = newTask({
+      clientId,
+      taskId,
+      nowMs: now(),
+      pickup: placeFromCreateBody(body, 'pickup'),
+      drop: placeFromCreateBody(body, 'drop'),
+      rider: { userId: user.userId, carrierClientId: user.carrierClientId },
+      sourceOrderId: typeof body.sourceOrderId === 'string' ? body.sourceOrderId : null,
+      orderDetail: body.orderDetail ?? null,
+    });
+    tasks.set(taskKey(clientId, taskId), task);
+    logger.info('task created', { clientId, taskId });
+    return { task, created: true };
+  }
+
+  const provider =
+    (handle: (req: Request, res: Response, ids: { clientId: string; taskId: string | undefined }) => void) =>
+    async (req: Request<{ clientId: string; taskId?: string }>, res: Response, next: NextFunction): Promise<void> => {
+      const { clientId, taskId } = req.params;
+      record(req, 'provider', taskId ? { clientId, taskId } : undefined);
+      try {
+        if (await injected('provider', clientId, res)) return;
+        authenticate(req, clientId);
+        handle(req, res, { clientId, taskId });
+      } catch (error) {
+        next(error);
+      }
+    };
+
+  return createHttpApp({
+    logger,
+    readiness: {},
+    routes: (app) => {
+      // ---- the provider's API -------------------------------------------------------
+      app.get(
+        '/v1/client/:clientId/task/:taskId',
+        provider((req, res, { clientId, taskId }) => {
+          // The provider takes an empty JSON object as the body of its GETs.
+          if (!isObject(req.body)) throw new HttpError(400, 'invalid_request', 'send an empty JSON object `{}` as the body (content-type application/json)');
+          const task = findTask(clientId, taskId!);
+          res.json(taskRecord(task, now(), includes(req), trackBase));
+        }),
+      );
+
+      app.put(
+        '/v1/client/:clientId/mpmdtask/:taskId',
+        provider((req, res, { clientId, taskId = '' }) => {
+          if (!ID.test(taskId)) throw new HttpError(400, 'invalid_request', 'the task id must be 1-128 of A-Z a-z 0-9 . _ : -');
+          const { task, created } = createFromBody(clientId, taskId, requireObject(req.body));
+          res.status(created ? 201 : 200).json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
+        }),
+      );
+
+      // A create that is not idempotent by itself: the task id in the body, 409 when it is taken.
+      app.post(
+        '/v1/client/:clientId/task',
+        provider((req, res, { clientId }) => {
+          const body = requireObject(req.body);
+          const taskId = typeof body.taskId === 'string' && ID.test(body.taskId) ? body.taskId : null;
+          if (!taskId) throw new HttpError(400, 'invalid_request', '`taskId` must be 1-128 of A-Z a-z 0-9 . _ : -');
+          if (tasks.has(taskKey(clientId, taskId))) throw new HttpError(409, 'task_exists', `task '${taskId}' exists already`);
+          const { task } = createFromBody(clientId, taskId, body);
+          res.status(201).json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
+        }),
+      );
+
+      // ---- the OSRM route API ----------------------------------------------------------
+      app.get('/route/v1/driving/:coordinates', async (req: Request<{ coordinates: string }>, res: Response) => {
+        record(req, 'router');
+        if (await injected('router', null, res)) return;
+        const answer = osrmRoute(req.params.coordinates);
+        res.status(answer.status).json(answer.body);
+      });
+
+      // The page a tracking link opens.
+      app.get('/track/:clientId/:taskId', (req: Request<{ clientId: string; taskId: string }>, res: Response) => {
+        const task = findTask(req.params.clientId, req.params.taskId);
+        const state = stateAt(task, now());
+        res.json({ taskId: task.taskId, status: state.status, dropAddress: task.drop.address });
+      });
+
+      // ---- control API --------------------------------------------------------------------
+      app.get('/control/clients', (_req, res) => {
+        res.json({ items: [...clients.keys()].map((clientId) => ({ clientId })) });
+      });
+
+      app.put('/control/clients/:clientId', (req: Request<{ clientId: string }>, res: Response) => {
+        const body = requireObject(req.body);
+        if (typeof body.apiKey !== 'string' || body.apiKey.length < 8) throw invalid('apiKey', 'must be a string of at least 8 characters');
+        registerSecret(body.apiKey);
+        clients.set(req.params.clientId, body.apiKey);
+        res.json({ clientId: req.params.clientId });
+      });
+
+      app.post('/control/tasks', (req, res) => {
+        const body = requireObject(req.body);
+        if (typeof body.clientId !== 'string' || !clients.has(body.clientId)) throw invalid('clientId', 'must name a client the simulator knows');
+        const taskId = body.taskId === undefined ? `task-${randomUUID().slice(0, 8)}` : body.taskId;
+        if (typeof taskId !== 'string' || !ID.test(taskId)) throw invalid('taskId', 'must be 1-128 of A-Z a-z 0-9 . _ : -');
+        if (tasks.has(taskKey(body.clientId, taskId))) throw new HttpError(409, 'task_exists', `task '${taskId}' exists already`);
+        const position = body.position ?? 'live';
+        if (!POSITION_MODES.includes(position as PositionMode)) throw invalid('position', `must be one of ${POSITION_MODES.join(', ')}`);
+        if (body.eta !== undefined && typeof body.eta !== 'boolean') throw invalid('eta', 'must be true or false');
+        const task = newTask({
+          clientId: body.clientId,
+          taskId,
+          nowMs: now(),
+          pickup: optionalPlace(body, 'pickup'),
+          drop: optionalPlace(body, 'drop'),
+          elapsedSeconds: optionalNumber(body, 'elapsedSeconds', { min: 0, max: 86_400 }),
+          speedMps: optionalNumber(body, 'speedMps', { min: 0.1, max: 100 }),
+          position: position as PositionMode,
+          withEta: body.eta as boolean | undefined,
+          rider: isObject(body.rider) ? (body.rider as Record<string, string>) : undefined,
+        });
+        tasks.set(taskKey(task.clientId, task.taskId), task);
+        res.status(201).json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
+      });
+
+      app.get('/control/tasks/:clientId/:taskId', (req: Request<{ clientId: string; taskId: string }>, res: Response) => {
+        res.json(taskRecord(findTask(req.params.clientId, req.params.taskId), now(), new Set(INCLUDE_GROUPS), trackBase));
+      });
+
+      // Moves a task's whole timeline earlier: the rider is `seconds` further along.
+      app.post('/control/tasks/:clientId/:taskId/advance', (req: Request<{ clientId: string; taskId: string }>, res: Response) => {
+        const task = findTask(req.params.clientId, req.params.taskId);
+        const seconds = optionalNumber(requireObject(req.body), 'seconds', { min: 0, max: 86_400 });
+        if (seconds === undefined) throw invalid('seconds', 'is required');
+        task.assignedAtMs -= seconds * 1000;
+        if (task.cancelledAtMs !== null) task.cancelledAtMs -= seconds * 1000;
+        res.json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
+      });
+
+      app.post('/control/tasks/:clientId/:taskId/cancel', (req: Request<{ clientId: string; taskId: string }>, res: Response) => {
+        const task = findTask(req.params.clientId, req.params.taskId);
+        const status = stateAt(task, now()).status;
+        if (status === 'COMPLETED' || status === 'CANCELLED') throw new HttpError(409, 'task_finished', `task is ${status} already`);
+        task.cancelledAtMs = now();
+        res.json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
+      });
+
+      app.put('/control/failures', (req, res) => {
+        const body = requireObject(req.body);
+        const target = (body.target ?? 'provider') as FailureTarget;
+        if (!FAILURE_TARGETS.includes(target)) throw invalid('target', `must be one of ${FAILURE_TARGETS.join(', ')}`);
+        const mode = body.mode as FailureMode;
+        if (!FAILURE_MODES.includes(mode)) throw invalid('mode', `must be one of ${FAILURE_MODES.join(', ')}`);
+        const count = optionalNumber(body, 'count', { min: 1, max: 1_000_000 });
+        if (body.clientId !== undefined && typeof body.clientId !== 'string') throw invalid('clientId', 'must be a string');
+        const rule = {
+          target,
+          mode,
+          status: optionalNumber(body, 'status', { min: 400, max: 599 }) ?? 503,
+          latencyMs: optionalNumber(body, 'latencyMs', { min: 0, max: 60_000 }) ?? 1_000,
+          remaining: count === undefined ? null : Math.floor(count),
+          clientId: (body.clientId as string | undefined) ?? null,
+        };
+        failures.set(rule);
+        logger.info('failure injected', { ...rule });
+        res.json(rule);
+      });
+
+      // Clears injected failures and drops the requests a `timeout` failure still holds.
+      app.delete('/control/failures', (_req, res) => {
+        failures.clear();
+        for (const socket of held) socket.destroy();
+        res.json({ cleared: true });
+      });
+
+      app.get('/control/failures', (_req, res) => {
+        res.json({ items: failures.list() });
+      });
+
+      app.get('/control/calls', (_req, res) => {
+        res.json(calls.counts());
+      });
+
+      app.delete('/control/calls', (_req, res) => {
+        calls.reset();
+        res.json(calls.counts());
+      });
+
+      app.get('/control/requests', (_req, res) => {
+        res.json({ items: calls.requests() });
+      });
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import type { ErrorRequestHandler, Express, Request, Response } from 'express';
+import { errorBody, HttpError, requireBearerToken } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import { MissingApiKey, type ClientsStore } from '../adapters/clients-store';
+import { HTTP_STATUS, TrackingError } from '../domain/errors';
+import { describeFieldErrors } from '../domain/field-errors';
+import { InvalidTaskSeed, type TaskLookups } from '../lookups';
+import { clientIdParam, clientSettingsBody, includeParam, taskIdParam } from './params';
+
+export interface RouteDeps {
+  lookups: TaskLookups;
+  clients: ClientsStore;
+  apiTokens: string[];
+  logger: Logger;
+}
+
+type ClientParams = { clientId: string };
+type TaskParams = { clientId: string; taskId: string };
+
+/** Lookup failures as HTTP answers; a create's validation errors list every field. */
+const trackingErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  if (error instanceof InvalidTaskSeed) {
+    res.status(400).json({ error: { ...errorBody('invalid_task', describeFieldErrors(error.errors)).error, fields: error.errors } });
+    return;
+  }
+  if (error instanceof TrackingError) {
+    const headers: Record<string, string> = error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+    next(new HttpError(HTTP_STATUS[error.code], error.code, error.message, headers));
+    return;
+  }
+  if (error instanceof MissingApiKey) {
+    next(new HttpError(400, 'invalid_client', error.message));
+    return;
+  }
+  next(error);
+};
+
+/** The CRM-facing API of tracking (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
+export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDeps): (app: Express) => void {
+  return (app) => {
+    app.use('/v1', requireBearerToken(apiTokens));
+
+    app.put('/v1/clients/:clientId', async (req: Request<ClientParams>, res: Response) => {
+      const clientId = clientIdParam(req.params.clientId);
+      const settings = clientSettingsBody(req.body);
+      const { client, created } = await clients.save(clientId, settings);
+      lookups.forget(clientId);
+      logger.info(created ? 'tracking client added' : 'tracking client updated', { clientId, enabled: client.enabled, keyChanged: settings.apiKey !== undefined });
+      res.status(created ? 201 : 200).json(client);
+    });
+
+    app.get('/v1/clients/:clientId', async (req: Request<ClientParams>, res: Response) => {
+      const clientId = clientIdParam(req.params.clientId);
+      const client = await clients.find(clientId);
+      if (!client) throw new TrackingError('client_not_found', `tracking is not set up for client '${clientId}'`);
+      res.json(client);
+    });
+
+    app.get('/v1/clients/:clientId/tasks/:taskId', async (req: Request<TaskParams>, res: Response) => {
+      const clientId = clientIdParam(req.params.clientId);
+      const taskId = taskIdParam(req.params.taskId);
+      res.json(await lookups.task(clientId, taskId, includeParam(req.query as Record<string, unknown>)));
+    });
+
+    app.get('/v1/clients/:clientId/tasks/:taskId/live', async (req: Request<TaskParams>, res: Response) => {
+      const clientId = clientIdParam(req.params.clientId);
+      const taskId = taskIdParam(req.params.taskId);
+      res.json(await lookups.live(clientId, taskId));
+    });
+
+    app.post('/v1/clients/:clientId/tasks', async (req: Request<ClientParams>, res: Response) => {
+      const clientId = clientIdParam(req.params.clientId);
+      const result = await lookups.create(clientId, req.body);
+      res.status(result.created ? 201 : 200).json(result);
+    });
+
+    app.use('/v1', trackingErrors);
+  };
+}
