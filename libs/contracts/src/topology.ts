@@ -1,3 +1,5 @@
+import { SOCIAL_ACTIONS } from './commands';
+
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
 export interface ExchangeSpec {
   name: string;
@@ -43,6 +45,7 @@ export const Queues = {
   ticketingCommandResults: 'ticketing.command-results',
   ticketingAccountEvents: 'ticketing.account-events',
   authRpc: 'auth.rpc',
+  authCommands: 'auth.commands',
   trackingRpc: 'tracking.rpc',
 } as const;
 
@@ -63,6 +66,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.ticketingAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.authRpc, kind: 'rpc' },
+    { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
     { name: Queues.trackingRpc, kind: 'rpc' },
   ],
 };

@@ -28,6 +28,8 @@ beforeAll(async () => {
     SOCIAL_ENV_NAME: 'prod',
     PUBLIC_WEBHOOK_URL: 'https://hooks.example.com/webhooks/prod',
     CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    CRM_API_TOKENS: 'crm-token-for-auth-test',
+    WEBHOOK_CHECK_INTERVAL_MS: '0',
   });
   service = await startAuth(config, { logger });
   broker = new Broker({ url: vhost.url, name: 'auth-test-client', logger });
@@ -67,7 +69,7 @@ describe('auth', () => {
 
   it('refuses to start in production without its secrets, naming them in one line', () => {
     expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
-      /^auth: invalid configuration: SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing$/,
+      /^auth: invalid configuration: SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing; CRM_API_TOKENS is missing$/,
     );
   });
 });

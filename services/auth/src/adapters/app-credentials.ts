@@ -1,5 +1,6 @@
 import type { Pool } from '@crm/db';
-import type { SecretBox } from '@crm/secrets';
+import { registerSecret } from '@crm/logging';
+import type { Keyring } from './keyring';
 
 interface AppCredentialsRow {
   consumer_key: string;
@@ -11,15 +12,17 @@ export interface AppCredentials {
   consumerSecret: string;
 }
 
+const aad = (envName: string) => `app:${envName}`;
+
 /** The app credentials of each webhook environment, sealed at rest. */
 export class AppCredentialsStore {
   constructor(
     private readonly pool: Pool,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
   ) {}
 
   async save(envName: string, credentials: AppCredentials): Promise<void> {
-    const sealed = this.box.seal(credentials.consumerSecret, `app:${envName}`);
+    const sealed = this.keys.seal(credentials.consumerSecret, aad(envName));
     await this.pool.query(
       `INSERT INTO app_credentials (env_name, consumer_key, consumer_secret_sealed)
        VALUES ($1, $2, $3)
@@ -32,6 +35,8 @@ export class AppCredentialsStore {
     const { rows } = await this.pool.query<AppCredentialsRow>('SELECT consumer_key, consumer_secret_sealed FROM app_credentials WHERE env_name = $1', [envName]);
     const row = rows[0];
     if (!row) return null;
-    return { consumerKey: row.consumer_key, consumerSecret: this.box.open(row.consumer_secret_sealed, `app:${envName}`) };
+    const consumerSecret = this.keys.open(row.consumer_secret_sealed, aad(envName));
+    registerSecret(consumerSecret);
+    return { consumerKey: row.consumer_key, consumerSecret };
   }
 }

@@ -1,0 +1,399 @@
+import type { Request, Response, Router } from 'express';
+import { DEFAULT_APP } from '../deliveries';
+import { nextEventId } from '../ids';
+import { postCreated, postDeleted, postLiked, userRelation, type UserEventKind } from './activity';
+import { actingUser, answer, authenticate, param } from './authn';
+import type { PlatformContext } from './context';
+import { Errors, PlatformError } from './errors';
+import { collectionAnswer, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
+import type { Collection, DirectMessage, List, PlatformState, Post, UserRecord } from './state';
+
+const ID = /^[0-9]{1,20}$/;
+
+function idParam(res: Response, name: string): string {
+  const value = param(res, name);
+  if (value === undefined || value === '') throw Errors.missingParameter(name);
+  if (!ID.test(value)) throw Errors.invalidParameter(name);
+  return value;
+}
+
+function countParam(res: Response, fallback: number, max: number): number {
+  const value = param(res, 'count');
+  if (value === undefined) return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw Errors.invalidParameter('count');
+  return Math.min(count, max);
+}
+
+const boolParam = (res: Response, name: string, fallback: boolean) => {
+  const value = param(res, name);
+  return value === undefined ? fallback : value === 'true' || value === '1';
+};
+
+/** The user named by `user_id` or `screen_name`. */
+function targetUser(state: PlatformState, res: Response, fallback?: UserRecord): UserRecord {
+  const userId = param(res, 'user_id');
+  const screenName = param(res, 'screen_name');
+  if (userId) {
+    if (!ID.test(userId)) throw Errors.invalidParameter('user_id');
+    return state.user({ id: userId });
+  }
+  if (screenName) {
+    if (!/^@?[A-Za-z0-9_]{1,15}$/.test(screenName)) throw Errors.userNotFound();
+    return state.user({ screenName });
+  }
+  if (fallback) return fallback;
+  throw new PlatformError(400, 38, 'user_id or screen_name parameter is missing.');
+}
+
+const byNewest = (a: Post, b: Post) => (BigInt(b.id) > BigInt(a.id) ? 1 : BigInt(b.id) < BigInt(a.id) ? -1 : 0);
+
+/** count / since_id / max_id paging over posts, newest first. */
+function page(res: Response, posts: Post[]): Post[] {
+  const count = countParam(res, 20, 200);
+  const sinceId = param(res, 'since_id');
+  const maxId = param(res, 'max_id');
+  return posts
+    .filter((p) => (!sinceId || BigInt(p.id) > BigInt(sinceId)) && (!maxId || BigInt(p.id) <= BigInt(maxId)))
+    .sort(byNewest)
+    .slice(0, count);
+}
+
+function postById(state: PlatformState, id: string): Post {
+  const post = state.posts.get(id);
+  if (!post) throw Errors.noStatus();
+  return post;
+}
+
+function listById(state: PlatformState, res: Response, owner?: UserRecord): List {
+  const list = state.lists.get(idParam(res, 'list_id'));
+  if (!list) throw Errors.notFound();
+  if (owner && list.ownerId !== owner.id) throw new PlatformError(403, 220, 'Your credentials do not allow access to this resource.', {}, 'not the list owner');
+  return list;
+}
+
+function collectionById(state: PlatformState, res: Response, owner?: UserRecord): Collection {
+  const id = param(res, 'id');
+  if (!id) throw Errors.missingParameter('id');
+  const collection = state.collections.get(id);
+  if (!collection) throw Errors.notFound();
+  if (owner && collection.ownerId !== owner.id) throw new PlatformError(403, 220, 'Your credentials do not allow access to this resource.', {}, 'not the collection owner');
+  return collection;
+}
+
+function text(res: Response, name: string, max: number, field = name): string {
+  const value = param(res, name);
+  if (value === undefined) throw Errors.missingParameter(field);
+  if ([...value].length > max) throw new PlatformError(403, 186, 'Tweet needs to be a bit shorter.');
+  return value;
+}
+
+/** The v1.1 REST routes a connected account acts through (user context). */
+export function actionRoutes(router: Router, ctx: PlatformContext): void {
+  const { state, activity } = ctx;
+  const user = authenticate(ctx, 'user');
+  const v = (path: string) => `/1.1/${path}`;
+
+  // --- profile and settings ---
+  router.get(v('account/verify_credentials.json'), user, async (_req, res) => answer(res, 200, userObject(actingUser(res))));
+  router.get(v('users/show.json'), user, async (_req, res) => answer(res, 200, userObject(targetUser(state, res))));
+  router.get(v('account/settings.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    await answer(res, 200, settingsObject(me, state.settingsOf(me.id)));
+  });
+  router.post(v('account/settings.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const settings = state.settingsOf(me.id);
+    const lang = param(res, 'lang');
+    const timeZone = param(res, 'time_zone');
+    if (lang !== undefined) settings.lang = lang;
+    if (timeZone !== undefined) settings.timeZone = timeZone;
+    if (param(res, 'sleep_time_enabled') !== undefined) settings.sleepTimeEnabled = boolParam(res, 'sleep_time_enabled', false);
+    for (const [name, key] of [['start_sleep_time', 'startSleepTime'], ['end_sleep_time', 'endSleepTime']] as const) {
+      const value = param(res, name);
+      if (value === undefined) continue;
+      if (!/^([01]?[0-9]|2[0-3])$/.test(value)) throw Errors.invalidParameter(name);
+      settings[key] = Number(value);
+    }
+    await answer(res, 200, settingsObject(me, settings));
+  });
+  router.post(v('account/update_profile.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    for (const [name, key] of [['name', 'name'], ['url', 'url'], ['location', 'location'], ['description', 'description']] as const) {
+      const value = param(res, name);
+      if (value !== undefined) me[key] = value;
+    }
+    await answer(res, 200, userObject(me));
+  });
+
+  // --- timelines ---
+  router.get(v('statuses/home_timeline.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const followed = state.setOf(state.following, me.id);
+    const posts = [...state.posts.values()].filter((p) => (p.authorId === me.id || followed.has(p.authorId)) && state.canSee(me.id, p.authorId));
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+  });
+  router.get(v('statuses/user_timeline.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const author = targetUser(state, res, me);
+    if (!state.canSee(me.id, author.id)) throw new PlatformError(401, 179, 'Sorry, you are not authorized to see this status.', {}, 'protected account not followed');
+    const posts = [...state.posts.values()].filter((p) => p.authorId === author.id);
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+  });
+
+  // --- posts ---
+  router.post(v('statuses/update.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const status = text(res, 'status', 280);
+    if (status.trim() === '') throw new PlatformError(400, 170, 'Missing required parameter: status.');
+    const own = [...state.posts.values()].filter((p) => p.authorId === me.id && !p.repostOf).sort(byNewest);
+    if (own[0]?.text === status) throw new PlatformError(403, 187, 'Status is a duplicate.');
+    const replyTo = param(res, 'in_reply_to_status_id');
+    let inReplyTo: Post['inReplyTo'];
+    if (replyTo !== undefined) {
+      const parent = state.posts.get(replyTo);
+      if (!parent || !state.canSee(me.id, parent.authorId)) throw new PlatformError(403, 385, 'You attempted to reply to a Tweet that is deleted or not visible to you.');
+      inReplyTo = { postId: parent.id, userId: parent.authorId };
+    }
+    const post = state.addPost({ authorId: me.id, text: status, ...(inReplyTo ? { inReplyTo } : {}) });
+    await answer(res, 200, postObject(state, post, me.id));
+    activity.deliver(me.id, postCreated(state, me.id, post));
+    if (inReplyTo && inReplyTo.userId !== me.id) activity.deliver(inReplyTo.userId, postCreated(state, inReplyTo.userId, post));
+  });
+  router.post(v('statuses/destroy/:id.json'), user, async (req, res) => {
+    const me = actingUser(res);
+    const post = postById(state, pathId(req));
+    if (post.authorId !== me.id) throw new PlatformError(403, 183, "You may not delete another user's status.");
+    state.posts.delete(post.id);
+    await answer(res, 200, postObject(state, post, me.id));
+    activity.deliver(me.id, postDeleted(me.id, post));
+  });
+  router.post(v('statuses/retweet/:id.json'), user, async (req, res) => {
+    const me = actingUser(res);
+    const original = postById(state, pathId(req));
+    if (!state.canSee(me.id, original.authorId)) throw Errors.noStatus();
+    if ([...state.posts.values()].some((p) => p.repostOf === original.id && p.authorId === me.id)) throw new PlatformError(403, 327, 'You have already retweeted this Tweet.');
+    const post = state.addPost({ authorId: me.id, text: '', repostOf: original.id });
+    await answer(res, 200, postObject(state, post, me.id));
+    activity.deliver(me.id, postCreated(state, me.id, post));
+  });
+  router.post(v('favorites/create.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const post = postById(state, idParam(res, 'id'));
+    const liked = state.setOf(state.likes, me.id);
+    if (liked.has(post.id)) throw new PlatformError(403, 139, 'You have already favorited this status.');
+    liked.add(post.id);
+    await answer(res, 200, postObject(state, post, me.id));
+    activity.deliver(me.id, postLiked(state, me.id, me, post));
+    if (post.authorId !== me.id) activity.deliver(post.authorId, postLiked(state, post.authorId, me, post));
+  });
+  router.post(v('favorites/destroy.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const post = postById(state, idParam(res, 'id'));
+    if (!state.setOf(state.likes, me.id).delete(post.id)) throw Errors.noStatus();
+    await answer(res, 200, postObject(state, post, me.id));
+  });
+
+  // --- followed accounts, mutes, blocks, reports ---
+  router.get(v('friends/list.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const count = countParam(res, 20, 200);
+    const cursor = Number(param(res, 'cursor') ?? '-1');
+    const start = cursor > 0 ? cursor : 0;
+    const ids = [...state.setOf(state.following, me.id)];
+    const users = ids.slice(start, start + count).map((id) => userObject(state.user({ id })));
+    const next = start + count < ids.length ? start + count : 0;
+    await answer(res, 200, { users, next_cursor: next, next_cursor_str: String(next), previous_cursor: 0, previous_cursor_str: '0' });
+  });
+
+  const relation = (path: string, map: Map<string, Set<string>>, add: boolean, kind: UserEventKind | null, type: string) =>
+    router.post(v(path), user, async (_req, res) => {
+      const me = actingUser(res);
+      const target = targetUser(state, res);
+      if (target.id === me.id) throw new PlatformError(403, 158, "You can't do that to yourself.");
+      const set = state.setOf(map, me.id);
+      const changed = set.has(target.id) !== add;
+      if (add) set.add(target.id);
+      else set.delete(target.id);
+      if (add && map === state.blocking) state.setOf(state.following, me.id).delete(target.id);
+      await answer(res, 200, userObject(target));
+      if (changed && kind) {
+        activity.deliver(me.id, userRelation(kind, type, me.id, me, target));
+        if (kind === 'follow_events' && type === 'follow') activity.deliver(target.id, userRelation(kind, type, target.id, me, target));
+      }
+    });
+  relation('friendships/create.json', state.following, true, 'follow_events', 'follow');
+  relation('friendships/destroy.json', state.following, false, 'follow_events', 'unfollow');
+  relation('mutes/users/create.json', state.muting, true, 'mute_events', 'mute');
+  relation('mutes/users/destroy.json', state.muting, false, 'mute_events', 'unmute');
+  relation('blocks/create.json', state.blocking, true, 'block_events', 'block');
+  relation('blocks/destroy.json', state.blocking, false, 'block_events', 'unblock');
+  router.post(v('users/report_spam.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const target = targetUser(state, res);
+    const block = boolParam(res, 'perform_block', true);
+    const newlyBlocked = block && !state.setOf(state.blocking, me.id).has(target.id);
+    if (block) state.setOf(state.blocking, me.id).add(target.id);
+    await answer(res, 200, userObject(target));
+    if (newlyBlocked) activity.deliver(me.id, userRelation('block_events', 'block', me.id, me, target));
+  });
+
+  // --- lists ---
+  router.get(v('lists/list.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const lists = [...state.lists.values()].filter((l) => l.ownerId === me.id || l.subscribers.has(me.id));
+    await answer(res, 200, lists.map((l) => listObject(state, l, me.id)));
+  });
+  router.get(v('lists/subscriptions.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const lists = [...state.lists.values()].filter((l) => l.subscribers.has(me.id)).slice(0, countParam(res, 20, 1000));
+    await answer(res, 200, { lists: lists.map((l) => listObject(state, l, me.id)), next_cursor: 0, next_cursor_str: '0', previous_cursor: 0, previous_cursor_str: '0' });
+  });
+  router.get(v('lists/statuses.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const list = listById(state, res);
+    if (list.mode === 'private' && list.ownerId !== me.id) throw Errors.notFound();
+    const posts = [...state.posts.values()].filter((p) => list.members.has(p.authorId) && state.canSee(me.id, p.authorId));
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+  });
+  router.post(v('lists/create.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const name = text(res, 'name', 25);
+    const mode = param(res, 'mode') ?? 'public';
+    if (mode !== 'public' && mode !== 'private') throw Errors.invalidParameter('mode');
+    const list: List = { id: nextEventId(), ownerId: me.id, name, mode, description: param(res, 'description') ?? '', createdAt: Date.now(), members: new Set(), subscribers: new Set() };
+    state.lists.set(list.id, list);
+    await answer(res, 200, listObject(state, list, me.id));
+  });
+  router.post(v('lists/update.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const list = listById(state, res, me);
+    const mode = param(res, 'mode');
+    if (mode !== undefined && mode !== 'public' && mode !== 'private') throw Errors.invalidParameter('mode');
+    list.name = param(res, 'name') ?? list.name;
+    list.description = param(res, 'description') ?? list.description;
+    list.mode = (mode as List['mode'] | undefined) ?? list.mode;
+    await answer(res, 200, listObject(state, list, me.id));
+  });
+  router.post(v('lists/destroy.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const list = listById(state, res, me);
+    state.lists.delete(list.id);
+    await answer(res, 200, listObject(state, list, me.id));
+  });
+  for (const [path, add] of [['lists/members/create.json', true], ['lists/members/destroy.json', false]] as const) {
+    router.post(v(path), user, async (_req, res) => {
+      const me = actingUser(res);
+      const list = listById(state, res, me);
+      const member = targetUser(state, res);
+      if (add) list.members.add(member.id);
+      else list.members.delete(member.id);
+      await answer(res, 200, listObject(state, list, me.id));
+    });
+  }
+
+  // --- collections ---
+  router.get(v('collections/list.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const owner = targetUser(state, res, me);
+    const collections = [...state.collections.values()].filter((c) => c.ownerId === owner.id).slice(0, countParam(res, 200, 200));
+    await answer(res, 200, collectionsListAnswer(state, collections));
+  });
+  router.get(v('collections/entries.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    await answer(res, 200, collectionEntriesAnswer(state, collectionById(state, res), me.id, countParam(res, 200, 200)));
+  });
+  router.post(v('collections/create.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const name = text(res, 'name', 25);
+    const order = param(res, 'timeline_order') ?? 'curation_reverse_chron';
+    if (!['curation_reverse_chron', 'tweet_chron', 'tweet_reverse_chron'].includes(order)) throw Errors.invalidParameter('timeline_order');
+    const collection: Collection = { id: `custom-${nextEventId()}`, ownerId: me.id, name, description: param(res, 'description') ?? '', timelineOrder: order, entries: [] };
+    state.collections.set(collection.id, collection);
+    await answer(res, 200, collectionAnswer(state, collection));
+  });
+  router.post(v('collections/update.json'), user, async (_req, res) => {
+    const collection = collectionById(state, res, actingUser(res));
+    collection.name = param(res, 'name') ?? collection.name;
+    collection.description = param(res, 'description') ?? collection.description;
+    await answer(res, 200, collectionAnswer(state, collection));
+  });
+  router.post(v('collections/destroy.json'), user, async (_req, res) => {
+    const collection = collectionById(state, res, actingUser(res));
+    state.collections.delete(collection.id);
+    await answer(res, 200, { destroyed: true });
+  });
+  for (const [path, add] of [['collections/entries/add.json', true], ['collections/entries/remove.json', false]] as const) {
+    router.post(v(path), user, async (_req, res) => {
+      const collection = collectionById(state, res, actingUser(res));
+      const postId = idParam(res, 'tweet_id');
+      const errors: { tweet_id: string; reason: string }[] = [];
+      if (add) {
+        if (!state.posts.has(postId)) errors.push({ tweet_id: postId, reason: 'tweet_not_found' });
+        else if (!collection.entries.includes(postId)) collection.entries.unshift(postId);
+      } else {
+        collection.entries = collection.entries.filter((id) => id !== postId);
+      }
+      await answer(res, 200, { objects: {}, response: { errors } });
+    });
+  }
+
+  // --- direct messages ---
+  router.post(v('direct_messages/events/new.json'), user, async (req, res) => {
+    const me = actingUser(res);
+    const event = (req.body as { event?: { type?: unknown; message_create?: { target?: { recipient_id?: unknown }; message_data?: { text?: unknown } } } } | undefined)?.event;
+    const recipientId = event?.message_create?.target?.recipient_id;
+    const body = event?.message_create?.message_data?.text;
+    if (event?.type !== 'message_create' || typeof recipientId !== 'string' || !ID.test(recipientId)) {
+      throw new PlatformError(400, 214, 'event.message_create.target.recipient_id: invalid or missing');
+    }
+    if (typeof body !== 'string' || body.trim() === '' || [...body].length > 10_000) throw new PlatformError(400, 214, 'event.message_create.message_data.text: must be 1 to 10000 characters');
+    const recipient = state.user({ id: recipientId });
+    if (state.setOf(state.blocking, recipient.id).has(me.id)) throw new PlatformError(403, 349, 'You cannot send messages to this user.');
+    const dm: DirectMessage = { id: nextEventId(), senderId: me.id, recipientId: recipient.id, text: body, createdAt: Date.now(), sourceAppId: DEFAULT_APP.id, hiddenFor: new Set() };
+    state.directMessages.set(dm.id, dm);
+    await answer(res, 200, { event: directMessageEvent(dm) });
+    activity.directMessage(dm);
+  });
+  const visibleDms = (me: UserRecord) => [...state.directMessages.values()].filter((dm) => (dm.senderId === me.id || dm.recipientId === me.id) && !dm.hiddenFor.has(me.id));
+  router.get(v('direct_messages/events/list.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const count = countParam(res, 20, 50);
+    const all = visibleDms(me).sort((a, b) => b.createdAt - a.createdAt || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const cursor = param(res, 'cursor');
+    const start = cursor ? Math.max(0, all.findIndex((dm) => dm.id === cursor)) : 0;
+    const shown = all.slice(start, start + count);
+    const next = all[start + count];
+    await answer(res, 200, { events: shown.map(directMessageEvent), ...(next ? { next_cursor: next.id } : {}) });
+  });
+  const dmById = (me: UserRecord, id: string) => {
+    const dm = visibleDms(me).find((d) => d.id === id);
+    if (!dm) throw new PlatformError(404, 34, 'Sorry, that page does not exist.', {}, 'no such DM visible to the account');
+    return dm;
+  };
+  router.get(v('direct_messages/events/show.json'), user, async (_req, res) => {
+    await answer(res, 200, { event: directMessageEvent(dmById(actingUser(res), idParam(res, 'id'))) });
+  });
+  router.delete(v('direct_messages/events/destroy.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    dmById(me, idParam(res, 'id')).hiddenFor.add(me.id);
+    await answer(res, 204);
+  });
+  router.post(v('direct_messages/mark_read.json'), user, async (_req, res) => {
+    const me = actingUser(res);
+    const other = idParam(res, 'recipient_id');
+    const dm = dmById(me, idParam(res, 'last_read_event_id'));
+    if (dm.senderId !== other && dm.recipientId !== other) throw Errors.invalidParameter('last_read_event_id');
+    await answer(res, 204);
+  });
+  router.post(v('direct_messages/indicate_typing.json'), user, async (_req, res) => {
+    idParam(res, 'recipient_id');
+    await answer(res, 204);
+  });
+}
+
+function pathId(req: Request): string {
+  const id = String(req.params.id);
+  if (!ID.test(id)) throw Errors.noStatus();
+  return id;
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@crm/logging';
+import { DEFAULT_APP, directMessageReceived, directMessageSent, serializeLikePlatform } from '../deliveries';
+import { sendDelivery } from '../webhook-client';
+import { platformDate, postObject, userObject } from './objects';
+import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
+
+/**
+ * What the account does through the API comes back to its webhook as Account Activity
+ * deliveries, as on the platform. Builders of the kinds deliveries.ts does not build live here.
+ */
+
+/** Users inside follow/block/mute events carry a string `id` and no `id_str`. */
+function eventUser(user: UserRecord): Record<string, unknown> {
+  const { id_str: _idStr, ...rest } = userObject(user);
+  return { ...rest, id: user.id };
+}
+
+export function postCreated(state: PlatformState, forUserId: string, post: Post): Record<string, unknown> {
+  return { for_user_id: forUserId, tweet_create_events: [postObject(state, post)] };
+}
+
+export function postDeleted(forUserId: string, post: Post): Record<string, unknown> {
+  return { for_user_id: forUserId, tweet_delete_events: [{ status: { id: post.id, user_id: post.authorId }, timestamp_ms: String(Date.now()) }] };
+}
+
+export function postLiked(state: PlatformState, forUserId: string, liker: UserRecord, post: Post): Record<string, unknown> {
+  const now = Date.now();
+  return {
+    for_user_id: forUserId,
+    favorite_events: [{ id: randomBytes(16).toString('hex'), created_at: platformDate(now), timestamp_ms: now, favorited_status: postObject(state, post), user: userObject(liker) }],
+  };
+}
+
+export type UserEventKind = 'follow_events' | 'block_events' | 'mute_events';
+
+/** follow/unfollow, block/unblock, mute/unmute by `source` of `target`. */
+export function userRelation(kind: UserEventKind, type: string, forUserId: string, source: UserRecord, target: UserRecord): Record<string, unknown> {
+  return { for_user_id: forUserId, [kind]: [{ type, created_timestamp: String(Date.now()), source: eventUser(source), target: eventUser(target) }] };
+}
+
+/** The user removed the app: delivered without `for_user_id`. */
+export function appRevoked(userId: string): Record<string, unknown> {
+  return { user_event: { revoke: { date_time: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'), target: { app_id: DEFAULT_APP.id }, source: { user_id: userId } } } };
+}
+
+/** One delivery the platform side sent to a registered webhook. */
+export interface PlatformDelivery {
+  sentAt: string;
+  envName: string;
+  webhookUrl: string;
+  kind: string;
+  forUserId: string | null;
+  eventIds: string[];
+  webhookStatus: number | null;
+  error?: string;
+  delivery: Record<string, unknown>;
+}
+
+const eventId = (event: unknown): string | undefined => {
+  const record = event as { id?: unknown; id_str?: unknown };
+  const value = record.id_str ?? record.id;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+};
+
+/** Sends deliveries to the webhooks of the environments an account is subscribed in, after the API call answered. */
+export class ActivityDispatcher {
+  private readonly sent: PlatformDelivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly state: PlatformState,
+    private readonly consumerSecret: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Delivers `delivery` to every valid webhook where `userId` is subscribed. */
+  deliver(userId: string, delivery: Record<string, unknown>): void {
+    for (const { envName, webhook } of this.state.webhooksFor(userId)) {
+      const work = this.send(envName, webhook.url, delivery).finally(() => this.inFlight.delete(work));
+      this.inFlight.add(work);
+    }
+  }
+
+  /** A sent DM: the echo (with `source_app_id`) to the sender, the received DM to the recipient. */
+  directMessage(dm: DirectMessage): void {
+    const sender = this.state.user({ id: dm.senderId });
+    const recipient = this.state.user({ id: dm.recipientId });
+    const common = { text: dm.text, eventId: dm.id, createdAt: dm.createdAt };
+    this.deliver(sender.id, { ...directMessageSent({ ...common, account: sender, customer: recipient }) });
+    this.deliver(recipient.id, { ...directMessageReceived({ ...common, account: recipient, customer: sender }) });
+  }
+
+  list(): PlatformDelivery[] {
+    return [...this.sent];
+  }
+
+  /** Resolves once every delivery started so far has been answered (or failed). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async send(envName: string, url: string, delivery: Record<string, unknown>): Promise<void> {
+    const kind = Object.keys(delivery).find((key) => key.endsWith('_events') || key === 'user_event') ?? 'unknown';
+    const events = delivery[kind];
+    const entry: PlatformDelivery = {
+      sentAt: new Date().toISOString(),
+      envName,
+      webhookUrl: url,
+      kind,
+      forUserId: delivery.for_user_id === undefined ? null : String(delivery.for_user_id),
+      eventIds: Array.isArray(events) ? events.map(eventId).filter((id): id is string => id !== undefined) : [],
+      webhookStatus: null,
+      delivery,
+    };
+    try {
+      const answer = await sendDelivery(url, this.consumerSecret, serializeLikePlatform(delivery));
+      entry.webhookStatus = answer.status;
+    } catch (error) {
+      entry.error = (error as Error).message;
+    }
+    this.sent.unshift(entry);
+    if (this.sent.length > 200) this.sent.length = 200;
+    this.logger.info('activity delivered', { envName, url, kind: entry.kind, forUserId: entry.forUserId, webhookStatus: entry.webhookStatus, reason: entry.error });
+  }
+}

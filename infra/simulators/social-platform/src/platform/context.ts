@@ -1,0 +1,16 @@
+import type { Logger } from '@crm/logging';
+import type { SimulatorConfig } from '../config';
+import type { ActivityDispatcher } from './activity';
+import type { NonceLedger } from './oauth1';
+import type { RequestLog } from './request-log';
+import type { PlatformState } from './state';
+
+/** What every group of platform routes works with. */
+export interface PlatformContext {
+  config: SimulatorConfig;
+  logger: Logger;
+  state: PlatformState;
+  activity: ActivityDispatcher;
+  nonces: NonceLedger;
+  requests: RequestLog;
+}

@@ -1,0 +1,134 @@
+import type { Router } from 'express';
+import { HttpError } from '@crm/http';
+import { UserRefError } from '../users';
+import { recheckWebhooks } from './account-activity-routes';
+import { appRevoked } from './activity';
+import type { PlatformContext } from './context';
+import { postObject, userObject } from './objects';
+import type { Fault, UserRecord } from './state';
+
+type Body = Record<string, unknown>;
+
+const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+
+function body(value: unknown): Body {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'send a JSON object');
+  return value as Body;
+}
+
+function optional<T>(b: Body, field: string, type: 'string' | 'number' | 'boolean'): T | undefined {
+  const value = b[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== type) throw invalid(field, `must be a ${type}`);
+  return value as T;
+}
+
+/**
+ * Knobs for tests and people, beside the platform API: users and their posts, tokens as if
+ * issued elsewhere, revocation, faults (errors, 429s, late answers), the periodic CRC, and
+ * what the platform received and delivered.
+ */
+export function platformControlRoutes(router: Router, ctx: PlatformContext): void {
+  const { state, activity, requests } = ctx;
+  const base = '/control/platform';
+
+  function userFrom(b: Body, field: string): UserRecord {
+    const value = b[field];
+    try {
+      if (typeof value === 'string' && value.trim() !== '') return state.user(value);
+      if (typeof value === 'object' && value !== null) return state.user(value as { id?: string; screenName?: string });
+    } catch (error) {
+      if (error instanceof UserRefError) throw invalid(field, error.message);
+      throw error;
+    }
+    throw invalid(field, 'is required: "@screen_name", a numeric id, or {id, screenName}');
+  }
+
+  router.post(`${base}/users`, (req, res) => {
+    const b = body(req.body);
+    try {
+      const user = state.upsertUser({
+        id: optional<string>(b, 'id', 'string'),
+        screenName: optional<string>(b, 'screenName', 'string')?.replace(/^@/, ''),
+        name: optional<string>(b, 'name', 'string'),
+        protected: optional<boolean>(b, 'protected', 'boolean'),
+      });
+      res.json(userObject(user));
+    } catch (error) {
+      if (error instanceof UserRefError) throw invalid('id', error.message);
+      throw error;
+    }
+  });
+
+  router.post(`${base}/posts`, (req, res) => {
+    const b = body(req.body);
+    const author = userFrom(b, 'author');
+    const text = optional<string>(b, 'text', 'string');
+    if (!text) throw invalid('text', 'must be a non-empty string');
+    res.json(postObject(state, state.addPost({ authorId: author.id, text })));
+  });
+
+  router.post(`${base}/tokens`, (req, res) => {
+    const user = userFrom(body(req.body), 'user');
+    const issued = state.issueAccessToken(user.id);
+    res.json({ oauthToken: issued.token, oauthTokenSecret: issued.secret, userId: user.id, screenName: user.screenName });
+  });
+
+  router.post(`${base}/tokens/revoke`, (req, res) => {
+    const user = userFrom(body(req.body), 'user');
+    const revoked = state.revokeAccessTokens(user.id);
+    activity.deliver(user.id, appRevoked(user.id));
+    res.json({ revoked });
+  });
+
+  router.post(`${base}/app-tokens/invalidate`, (_req, res) => {
+    const invalidated = state.bearerTokens.size;
+    state.bearerTokens.clear();
+    res.json({ invalidated });
+  });
+
+  router.post(`${base}/faults`, (req, res) => {
+    const b = body(req.body);
+    const path = optional<string>(b, 'path', 'string');
+    if (!path?.startsWith('/')) throw invalid('path', 'must be a path such as /1.1/statuses/update.json');
+    const fault: Fault = {
+      path,
+      method: optional<string>(b, 'method', 'string'),
+      times: optional<number>(b, 'times', 'number') ?? 1,
+      status: optional<number>(b, 'status', 'number'),
+      code: optional<number>(b, 'code', 'number'),
+      message: optional<string>(b, 'message', 'string'),
+      resetInSeconds: optional<number>(b, 'resetInSeconds', 'number'),
+      delayMs: optional<number>(b, 'delayMs', 'number'),
+    };
+    if (!fault.status && !fault.delayMs) throw invalid('status', 'give a status (e.g. 429) or a delayMs');
+    state.faults.push(fault);
+    res.status(201).json(fault);
+  });
+
+  router.delete(`${base}/faults`, (_req, res) => {
+    state.faults.length = 0;
+    res.status(204).end();
+  });
+
+  router.post(`${base}/webhooks/check`, async (_req, res) => {
+    res.json({ items: await recheckWebhooks(ctx) });
+  });
+
+  router.get(`${base}/requests`, (req, res) => {
+    const path = typeof req.query.path === 'string' ? req.query.path : undefined;
+    const method = typeof req.query.method === 'string' ? req.query.method : undefined;
+    res.json({ items: requests.list({ path, method }) });
+  });
+
+  router.delete(`${base}/requests`, (_req, res) => {
+    requests.clear();
+    res.status(204).end();
+  });
+
+  router.get(`${base}/deliveries`, async (_req, res) => {
+    await activity.idle();
+    res.json({ items: activity.list() });
+  });
+}

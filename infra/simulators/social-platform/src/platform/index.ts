@@ -1,0 +1,47 @@
+import { Router } from 'express';
+import type { Logger } from '@crm/logging';
+import type { SimulatorConfig } from '../config';
+import { accountActivityRoutes } from './account-activity-routes';
+import { actionRoutes } from './action-routes';
+import { ActivityDispatcher } from './activity';
+import { parseParameters } from './authn';
+import type { PlatformContext } from './context';
+import { platformControlRoutes } from './control-routes';
+import { Errors, platformErrorHandler } from './errors';
+import { NonceLedger } from './oauth1';
+import { oauthRoutes } from './oauth-routes';
+import { RequestLog } from './request-log';
+import { PlatformState } from './state';
+
+const API_PATHS = ['/oauth', '/oauth2', '/1.1'];
+
+/**
+ * The simulated platform API: OAuth 1.0a user authorisation, the app token, the Account
+ * Activity setup routes and the v1.1 action routes, with every signature checked; plus
+ * control routes under /control/platform.
+ */
+export function platformRoutes({ config, logger }: { config: SimulatorConfig; logger: Logger }): Router {
+  const state = new PlatformState();
+  const ctx: PlatformContext = {
+    config,
+    logger,
+    state,
+    activity: new ActivityDispatcher(state, config.SOCIAL_CONSUMER_SECRET, logger),
+    nonces: new NonceLedger(config.OAUTH_TIMESTAMP_WINDOW_SECONDS),
+    requests: new RequestLog(),
+  };
+  const router = Router();
+  router.use(API_PATHS, ctx.requests.middleware(), ...parseParameters());
+  oauthRoutes(router, ctx);
+  accountActivityRoutes(router, ctx);
+  actionRoutes(router, ctx);
+  platformControlRoutes(router, ctx);
+  router.use('/1.1', () => {
+    throw Errors.notFound();
+  });
+  router.use(
+    API_PATHS,
+    platformErrorHandler((error) => logger.error('platform route failed', { err: error })),
+  );
+  return router;
+}

@@ -1,0 +1,158 @@
+import { DEFAULT_APP } from '../deliveries';
+import { platformUser } from '../users';
+import type { Collection, DirectMessage, List, PlatformState, Post, Settings, UserRecord } from './state';
+
+/** The JSON the v1.1 REST routes (and tweet-shaped deliveries) answer with. */
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The platform's date format: `Wed Oct 10 20:19:24 +0000 2018`. */
+export function platformDate(ms: number): string {
+  const d = new Date(ms);
+  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000 ${d.getUTCFullYear()}`;
+}
+
+/**
+ * A v1.1 user object. Like the platform, `id` is a JSON number (exact for user ids of this
+ * size) and `id_str` the string to key on.
+ */
+export function userObject(user: UserRecord): Record<string, unknown> {
+  const base = platformUser(user);
+  return {
+    id: Number(user.id),
+    id_str: user.id,
+    name: base.name,
+    screen_name: base.screen_name,
+    location: user.location ?? '',
+    description: user.description ?? '',
+    url: user.url ?? null,
+    protected: user.protected,
+    verified: base.verified,
+    followers_count: base.followers_count,
+    friends_count: base.friends_count,
+    statuses_count: base.statuses_count,
+    created_at: platformDate(Number(base.created_timestamp)),
+    profile_image_url_https: base.profile_image_url_https,
+  };
+}
+
+const noEntities = () => ({ hashtags: [], symbols: [], user_mentions: [], urls: [] });
+
+/**
+ * A v1.1 post ("tweet") object. Post ids are 19 digits, beyond a double's precision, so
+ * `id` is inexact as on the real platform; `id_str` is exact.
+ */
+export function postObject(state: PlatformState, post: Post, viewerId?: string): Record<string, unknown> {
+  const author = state.user({ id: post.authorId });
+  const replyTo = post.inReplyTo ? state.user({ id: post.inReplyTo.userId }) : undefined;
+  const original = post.repostOf ? state.posts.get(post.repostOf) : undefined;
+  return {
+    created_at: platformDate(post.createdAt),
+    id: Number(post.id),
+    id_str: post.id,
+    text: original ? `RT @${state.user({ id: original.authorId }).screenName}: ${original.text}` : post.text,
+    truncated: false,
+    entities: noEntities(),
+    source: `<a href="${DEFAULT_APP.url}" rel="nofollow">${DEFAULT_APP.name}</a>`,
+    in_reply_to_status_id: post.inReplyTo ? Number(post.inReplyTo.postId) : null,
+    in_reply_to_status_id_str: post.inReplyTo?.postId ?? null,
+    in_reply_to_user_id: replyTo ? Number(replyTo.id) : null,
+    in_reply_to_user_id_str: replyTo?.id ?? null,
+    in_reply_to_screen_name: replyTo?.screenName ?? null,
+    user: userObject(author),
+    ...(original ? { retweeted_status: postObject(state, original, viewerId) } : {}),
+    is_quote_status: false,
+    retweet_count: [...state.posts.values()].filter((p) => p.repostOf === post.id).length,
+    favorite_count: [...state.likes.values()].filter((liked) => liked.has(post.id)).length,
+    favorited: viewerId ? state.setOf(state.likes, viewerId).has(post.id) : false,
+    retweeted: viewerId ? [...state.posts.values()].some((p) => p.repostOf === post.id && p.authorId === viewerId) : false,
+    lang: 'en',
+  };
+}
+
+export function listObject(state: PlatformState, list: List, viewerId: string): Record<string, unknown> {
+  const owner = state.user({ id: list.ownerId });
+  const slug = list.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return {
+    id: Number(list.id),
+    id_str: list.id,
+    name: list.name,
+    slug,
+    full_name: `@${owner.screenName}/${slug}`,
+    uri: `/${owner.screenName}/lists/${slug}`,
+    description: list.description,
+    mode: list.mode,
+    member_count: list.members.size,
+    subscriber_count: list.subscribers.size,
+    following: list.subscribers.has(viewerId),
+    created_at: platformDate(list.createdAt),
+    user: userObject(owner),
+  };
+}
+
+function timelineObject(state: PlatformState, collection: Collection): Record<string, unknown> {
+  const owner = state.user({ id: collection.ownerId });
+  return {
+    name: collection.name,
+    description: collection.description,
+    user_id: collection.ownerId,
+    collection_url: `https://x.example/${owner.screenName}/timelines/${collection.id.replace('custom-', '')}`,
+    visibility: 'public',
+    timeline_order: collection.timelineOrder,
+    collection_type: 'user',
+  };
+}
+
+/** `collections/create|update|show`: the timeline in `objects`, its id in `response`. */
+export function collectionAnswer(state: PlatformState, collection: Collection): Record<string, unknown> {
+  const owner = state.user({ id: collection.ownerId });
+  return {
+    objects: { users: { [owner.id]: userObject(owner) }, timelines: { [collection.id]: timelineObject(state, collection) } },
+    response: { timeline_id: collection.id },
+  };
+}
+
+export function collectionsListAnswer(state: PlatformState, collections: Collection[]): Record<string, unknown> {
+  const timelines = Object.fromEntries(collections.map((c) => [c.id, timelineObject(state, c)]));
+  return { objects: { timelines }, response: { results: collections.map((c) => ({ timeline_id: c.id })), cursors: {} } };
+}
+
+export function collectionEntriesAnswer(state: PlatformState, collection: Collection, viewerId: string, count: number): Record<string, unknown> {
+  const posts = collection.entries.map((id) => state.posts.get(id)).filter((p): p is Post => p !== undefined);
+  const shown = posts.slice(0, count);
+  return {
+    objects: {
+      tweets: Object.fromEntries(shown.map((p) => [p.id, postObject(state, p, viewerId)])),
+      timelines: { [collection.id]: timelineObject(state, collection) },
+    },
+    response: { timeline_id: collection.id, timeline: shown.map((p, i) => ({ tweet: { id: p.id, sort_index: String(shown.length - i) } })), position: { was_truncated: posts.length > count } },
+  };
+}
+
+export function settingsObject(user: UserRecord, settings: Settings): Record<string, unknown> {
+  return {
+    screen_name: user.screenName,
+    protected: user.protected,
+    language: settings.lang,
+    time_zone: { name: settings.timeZone, tzinfo_name: settings.timeZone, utc_offset: 0 },
+    sleep_time: { enabled: settings.sleepTimeEnabled, start_time: settings.startSleepTime, end_time: settings.endSleepTime },
+    allow_dms_from: 'all',
+  };
+}
+
+/** A DM as `direct_messages/events/*` answer it (the echo delivery carries the same event id). */
+export function directMessageEvent(dm: DirectMessage): Record<string, unknown> {
+  return {
+    type: 'message_create',
+    id: dm.id,
+    created_timestamp: String(dm.createdAt),
+    message_create: {
+      target: { recipient_id: dm.recipientId },
+      sender_id: dm.senderId,
+      ...(dm.sourceAppId ? { source_app_id: dm.sourceAppId } : {}),
+      message_data: { text: dm.text, entities: noEntities() },
+    },
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * Connecting and removing accounts: every way an OAuth callback can go wrong stores
+ * nothing; imported token pairs are checked first; credentials are sealed at rest, never
+ * shown in full, and re-sealed by a key rotation; the CRM's routes need its bearer token.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import axios from 'axios';
+import express from 'express';
+import { closeServer, listen, portOf } from '@crm/http';
+import { SecretBox } from '@crm/secrets';
+import { testLogger } from '@crm/testing';
+import { AccountStore } from './adapters/accounts';
+import { Keyring } from './adapters/keyring';
+import { PlatformClient } from './adapters/platform/client';
+import { runCli } from './cli-commands';
+import { readConfig } from './config';
+import { AccountService, ConnectionFailed } from './operations/accounts';
+import { startHarness, type Harness } from './testing/harness';
+
+let h: Harness;
+const browser = axios.create({ validateStatus: () => true, maxRedirects: 0 });
+
+beforeAll(async () => {
+  h = await startHarness({ prefix: 'auth_accounts' });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const accountCount = async () => (await h.auth.pool.query('SELECT count(*)::int AS n FROM accounts')).rows[0].n as number;
+
+/** Starts a connection and submits the authorize page; returns where the platform sends the browser. */
+async function authorize(decision: 'approve' | 'deny', user = '@callback_cat'): Promise<string> {
+  const started = await h.crm.post('/v1/connections');
+  expect(started.status).toBe(201);
+  expect(started.data).toEqual({ authorizeUrl: expect.stringMatching(/\/oauth\/authorize\?oauth_token=/), expiresAt: expect.any(String) });
+  const token = new URL(started.data.authorizeUrl).searchParams.get('oauth_token')!;
+  const answer = await browser.post(`${h.simulatorUrl}/oauth/authorize`, new URLSearchParams({ oauth_token: token, user, decision }).toString(), {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(answer.status).toBe(302);
+  return String(answer.headers.location);
+}
+
+describe('the OAuth callback', () => {
+  it('shows a clear page and stores nothing when the user cancels; the cancelled request cannot be used afterwards', async () => {
+    const callback = await authorize('deny');
+    const denied = new URL(callback).searchParams.get('denied');
+    expect(denied).toBeTruthy();
+    const res = await browser.get(callback);
+    expect(res.status).toBe(403);
+    expect(res.data).toContain('Connection cancelled');
+    const reused = await browser.get(`${h.authUrl}/v1/oauth/callback`, { params: { oauth_token: denied, oauth_verifier: 'guessed' } });
+    expect(reused.status).toBe(409);
+    expect(await accountCount()).toBe(0);
+  });
+
+  it('refuses an unknown token and a link without its parameters', async () => {
+    const unknown = await browser.get(`${h.authUrl}/v1/oauth/callback`, { params: { oauth_token: 'made-up', oauth_verifier: 'x' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.data).toContain('Unknown connection link');
+    const bare = await browser.get(`${h.authUrl}/v1/oauth/callback`);
+    expect(bare.status).toBe(400);
+    expect(bare.data).toContain('Incomplete connection link');
+    expect(await accountCount()).toBe(0);
+  });
+
+  it('refuses an expired request', async () => {
+    const callback = await authorize('approve');
+    await h.auth.pool.query(`UPDATE connection_requests SET expires_at = now() - interval '1 second'`);
+    const res = await browser.get(callback);
+    expect(res.status).toBe(410);
+    expect(res.data).toContain('Connection link expired');
+    expect(res.data).toContain('15 minutes');
+    expect(await accountCount()).toBe(0);
+  });
+
+  it('connects once, redirects to the CRM, and refuses the same link again (replay)', async () => {
+    const callback = await authorize('approve', '@replay_rob');
+    const first = await browser.get(callback);
+    expect(first.status).toBe(303);
+    const done = new URL(String(first.headers.location));
+    expect(done.pathname).toBe('/v1/oauth/connected');
+    expect(done.searchParams.get('screenName')).toBe('replay_rob');
+    expect((await browser.get(done.toString())).data).toContain('@replay_rob is connected');
+    expect(await accountCount()).toBe(1);
+
+    const replay = await browser.get(callback);
+    expect(replay.status).toBe(409);
+    expect(replay.data).toContain('already used');
+    expect(await accountCount()).toBe(1);
+    expect(h.published.filter((p) => p.routingKey === 'account.connected')).toHaveLength(1);
+  });
+
+  it('stores nothing when the platform refuses the exchange', async () => {
+    const before = await accountCount();
+    const callback = await authorize('approve', '@refused_ray');
+    await h.sim.post('/control/platform/faults', { path: '/oauth/access_token', status: 401, code: 32, message: 'Could not authenticate you.' });
+    const res = await browser.get(callback);
+    expect(res.status).toBe(502);
+    expect(res.data).toContain('Connection failed');
+    expect(await accountCount()).toBe(before);
+  });
+
+  it('insists that the platform confirmed the callback (oauth_callback_confirmed=true)', async () => {
+    const fake = express();
+    fake.post('/oauth/request_token', (_req, res) => {
+      res.type('application/x-www-form-urlencoded').send('oauth_token=t&oauth_token_secret=s&oauth_callback_confirmed=false');
+    });
+    const server: Server = await listen(fake, 0, '127.0.0.1');
+    try {
+      const platform = new PlatformClient({ baseUrl: `http://127.0.0.1:${portOf(server)}`, consumerKey: 'k', consumerSecret: 's', timeoutMs: 1000, logger: testLogger() });
+      const service = new AccountService({ pool: h.auth.pool, accounts: null!, requests: null!, platform, events: null!, logger: testLogger(), unsubscribe: async () => false }, {
+        envName: 'test',
+        consumerKey: 'k',
+        authorizeUrl: 'http://x/oauth/authorize',
+        callbackUrl: () => 'http://auth/v1/oauth/callback',
+        connectionTtlSeconds: 900,
+      });
+      await expect(service.startConnection()).rejects.toThrow(ConnectionFailed);
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
+
+describe('the CRM API', () => {
+  it('needs the CRM bearer token on /v1 (but not on the OAuth callback)', async () => {
+    expect((await browser.get(`${h.authUrl}/v1/accounts`)).status).toBe(401);
+    const wrong = await browser.get(`${h.authUrl}/v1/accounts`, { headers: { authorization: 'Bearer not-it' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.data.error.code).toBe('unauthorized');
+    expect((await browser.get(`${h.authUrl}/v1/oauth/callback`)).status).toBe(400);
+  });
+});
+
+describe('imported credentials', () => {
+  it('checks a token pair with verify_credentials before storing it, and says so', async () => {
+    const issued = (await h.sim.post('/control/platform/tokens', { user: '@imported_ida' })).data;
+    const res = await h.crm.put(`/v1/accounts/${issued.userId}/credentials`, { accessToken: issued.oauthToken, accessTokenSecret: issued.oauthTokenSecret });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ accountId: issued.userId, screenName: 'imported_ida', via: 'import', status: 'connected', accessTokenMasked: `${issued.oauthToken.slice(0, 4)}…${issued.oauthToken.slice(-4)}` });
+    expect(JSON.stringify(res.data)).not.toContain(issued.oauthTokenSecret);
+    expect((await h.platformRequests('/1.1/account/verify_credentials.json'))[0]).toMatchObject({ caller: { kind: 'user', userId: issued.userId }, status: 200 });
+    const event = await h.waitForPublished('account.connected', (p) => p.accountId === issued.userId);
+    expect(event.envelope.payload).toMatchObject({ via: 'import', accessTokenMasked: res.data.accessTokenMasked, consumerKey: h.secrets.consumerKey });
+    expect(JSON.stringify(event.envelope)).not.toContain(issued.oauthToken);
+  });
+
+  it('refuses a pair the platform does not accept, or that belongs to another account, storing nothing', async () => {
+    const before = await accountCount();
+    const issued = (await h.sim.post('/control/platform/tokens', { user: '@imported_ivo' })).data;
+    const wrongSecret = await h.crm.put(`/v1/accounts/${issued.userId}/credentials`, { accessToken: issued.oauthToken, accessTokenSecret: 'wrong-secret' });
+    expect(wrongSecret.status).toBe(422);
+    expect(wrongSecret.data.error.code).toBe('invalid_credentials');
+    const mismatch = await h.crm.put('/v1/accounts/12345/credentials', { accessToken: issued.oauthToken, accessTokenSecret: issued.oauthTokenSecret });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.data.error.code).toBe('account_mismatch');
+    expect((await h.crm.put(`/v1/accounts/${issued.userId}/credentials`, { accessToken: issued.oauthToken })).status).toBe(400);
+    expect(await accountCount()).toBe(before);
+  });
+});
+
+describe('credentials at rest', () => {
+  it('are sealed with CREDENTIALS_KEY and never returned in full', async () => {
+    const issued = (await h.sim.post('/control/platform/tokens', { user: '@sealed_sue' })).data;
+    await h.crm.put(`/v1/accounts/${issued.userId}/credentials`, { accessToken: issued.oauthToken, accessTokenSecret: issued.oauthTokenSecret });
+    const { rows } = await h.auth.pool.query('SELECT * FROM accounts WHERE account_id = $1', [issued.userId]);
+    const row = JSON.stringify(rows[0]);
+    expect(row).not.toContain(issued.oauthToken);
+    expect(row).not.toContain(issued.oauthTokenSecret);
+    expect(rows[0].access_token_sealed).toMatch(/^v1:/);
+    const listed = JSON.stringify((await h.crm.get('/v1/accounts')).data);
+    expect(listed).not.toContain(issued.oauthToken);
+    expect(listed).not.toContain(issued.oauthTokenSecret);
+  });
+
+  it('are re-sealed with a new key by `rotate-key`, readable with the new key alone afterwards', async () => {
+    const newKey = randomBytes(32).toString('base64');
+    const config = readConfig({ ...stringEnv(h), NODE_ENV: 'production', CREDENTIALS_KEY: newKey, CREDENTIALS_KEY_PREVIOUS: h.secrets.credentialsKey });
+    const out: string[] = [];
+    const code = await runCli(['rotate-key'], config, testLogger(), { out: (l) => out.push(l), err: (l) => out.push(l) });
+    expect(code).toBe(0);
+    const resealed = JSON.parse(out.join('\n')).resealed as Record<string, number>;
+    expect(resealed['accounts.access_token_sealed']).toBe(await accountCount());
+    expect(resealed['app_credentials.consumer_secret_sealed']).toBe(1);
+
+    const newBox = new SecretBox(newKey);
+    const { rows } = await h.auth.pool.query('SELECT account_id, access_token_sealed, access_token_secret_sealed FROM accounts');
+    for (const row of rows) {
+      expect(newBox.sealedWithThisKey(row.access_token_sealed)).toBe(true);
+      expect(newBox.sealedWithThisKey(row.access_token_secret_sealed)).toBe(true);
+    }
+    const withNewKeyOnly = new AccountStore(h.auth.pool, new Keyring(newKey));
+    expect((await withNewKeyOnly.credentials(rows[0].account_id))?.token.key).toBeTruthy();
+    await expect(new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)).credentials(rows[0].account_id)).rejects.toThrow('sealed with another key');
+
+    // Running it again finds nothing left to do.
+    out.length = 0;
+    expect(await runCli(['rotate-key'], config, testLogger(), { out: (l) => out.push(l), err: (l) => out.push(l) })).toBe(0);
+    expect(Object.values(JSON.parse(out.join('\n')).resealed as Record<string, number>).every((n) => n === 0)).toBe(true);
+
+    // Put the old key back, so the running auth of this file can read again.
+    const back = readConfig({ ...stringEnv(h), NODE_ENV: 'production', CREDENTIALS_KEY: h.secrets.credentialsKey, CREDENTIALS_KEY_PREVIOUS: newKey });
+    expect(await runCli(['rotate-key'], back, testLogger(), { out: () => undefined, err: () => undefined })).toBe(0);
+  });
+});
+
+describe('removing an account', () => {
+  it('unsubscribes it, forgets its credentials and publishes account.disconnected', async () => {
+    const accountId = await h.connectAndSubscribe('@leaving_lea');
+    const masked = (await h.crm.get(`/v1/accounts/${accountId}`)).data.accessTokenMasked as string;
+    const res = await h.crm.delete(`/v1/accounts/${accountId}`);
+    expect(res.status).toBe(204);
+    expect((await h.platformRequests(`/1.1/account_activity/all/test/subscriptions/${accountId}.json`, 'DELETE'))[0]).toMatchObject({ caller: { kind: 'app' }, status: 204 });
+    expect((await h.crm.get(`/v1/accounts/${accountId}`)).status).toBe(404);
+    expect((await h.auth.pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId])).rowCount).toBe(0);
+    const event = await h.waitForPublished('account.disconnected', (p) => p.accountId === accountId);
+    expect(event.envelope.payload).toMatchObject({ reason: 'removed', accessTokenMasked: masked, consumerKey: h.secrets.consumerKey, screenName: 'leaving_lea' });
+    expect((await h.crm.delete(`/v1/accounts/${accountId}`)).status).toBe(404);
+  });
+});
+
+describe('the CLI', () => {
+  it('lists webhooks and counts subscriptions; says how to use it', async () => {
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
+    const config = readConfig({ ...stringEnv(h), NODE_ENV: 'production' });
+    expect(await runCli(['webhook', 'list'], config, testLogger(), io)).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ envName: 'test', items: [expect.objectContaining({ url: h.webhook!.url, valid: true })] });
+    out.length = 0;
+    expect(await runCli(['subscription', 'count'], config, testLogger(), io)).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toEqual({ all: 0, directMessages: 0 });
+    out.length = 0;
+    expect(await runCli(['subscription', 'check', 'abc'], config, testLogger(), io)).toBe(2);
+    expect(out.join('\n')).toContain('usage:');
+  });
+});
+
+/** The harness's auth settings as env strings (what the CLI reads). */
+function stringEnv(harness: Harness): Record<string, string> {
+  return {
+    AMQP_URL: harness.vhost.url,
+    DATABASE_URL: harness.db.url,
+    SOCIAL_API_URL: harness.simulatorUrl,
+    SOCIAL_CONSUMER_KEY: harness.secrets.consumerKey,
+    SOCIAL_CONSUMER_SECRET: harness.secrets.consumerSecret,
+    SOCIAL_ENV_NAME: 'test',
+    PUBLIC_WEBHOOK_URL: harness.config.PUBLIC_WEBHOOK_URL,
+    CREDENTIALS_KEY: harness.secrets.credentialsKey,
+    CRM_API_TOKENS: harness.secrets.crmToken,
+  };
+}

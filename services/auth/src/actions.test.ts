@@ -1,0 +1,279 @@
+/**
+ * Every action family, through the CRM's HTTP routes and as commands on the broker,
+ * asserting what the simulated platform received: method, path, parameters, and that it
+ * was signed in the account's user context.
+ */
+import { randomUUID } from 'node:crypto';
+import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
+import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
+import { testLogger, waitFor } from '@crm/testing';
+import { startHarness, type Harness, type PlatformRequestLogEntry } from './testing/harness';
+
+let h: Harness;
+let accountId: string;
+let broker: Broker;
+let publisher: Publisher;
+
+beforeAll(async () => {
+  h = await startHarness({ prefix: 'auth_actions' });
+  accountId = await h.connectAndSubscribe('@acme_actions');
+  broker = new Broker({ url: h.vhost.url, name: 'actions-test', logger: testLogger('actions-test') });
+  publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+});
+
+afterAll(async () => {
+  await publisher?.close();
+  await broker?.close();
+  await h?.stop();
+});
+
+/** The most recent request the platform got at `path` (with `method`). */
+async function received(path: string, method: string): Promise<PlatformRequestLogEntry> {
+  const [last] = await h.platformRequests(path, method);
+  if (!last) throw new Error(`the platform received no ${method} ${path}`);
+  return last;
+}
+
+const user = () => ({ kind: 'user', userId: accountId });
+const accountPath = (path: string) => `/v1/accounts/${accountId}${path}`;
+
+async function ok(request: Promise<{ status: number; data: unknown }>) {
+  const res = await request;
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.data)}`);
+  return res.data as { platformId: string | null; data: unknown; commandId?: string };
+}
+
+async function customer(screenName: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return (await h.sim.post('/control/platform/users', { screenName, ...extra })).data.id_str as string;
+}
+
+describe('actions over HTTP reach the platform as the account, with the right parameters', () => {
+  it('profile and settings: read and update', async () => {
+    expect((await ok(h.crm.get(accountPath('/profile')))).data).toMatchObject({ id_str: accountId, screen_name: 'acme_actions' });
+    expect(await received('/1.1/account/verify_credentials.json', 'GET')).toMatchObject({ caller: user(), status: 200 });
+
+    await ok(h.crm.patch(accountPath('/profile'), { name: 'Acme Support', description: 'We help.' }));
+    expect(await received('/1.1/account/update_profile.json', 'POST')).toMatchObject({ form: { name: 'Acme Support', description: 'We help.' }, caller: user(), status: 200 });
+
+    await ok(h.crm.get(accountPath('/settings')));
+    expect(await received('/1.1/account/settings.json', 'GET')).toMatchObject({ caller: user(), status: 200 });
+    const updated = await ok(h.crm.patch(accountPath('/settings'), { lang: 'de', sleepTimeEnabled: true, startSleepTime: 22, endSleepTime: 6 }));
+    expect(updated.data).toMatchObject({ language: 'de', sleep_time: { enabled: true, start_time: 22, end_time: 6 } });
+    expect(await received('/1.1/account/settings.json', 'POST')).toMatchObject({ form: { lang: 'de', sleep_time_enabled: 'true', start_sleep_time: '22', end_sleep_time: '6' }, caller: user() });
+
+    const other = await customer('someone_else');
+    expect((await ok(h.crm.get(accountPath(`/users/${other}`)))).data).toMatchObject({ screen_name: 'someone_else' });
+    expect(await received('/1.1/users/show.json', 'GET')).toMatchObject({ query: { user_id: other }, caller: user() });
+  });
+
+  it('followed accounts and timelines, protected posts included for followed accounts', async () => {
+    const pat = await customer('private_pat', { protected: true });
+    const post = (await h.sim.post('/control/platform/posts', { author: '@private_pat', text: 'only for followers' })).data.id_str as string;
+
+    await ok(h.crm.put(accountPath('/following/@private_pat')));
+    expect(await received('/1.1/friendships/create.json', 'POST')).toMatchObject({ form: { screen_name: 'private_pat' }, caller: user(), status: 200 });
+    expect((await ok(h.crm.get(accountPath('/following')))).data).toMatchObject({ users: [expect.objectContaining({ id_str: pat })] });
+    expect(await received('/1.1/friends/list.json', 'GET')).toMatchObject({ caller: user() });
+
+    const home = (await ok(h.crm.get(accountPath('/timeline'), { params: { count: 5 } }))).data as { id_str: string; user: { protected: boolean } }[];
+    expect(home.map((p) => p.id_str)).toContain(post);
+    expect(home.find((p) => p.id_str === post)?.user.protected).toBe(true);
+    expect(await received('/1.1/statuses/home_timeline.json', 'GET')).toMatchObject({ query: { count: '5' }, caller: user() });
+
+    expect((await ok(h.crm.get(accountPath(`/users/${pat}/timeline`)))).data).toEqual([expect.objectContaining({ id_str: post })]);
+    expect(await received('/1.1/statuses/user_timeline.json', 'GET')).toMatchObject({ query: { user_id: pat }, caller: user() });
+
+    await ok(h.crm.delete(accountPath(`/following/${pat}`)));
+    expect(await received('/1.1/friendships/destroy.json', 'POST')).toMatchObject({ form: { user_id: pat }, caller: user() });
+    // Not followed any more: the protected timeline is refused, with the platform's code and message.
+    const refused = await h.crm.get(accountPath(`/users/${pat}/timeline`));
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toEqual({ code: 'platform_rejected', message: 'Sorry, you are not authorized to see this status. (platform code 179)' });
+  });
+
+  it('posts: post, reply, repost, like, unlike, delete', async () => {
+    const since = new Date().toISOString();
+    const created = await ok(h.crm.post(accountPath('/posts'), { text: 'Hello & welcome <3' }));
+    expect(created.platformId).toMatch(/^[0-9]{18,19}$/);
+    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: 'Hello & welcome <3' }, caller: user(), status: 200 });
+
+    const theirs = (await h.sim.post('/control/platform/posts', { author: '@poster_pam', text: 'my parcel is late' })).data.id_str as string;
+    const reply = await ok(h.crm.post(accountPath(`/posts/${theirs}/replies`), { text: 'Sorry! Checking now.' }));
+    expect(reply.data).toMatchObject({ in_reply_to_status_id_str: theirs });
+    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: 'Sorry! Checking now.', in_reply_to_status_id: theirs, auto_populate_reply_metadata: 'true' } });
+
+    const repost = await ok(h.crm.post(accountPath(`/posts/${theirs}/reposts`)));
+    expect(repost.data).toMatchObject({ retweeted_status: { id_str: theirs } });
+    expect(await received(`/1.1/statuses/retweet/${theirs}.json`, 'POST')).toMatchObject({ caller: user(), status: 200 });
+
+    await ok(h.crm.put(accountPath(`/posts/${theirs}/like`)));
+    expect(await received('/1.1/favorites/create.json', 'POST')).toMatchObject({ form: { id: theirs }, caller: user(), status: 200 });
+    await ok(h.crm.delete(accountPath(`/posts/${theirs}/like`)));
+    expect(await received('/1.1/favorites/destroy.json', 'POST')).toMatchObject({ form: { id: theirs }, caller: user(), status: 200 });
+
+    await ok(h.crm.delete(accountPath(`/posts/${created.platformId}`)));
+    expect(await received(`/1.1/statuses/destroy/${created.platformId}.json`, 'POST')).toMatchObject({ caller: user(), status: 200 });
+
+    // The account's own activity came back to its webhook as deliveries.
+    const kinds = await waitFor(async () => {
+      const items = (await h.sim.get('/control/platform/deliveries')).data.items as { kind: string; forUserId: string; webhookStatus: number; sentAt: string }[];
+      const seen = new Set(items.filter((d) => d.sentAt >= since && d.forUserId === accountId && d.webhookStatus === 200).map((d) => d.kind));
+      return seen.size === 3 && seen;
+    });
+    expect(kinds).toEqual(new Set(['tweet_create_events', 'favorite_events', 'tweet_delete_events']));
+  });
+
+  it('lists: create, update, members, read, subscribed lists, delete', async () => {
+    const member = await customer('list_member');
+    const created = await ok(h.crm.post(accountPath('/lists'), { name: 'VIP customers', mode: 'private', description: 'handle first' }));
+    const listId = created.platformId!;
+    expect(await received('/1.1/lists/create.json', 'POST')).toMatchObject({ form: { name: 'VIP customers', mode: 'private', description: 'handle first' }, caller: user() });
+
+    await ok(h.crm.patch(accountPath(`/lists/${listId}`), { name: 'VIPs' }));
+    expect(await received('/1.1/lists/update.json', 'POST')).toMatchObject({ form: { list_id: listId, name: 'VIPs' } });
+    await ok(h.crm.put(accountPath(`/lists/${listId}/members/${member}`)));
+    expect(await received('/1.1/lists/members/create.json', 'POST')).toMatchObject({ form: { list_id: listId, user_id: member }, status: 200 });
+    await h.sim.post('/control/platform/posts', { author: '@list_member', text: 'member post' });
+    expect((await ok(h.crm.get(accountPath(`/lists/${listId}/posts`)))).data).toEqual([expect.objectContaining({ text: 'member post' })]);
+    expect(await received('/1.1/lists/statuses.json', 'GET')).toMatchObject({ query: { list_id: listId } });
+    expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([expect.objectContaining({ id_str: listId, name: 'VIPs', member_count: 1 })]);
+    expect(await received('/1.1/lists/list.json', 'GET')).toMatchObject({ caller: user() });
+    expect((await ok(h.crm.get(accountPath('/lists/subscriptions')))).data).toMatchObject({ lists: [] });
+    expect(await received('/1.1/lists/subscriptions.json', 'GET')).toMatchObject({ caller: user() });
+    await ok(h.crm.delete(accountPath(`/lists/${listId}/members/@list_member`)));
+    expect(await received('/1.1/lists/members/destroy.json', 'POST')).toMatchObject({ form: { list_id: listId, screen_name: 'list_member' } });
+    await ok(h.crm.delete(accountPath(`/lists/${listId}`)));
+    expect(await received('/1.1/lists/destroy.json', 'POST')).toMatchObject({ form: { list_id: listId }, status: 200 });
+  });
+
+  it('collections: create, update, entries, read, delete', async () => {
+    const post = (await h.sim.post('/control/platform/posts', { author: '@collected', text: 'great feedback' })).data.id_str as string;
+    const created = await ok(h.crm.post(accountPath('/collections'), { name: 'Praise', description: 'kind words', timelineOrder: 'tweet_reverse_chron' }));
+    const collectionId = created.platformId!;
+    expect(collectionId).toMatch(/^custom-[0-9]+$/);
+    expect(await received('/1.1/collections/create.json', 'POST')).toMatchObject({ form: { name: 'Praise', description: 'kind words', timeline_order: 'tweet_reverse_chron' }, caller: user() });
+
+    await ok(h.crm.patch(accountPath(`/collections/${collectionId}`), { description: 'the kindest words' }));
+    expect(await received('/1.1/collections/update.json', 'POST')).toMatchObject({ form: { id: collectionId, description: 'the kindest words' } });
+    await ok(h.crm.put(accountPath(`/collections/${collectionId}/entries/${post}`)));
+    expect(await received('/1.1/collections/entries/add.json', 'POST')).toMatchObject({ form: { id: collectionId, tweet_id: post } });
+    const entries = await ok(h.crm.get(accountPath(`/collections/${collectionId}/entries`)));
+    expect(entries.data).toMatchObject({ response: { timeline: [{ tweet: { id: post } }] } });
+    expect(await received('/1.1/collections/entries.json', 'GET')).toMatchObject({ query: { id: collectionId } });
+    expect((await ok(h.crm.get(accountPath('/collections')))).data).toMatchObject({ response: { results: [{ timeline_id: collectionId }] } });
+    expect(await received('/1.1/collections/list.json', 'GET')).toMatchObject({ query: { user_id: accountId } });
+    await ok(h.crm.delete(accountPath(`/collections/${collectionId}/entries/${post}`)));
+    expect(await received('/1.1/collections/entries/remove.json', 'POST')).toMatchObject({ form: { id: collectionId, tweet_id: post } });
+    await ok(h.crm.delete(accountPath(`/collections/${collectionId}`)));
+    expect(await received('/1.1/collections/destroy.json', 'POST')).toMatchObject({ form: { id: collectionId }, status: 200 });
+  });
+
+  it('mute, block and report, and undoing them', async () => {
+    const troll = await customer('troll_tom');
+    await ok(h.crm.put(accountPath(`/mutes/${troll}`)));
+    expect(await received('/1.1/mutes/users/create.json', 'POST')).toMatchObject({ form: { user_id: troll }, caller: user(), status: 200 });
+    await ok(h.crm.delete(accountPath(`/mutes/${troll}`)));
+    expect(await received('/1.1/mutes/users/destroy.json', 'POST')).toMatchObject({ form: { user_id: troll } });
+    await ok(h.crm.put(accountPath('/blocks/troll_tom')));
+    expect(await received('/1.1/blocks/create.json', 'POST')).toMatchObject({ form: { screen_name: 'troll_tom' }, status: 200 });
+    await ok(h.crm.delete(accountPath(`/blocks/${troll}`)));
+    expect(await received('/1.1/blocks/destroy.json', 'POST')).toMatchObject({ form: { user_id: troll } });
+    await ok(h.crm.post(accountPath('/reports'), { userId: troll, block: false }));
+    expect(await received('/1.1/users/report_spam.json', 'POST')).toMatchObject({ form: { user_id: troll, perform_block: 'false' }, caller: user(), status: 200 });
+  });
+
+  it('direct messages: send, read, mark read, typing, delete', async () => {
+    const ana = await customer('dm_ana');
+    const sent = await ok(h.crm.post(accountPath('/direct-messages'), { recipientId: ana, text: 'Hi Ana 👋 order 42 ships today' }));
+    const eventId = sent.platformId!;
+    expect(await received('/1.1/direct_messages/events/new.json', 'POST')).toMatchObject({
+      json: { event: { type: 'message_create', message_create: { target: { recipient_id: ana }, message_data: { text: 'Hi Ana 👋 order 42 ships today' } } } },
+      caller: user(),
+      status: 200,
+    });
+    expect((await ok(h.crm.get(accountPath('/direct-messages'), { params: { count: 10 } }))).data).toMatchObject({ events: [expect.objectContaining({ id: eventId })] });
+    expect(await received('/1.1/direct_messages/events/list.json', 'GET')).toMatchObject({ query: { count: '10' } });
+    expect((await ok(h.crm.get(accountPath(`/direct-messages/${eventId}`)))).data).toMatchObject({ event: { id: eventId } });
+    expect(await received('/1.1/direct_messages/events/show.json', 'GET')).toMatchObject({ query: { id: eventId } });
+    await ok(h.crm.post(accountPath('/direct-messages/read'), { recipientId: ana, lastReadEventId: eventId }));
+    expect(await received('/1.1/direct_messages/mark_read.json', 'POST')).toMatchObject({ form: { recipient_id: ana, last_read_event_id: eventId }, status: 204 });
+    await ok(h.crm.post(accountPath('/direct-messages/typing'), { recipientId: ana }));
+    expect(await received('/1.1/direct_messages/indicate_typing.json', 'POST')).toMatchObject({ form: { recipient_id: ana }, status: 204 });
+    await ok(h.crm.delete(accountPath(`/direct-messages/${eventId}`)));
+    expect(await received('/1.1/direct_messages/events/destroy.json', 'DELETE')).toMatchObject({ query: { id: eventId }, status: 204 });
+  });
+
+  it('validates input before calling out, naming the field', async () => {
+    const before = (await h.platformRequests('/1.1/statuses/update.json')).length;
+    const long = await h.crm.post(accountPath('/posts'), { text: 'x'.repeat(281) });
+    expect(long.status).toBe(400);
+    expect(long.data.error).toEqual({ code: 'invalid_input', message: '/input/text must NOT have more than 280 characters' });
+    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: '123', text: '   ' })).data.error.message).toContain('/input/text must match pattern');
+    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: 'ana', text: 'hi' })).data.error.message).toContain('/input/recipientId must match pattern');
+    expect((await h.crm.put(accountPath('/posts/12ab/like'))).status).toBe(400);
+    expect((await h.crm.get('/v1/accounts/not-digits/profile')).data.error.code).toBe('invalid_account_id');
+    expect((await h.platformRequests('/1.1/statuses/update.json')).length).toBe(before);
+  });
+
+  it('does not send a write twice for the same Idempotency-Key', async () => {
+    const key = `key-${randomUUID()}`;
+    const first = await ok(h.crm.post(accountPath('/posts'), { text: 'exactly once' }, { headers: { 'idempotency-key': key } }));
+    const second = await ok(h.crm.post(accountPath('/posts'), { text: 'exactly once' }, { headers: { 'idempotency-key': key } }));
+    expect(second).toEqual({ ...first, replayed: true });
+    const sends = (await h.platformRequests('/1.1/statuses/update.json')).filter((r) => r.form.status === 'exactly once');
+    expect(sends).toHaveLength(1);
+    const reused = await h.crm.post(accountPath('/posts'), { text: 'something else' }, { headers: { 'idempotency-key': key } });
+    expect(reused.status).toBe(409);
+    expect(reused.data.error.code).toBe('idempotency_key_reused');
+  });
+});
+
+describe('actions as commands on social.commands, results on social.command-results', () => {
+  const send = (payload: SocialCommandPayload) => publisher.publish(Exchanges.socialCommands, payload.action, makeEnvelope(SocialCommand, 'ticketing', payload));
+
+  it('sends a DM reply for a ticket and publishes the result with the DM event id, context echoed', async () => {
+    const ana = await customer('cmd_ana');
+    const commandId = `reply-${randomUUID()}`;
+    await send({ commandId, action: 'send_dm', accountId, input: { recipientId: ana, text: 'We refunded you.' }, context: { ticketId: 't-1', activityId: 'a-1' } });
+    const result = await h.waitForPublished('send_dm.succeeded', (p) => p.commandId === commandId);
+    expect(result.exchange).toBe(Exchanges.socialCommandResults);
+    expect(result.envelope.payload).toMatchObject({ outcome: 'succeeded', accountId, platformId: expect.stringMatching(/^[0-9]+$/), error: null, context: { ticketId: 't-1', activityId: 'a-1' } });
+    expect(result.envelope.id).toBe(`result-${commandId}`);
+    const request = await received('/1.1/direct_messages/events/new.json', 'POST');
+    expect(request).toMatchObject({ json: { event: { message_create: { target: { recipient_id: ana }, message_data: { text: 'We refunded you.' } } } }, caller: user() });
+  });
+
+  it('sends a public reply to a post as a command', async () => {
+    const post = (await h.sim.post('/control/platform/posts', { author: '@cmd_pam', text: '@acme_actions where is my order?' })).data.id_str as string;
+    const commandId = `reply-${randomUUID()}`;
+    await send({ commandId, action: 'reply', accountId, input: { inReplyToPostId: post, text: '@cmd_pam it ships today' } });
+    const result = await h.waitForPublished('reply.succeeded', (p) => p.commandId === commandId);
+    expect(result.envelope.payload.platformId).toMatch(/^[0-9]+$/);
+    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: '@cmd_pam it ships today', in_reply_to_status_id: post }, caller: user() });
+  });
+
+  it('never sends a redelivered command twice: the stored result is published again', async () => {
+    const ana = await customer('cmd_twice');
+    const commandId = `twice-${randomUUID()}`;
+    const command: SocialCommandPayload = { commandId, action: 'send_dm', accountId, input: { recipientId: ana, text: 'only once please' } };
+    await send(command);
+    await h.waitForPublished('send_dm.succeeded', (p) => p.commandId === commandId);
+    await send(command);
+    await waitFor(() => h.published.filter((p) => p.envelope.payload.commandId === commandId).length === 2, { what: 'the second result' });
+    const results = h.published.filter((p) => p.envelope.payload.commandId === commandId).map((p) => p.envelope.payload);
+    expect(results[1]).toEqual(results[0]);
+    const sends = (await h.platformRequests('/1.1/direct_messages/events/new.json')).filter((r) => JSON.stringify(r.json).includes('only once please'));
+    expect(sends).toHaveLength(1);
+  });
+
+  it('answers reads too, with what was read', async () => {
+    const commandId = `read-${randomUUID()}`;
+    await send({ commandId, action: 'read_profile', accountId, input: {} });
+    const result = await h.waitForPublished('read_profile.succeeded', (p) => p.commandId === commandId);
+    expect(result.envelope.payload.data).toMatchObject({ id_str: accountId });
+  });
+
+  it('refuses to publish a command whose input breaks its contract', async () => {
+    await expect(send({ commandId: `bad-${randomUUID()}`, action: 'send_dm', accountId, input: { recipientId: '1', text: '' } })).rejects.toThrow(/input\/text/);
+  });
+});

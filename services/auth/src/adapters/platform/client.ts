@@ -1,0 +1,166 @@
+import axios, { type AxiosResponse } from 'axios';
+import { registerSecret, type Logger } from '@crm/logging';
+import type { PlatformRequest } from '../../domain/actions';
+import { ConfigurationError, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../../domain/platform-errors';
+import { basicCredentials, encodeParameters, OAuth1Signer, type TokenPair } from './oauth1';
+
+/** Whose credentials sign the call. */
+export type Signer =
+  | { kind: 'user'; token: TokenPair }
+  | { kind: 'consumer'; oauth: Record<string, string> }
+  | { kind: 'request-token'; token: TokenPair; oauth: Record<string, string> }
+  | { kind: 'app' };
+
+export interface PlatformAnswer {
+  status: number;
+  /** Parsed JSON or form answer; null for an empty body. */
+  data: unknown;
+}
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** Connection errors after which the request surely never reached the platform. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+function parseBody(response: AxiosResponse<string>): unknown {
+  const text = response.data ?? '';
+  if (text === '') return null;
+  const type = String(response.headers['content-type'] ?? '');
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The first `{code, message}` of the platform's `{"errors":[...]}` answer. */
+export function platformErrorOf(data: unknown): { code: number | null; message: string } {
+  const first = (data as { errors?: { code?: unknown; message?: unknown }[] } | null)?.errors?.[0];
+  if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message };
+  return { code: null, message: typeof data === 'string' && data ? data.slice(0, 300) : 'no error message' };
+}
+
+/**
+ * Calls the platform, signed with OAuth 1.0a (user, consumer or request token) or with the
+ * app's bearer token, and turns every way a call can fail into one of the domain's errors.
+ * Nothing about a request but its method, path and status is logged.
+ */
+export class PlatformClient {
+  private readonly signer: OAuth1Signer;
+  private bearer: Promise<string> | null = null;
+  private bearerValue: string | null = null;
+
+  constructor(private readonly options: PlatformClientOptions) {
+    this.signer = new OAuth1Signer({ key: options.consumerKey, secret: options.consumerSecret });
+  }
+
+  async call(request: PlatformRequest, signer: Signer): Promise<PlatformAnswer> {
+    if (signer.kind !== 'app') return this.send(request, (url, form) => this.oauthHeader(request.method, url, form, signer));
+    const token = await this.appToken();
+    try {
+      return await this.send(request, () => `Bearer ${token}`);
+    } catch (error) {
+      if (!(error instanceof PlatformRejected && error.invalidToken)) throw error;
+      // The bearer token was invalidated: fetch a new one once and try again.
+      this.forgetAppToken(token);
+      const fresh = await this.appToken();
+      return this.send(request, () => `Bearer ${fresh}`);
+    }
+  }
+
+  /** The app-only bearer token, fetched once and shared until the platform refuses it. */
+  appToken(): Promise<string> {
+    this.bearer ??= this.fetchAppToken().then(
+      (token) => {
+        this.bearerValue = token;
+        return token;
+      },
+      (error: unknown) => {
+        this.bearer = null;
+        throw error;
+      },
+    );
+    return this.bearer;
+  }
+
+  /** Drops the cached token, unless another call already replaced it with a fresh one. */
+  private forgetAppToken(stale: string): void {
+    if (this.bearerValue !== stale) return;
+    this.bearer = null;
+    this.bearerValue = null;
+  }
+
+  private async fetchAppToken(): Promise<string> {
+    const request: PlatformRequest = { method: 'POST', path: '/oauth2/token', form: { grant_type: 'client_credentials' } };
+    try {
+      const answer = await this.send(request, () => basicCredentials(this.options.consumerKey, this.options.consumerSecret));
+      const token = (answer.data as { token_type?: string; access_token?: string } | null)?.access_token;
+      if (!token) throw new PlatformFailed(answer.status, null, 'the platform answered the app token request without a token');
+      registerSecret(token);
+      return token;
+    } catch (error) {
+      if (error instanceof PlatformRejected && error.status === 403 && error.platformCode === 99) {
+        throw new ConfigurationError('the platform refused the app credentials (403, code 99): check SOCIAL_CONSUMER_KEY and SOCIAL_CONSUMER_SECRET');
+      }
+      throw error;
+    }
+  }
+
+  private oauthHeader(method: string, url: string, form: Record<string, string> | undefined, signer: Exclude<Signer, { kind: 'app' }>): string {
+    if (signer.kind === 'user') return this.signer.header({ method, url, form }, signer.token);
+    if (signer.kind === 'consumer') return this.signer.header({ method, url, form, oauth: signer.oauth });
+    return this.signer.header({ method, url, form, oauth: signer.oauth }, signer.token);
+  }
+
+  private async send(request: PlatformRequest, authorization: (url: string, form?: Record<string, string>) => string): Promise<PlatformAnswer> {
+    const query = request.query && Object.keys(request.query).length > 0 ? `?${encodeParameters(request.query)}` : '';
+    const url = `${this.options.baseUrl.replace(/\/$/, '')}${request.path}${query}`;
+    const headers: Record<string, string> = { authorization: authorization(url, request.form), accept: 'application/json' };
+    let data: string | undefined;
+    if (request.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      data = encodeParameters(request.form);
+    } else if (request.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      data = JSON.stringify(request.json);
+    }
+    const started = Date.now();
+    let response: AxiosResponse<string>;
+    try {
+      response = await axios.request<string>({
+        method: request.method,
+        url,
+        data,
+        headers,
+        timeout: this.options.timeoutMs,
+        maxRedirects: 0,
+        responseType: 'text',
+        transformResponse: [(body: string) => body],
+        validateStatus: () => true,
+      });
+    } catch (error) {
+      // Never pass axios' error on: it holds the request's headers, i.e. the signed credentials.
+      const code = (error as { code?: string }).code ?? 'unknown';
+      this.options.logger.warn('platform call got no answer', { method: request.method, path: request.path, code, ms: Date.now() - started });
+      if (NOT_SENT.has(code)) throw new PlatformNotReached(`could not reach the platform (${code})`);
+      throw new NoAnswer(code === 'ECONNABORTED' || code === 'ETIMEDOUT' ? `no answer from the platform within ${this.options.timeoutMs} ms` : `the connection to the platform broke off (${code})`);
+    }
+    const body = parseBody(response);
+    this.options.logger.debug('platform call', { method: request.method, path: request.path, status: response.status, ms: Date.now() - started });
+    if (response.status >= 200 && response.status < 300) return { status: response.status, data: body };
+    const { code, message } = platformErrorOf(body);
+    if (response.status === 429) {
+      const reset = Number(response.headers['x-rate-limit-reset']);
+      throw new RateLimited(new Date(Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000));
+    }
+    if (response.status >= 500) throw new PlatformFailed(response.status, code, `the platform failed (${response.status}): ${message}`);
+    throw new PlatformRejected(response.status, code, message);
+  }
+}

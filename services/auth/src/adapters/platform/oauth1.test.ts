@@ -1,0 +1,52 @@
+import { basicCredentials, encodeParameters, OAuth1Signer } from './oauth1';
+
+/** The platform's published worked example (shared/fixtures/social/oauth1-vector.md). */
+const VECTOR = {
+  consumer: { key: 'xvz1evFS4wEEPTGEFPHBog', secret: 'kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw' },
+  token: { key: '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb', secret: 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE' },
+  overrides: { nonce: 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg', timestamp: 1318622958 },
+  form: { status: 'Hello Ladies + Gentlemen, a signed OAuth request!' },
+};
+
+describe('OAuth 1.0a signing (oauth-1.0a, HMAC-SHA1 by node:crypto)', () => {
+  const signer = new OAuth1Signer(VECTOR.consumer);
+
+  it.each([
+    ['https://api.x.com/1.1/statuses/update.json', 'Ls93hJiZbQ3akF3HF3x1Bz8/zU4='],
+    ['https://api.twitter.com/1.1/statuses/update.json', 'hCtSmYh+iHYCEqBWrE7C7hYmtUk='],
+  ])('passes the published worked example at %s', (base, expected) => {
+    const signed = signer.authorize({ method: 'POST', url: `${base}?include_entities=true`, form: VECTOR.form }, VECTOR.token, VECTOR.overrides);
+    expect(signed.oauth_signature).toBe(expected);
+  });
+
+  it('puts the signature and protocol parameters in the header, percent-encoded', () => {
+    const header = signer.header({ method: 'POST', url: 'https://api.x.com/1.1/statuses/update.json?include_entities=true', form: VECTOR.form }, VECTOR.token, VECTOR.overrides);
+    expect(header).toBe(
+      'OAuth oauth_consumer_key="xvz1evFS4wEEPTGEFPHBog", oauth_nonce="kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1318622958", oauth_token="370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", oauth_version="1.0"',
+    );
+  });
+
+  it('signs the request-token leg with the consumer secret and an empty token secret, oauth_callback in the header', () => {
+    const header = signer.header({ method: 'POST', url: 'https://api.x.com/oauth/request_token', oauth: { oauth_callback: 'https://crm.example/cb?x=1' } }, undefined, VECTOR.overrides);
+    expect(header).toContain('oauth_callback="https%3A%2F%2Fcrm.example%2Fcb%3Fx%3D1"');
+    expect(header).not.toContain('oauth_token=');
+  });
+
+  it('makes a fresh, unguessable nonce per request', () => {
+    const nonce = (h: string) => /oauth_nonce="([^"]+)"/.exec(h)![1];
+    const a = nonce(signer.header({ method: 'GET', url: 'https://api.x.com/1.1/x.json' }, VECTOR.token));
+    const b = nonce(signer.header({ method: 'GET', url: 'https://api.x.com/1.1/x.json' }, VECTOR.token));
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(a).not.toBe(b);
+  });
+
+  it('encodes bodies and queries as RFC 3986 wants (spaces as %20, reserved characters escaped)', () => {
+    expect(encodeParameters(VECTOR.form)).toBe('status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21');
+  });
+
+  it('builds the app-only token request credentials of the published example', () => {
+    expect(basicCredentials('xvz1evFS4wEEPTGEFPHBog', 'L8qq9PZyRg6ieKGEKhZolGC0vJWLw8iEJ88DRdyOg')).toBe(
+      'Basic eHZ6MWV2RlM0d0VFUFRHRUZQSEJvZzpMOHFxOVBaeVJnNmllS0dFS2hab2xHQzB2SldMdzhpRUo4OERSZHlPZw==',
+    );
+  });
+});

@@ -1,0 +1,117 @@
+/** The auth CLI's commands (see cli.ts), callable in-process by tests. */
+import { parseArgs } from 'node:util';
+import { SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { createPool, ensureDatabase, migrate } from '@crm/db';
+import type { Logger } from '@crm/logging';
+import { Broker, Publisher } from '@crm/messaging';
+import { AuthEvents } from './adapters/events';
+import { rotateCredentialsKey } from './adapters/key-rotation';
+import type { AuthConfig } from './config';
+import { WebhookAdmin } from './operations/webhooks';
+import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
+
+const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
+       cli subscription add|check|remove <accountId>
+       cli subscription list|count
+       cli rotate-key`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const ACCOUNT_ID = /^[0-9]{1,20}$/;
+
+/** Runs one CLI command; resolves with the exit code. */
+export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' } } });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [group, verb, target] = parsed.positionals;
+  const owner = parsed.values.owner;
+  const needsTarget = (group === 'webhook' && (verb === 'crc' || verb === 'delete')) || (group === 'subscription' && ['add', 'check', 'remove'].includes(verb ?? ''));
+  if (needsTarget && (!target || !ACCOUNT_ID.test(target))) {
+    io.err(`${group} ${verb} needs a numeric id\n${USAGE}`);
+    return 2;
+  }
+  if (owner !== undefined && !ACCOUNT_ID.test(owner)) {
+    io.err(`--owner must be a numeric account id\n${USAGE}`);
+    return 2;
+  }
+
+  registerConfigSecrets(config);
+  await ensureDatabase(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  const pool = createPool(config.DATABASE_URL, { max: 2, applicationName: 'auth-cli' });
+  const { keys, platform, accounts, registrations } = platformParts(config, pool, logger);
+  const webhooks = new WebhookAdmin({ platform, accounts, registrations, logger }, { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID });
+  const print = (value: unknown) => io.out(JSON.stringify(value, null, 2));
+
+  try {
+    const command = `${group ?? ''} ${verb ?? ''}`.trim();
+    switch (command) {
+      case 'webhook register':
+        print(await webhooks.register(owner));
+        return 0;
+      case 'webhook list':
+        print({ envName: config.SOCIAL_ENV_NAME, items: await webhooks.list() });
+        return 0;
+      case 'webhook crc': {
+        const result = await webhooks.recheck(target!, owner);
+        print(result);
+        return result.valid ? 0 : 1;
+      }
+      case 'webhook delete':
+        await webhooks.remove(target!, owner);
+        print({ deleted: target });
+        return 0;
+      case 'webhook check': {
+        // Publishing webhook.invalid needs the broker, and only this command does.
+        const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
+        const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+        try {
+          const events = new AuthEvents(publisher);
+          print(await webhooks.checkInvalid((payload) => events.webhookInvalid(payload)));
+        } finally {
+          await publisher.close();
+          await broker.close();
+        }
+        return 0;
+      }
+      case 'subscription add':
+        print({ accountId: target, subscribed: true, ...(await webhooks.subscribe(target!)) });
+        return 0;
+      case 'subscription check': {
+        const subscribed = await webhooks.isSubscribed(target!);
+        print({ accountId: target, subscribed });
+        return subscribed ? 0 : 1;
+      }
+      case 'subscription remove': {
+        const removed = await webhooks.unsubscribe(target!);
+        print({ accountId: target, removed });
+        return removed ? 0 : 1;
+      }
+      case 'subscription list':
+        print({ envName: config.SOCIAL_ENV_NAME, items: (await webhooks.listSubscriptions()).map((accountId) => ({ accountId })) });
+        return 0;
+      case 'subscription count':
+        print(await webhooks.countSubscriptions());
+        return 0;
+      case 'rotate-key':
+        print({ resealed: await rotateCredentialsKey(pool, keys) });
+        return 0;
+      default:
+        io.err(USAGE);
+        return 2;
+    }
+  } catch (error) {
+    io.err(`${(error as Error).name}: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await pool.end();
+  }
+}

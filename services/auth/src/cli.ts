@@ -1,0 +1,32 @@
+/**
+ * The webhook environment and credentials key from a terminal, with auth's own settings
+ * (the same env variables). It talks to the platform and auth's database directly, so auth
+ * need not be running:
+ *
+ *   pnpm --filter @crm/auth cli webhook register [--owner <accountId>]
+ *   pnpm --filter @crm/auth cli webhook list | crc <webhookId> | delete <webhookId> [--owner <accountId>]
+ *   pnpm --filter @crm/auth cli webhook check
+ *   pnpm --filter @crm/auth cli subscription add | check | remove <accountId>
+ *   pnpm --filter @crm/auth cli subscription list | count
+ *   pnpm --filter @crm/auth cli rotate-key
+ *
+ * Prints JSON. Exit codes: 0 done, 1 failed, 2 usage.
+ */
+import { exitOnConfigError } from '@crm/config';
+import { createLogger } from '@crm/logging';
+import { runCli } from './cli-commands';
+import { readConfig, type AuthConfig } from './config';
+
+let config: AuthConfig;
+try {
+  config = readConfig();
+} catch (error) {
+  exitOnConfigError(error);
+}
+runCli(process.argv.slice(2), config, createLogger('auth-cli', 'warn'), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,24 @@
+/**
+ * Remembers, per account and action, until when the platform said it is rate limited, so
+ * auth waits for `x-rate-limit-reset` instead of calling again (and being counted) before.
+ */
+export class RateLimitGate {
+  private readonly closedUntil = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The time the window opens again, or null when calls may go out. */
+  blockedUntil(key: string): Date | null {
+    const until = this.closedUntil.get(key);
+    if (until === undefined) return null;
+    if (until <= this.now()) {
+      this.closedUntil.delete(key);
+      return null;
+    }
+    return new Date(until);
+  }
+
+  close(key: string, until: Date): void {
+    this.closedUntil.set(key, Math.max(until.getTime(), this.closedUntil.get(key) ?? 0));
+  }
+}

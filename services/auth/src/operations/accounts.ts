@@ -1,0 +1,181 @@
+import { withTransaction, type Pool } from '@crm/db';
+import type { Logger } from '@crm/logging';
+import type { AccessToken, AccountStore, AccountSummary } from '../adapters/accounts';
+import type { ConnectionRequests } from '../adapters/connection-requests';
+import type { AuthEvents } from '../adapters/events';
+import type { PlatformClient } from '../adapters/platform/client';
+import { PlatformRejected } from '../domain/platform-errors';
+
+export interface AccountServiceOptions {
+  envName: string;
+  consumerKey: string;
+  /** The platform's authorize page. */
+  authorizeUrl: string;
+  /** auth's OAuth callback, as the browser reaches it. */
+  callbackUrl: () => string;
+  connectionTtlSeconds: number;
+}
+
+/** How an OAuth callback ended; everything but `connected` stored nothing. */
+export type CallbackOutcome =
+  | { status: 'connected'; account: AccountSummary }
+  | { status: 'denied' | 'unknown' | 'replayed' | 'expired' | 'invalid' }
+  | { status: 'failed'; reason: string };
+
+/** The platform did not do its part of a connection (or an import); nothing was stored. */
+export class ConnectionFailed extends Error {
+  override name = 'ConnectionFailed';
+}
+
+/** Imported credentials the platform does not accept, or that belong to another account. */
+export class CredentialsRefused extends Error {
+  override name = 'CredentialsRefused';
+  constructor(
+    readonly code: 'invalid_credentials' | 'account_mismatch',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface VerifiedUser {
+  id_str: string;
+  screen_name: string;
+  name?: string;
+}
+
+/**
+ * Connecting accounts (three-legged OAuth 1.0a, or importing a token pair), listing and
+ * removing them, and noticing when one must be connected again. Every change that others
+ * mirror is published as an account event in the same transaction that stores it.
+ */
+export class AccountService {
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      accounts: AccountStore;
+      requests: ConnectionRequests;
+      platform: PlatformClient;
+      events: AuthEvents;
+      logger: Logger;
+      /** Removes the account's Account Activity subscription; false when it had none. */
+      unsubscribe: (accountId: string) => Promise<boolean>;
+    },
+    private readonly options: AccountServiceOptions,
+  ) {}
+
+  /** Asks the platform for a request token with our callback and gives the page the user must approve on. */
+  async startConnection(): Promise<{ authorizeUrl: string; expiresAt: string }> {
+    const answer = await this.deps.platform.call({ method: 'POST', path: '/oauth/request_token' }, { kind: 'consumer', oauth: { oauth_callback: this.options.callbackUrl() } });
+    const form = (answer.data ?? {}) as Record<string, string>;
+    if (form.oauth_callback_confirmed !== 'true') throw new ConnectionFailed('the platform did not confirm the callback (oauth_callback_confirmed is not true)');
+    if (!form.oauth_token || !form.oauth_token_secret) throw new ConnectionFailed('the platform answered without a request token');
+    const expiresAt = await this.deps.requests.create(this.options.envName, form.oauth_token, form.oauth_token_secret, this.options.connectionTtlSeconds);
+    const authorizeUrl = new URL(this.options.authorizeUrl);
+    authorizeUrl.searchParams.set('oauth_token', form.oauth_token);
+    return { authorizeUrl: authorizeUrl.toString(), expiresAt: expiresAt.toISOString() };
+  }
+
+  /** The browser came back from the authorize page: exchange the verifier for the account's token pair. */
+  async completeConnection(query: { oauth_token?: string; oauth_verifier?: string; denied?: string }): Promise<CallbackOutcome> {
+    if (query.denied) {
+      await this.deps.requests.claim(query.denied); // the request is over: a later callback with it is a replay
+      return { status: 'denied' };
+    }
+    if (!query.oauth_token || !query.oauth_verifier) return { status: 'invalid' };
+    const claim = await this.deps.requests.claim(query.oauth_token);
+    if (claim.status !== 'claimed') return { status: claim.status };
+
+    let token: AccessToken;
+    let user: VerifiedUser;
+    try {
+      const answer = await this.deps.platform.call(
+        { method: 'POST', path: '/oauth/access_token' },
+        { kind: 'request-token', token: { key: query.oauth_token, secret: claim.tokenSecret }, oauth: { oauth_verifier: query.oauth_verifier } },
+      );
+      const form = (answer.data ?? {}) as Record<string, string>;
+      if (!form.oauth_token || !form.oauth_token_secret || !form.user_id) throw new ConnectionFailed('the platform answered without an access token');
+      token = { key: form.oauth_token, secret: form.oauth_token_secret };
+      user = await this.verify(token);
+      if (user.id_str !== form.user_id) throw new ConnectionFailed('the token belongs to another user than the platform said');
+    } catch (error) {
+      this.deps.logger.warn('connection could not be completed', { reason: (error as Error).message });
+      return { status: 'failed', reason: (error as Error).message };
+    }
+    try {
+      return { status: 'connected', account: await this.store(user, token, 'oauth') };
+    } catch (error) {
+      // Stored and announced together or not at all (e.g. the broker did not confirm the event).
+      this.deps.logger.error('connection could not be stored', { accountId: user.id_str, reason: (error as Error).message });
+      return { status: 'failed', reason: 'auth could not store the connection' };
+    }
+  }
+
+  /** Imports a token pair made elsewhere, once the platform confirmed it is `accountId`'s. */
+  async importCredentials(accountId: string, token: AccessToken): Promise<AccountSummary> {
+    let user: VerifiedUser;
+    try {
+      user = await this.verify(token);
+    } catch (error) {
+      if (error instanceof PlatformRejected && (error.status === 401 || error.status === 403)) {
+        throw new CredentialsRefused('invalid_credentials', `the platform does not accept this token pair: ${error.platformMessage}`);
+      }
+      throw error;
+    }
+    if (user.id_str !== accountId) throw new CredentialsRefused('account_mismatch', `the token pair belongs to account ${user.id_str}, not ${accountId}`);
+    return this.store(user, token, 'import');
+  }
+
+  list(): Promise<AccountSummary[]> {
+    return this.deps.accounts.list();
+  }
+
+  find(accountId: string): Promise<AccountSummary | null> {
+    return this.deps.accounts.find(accountId);
+  }
+
+  /** Unsubscribes the account, forgets its credentials and says so; false when auth did not know it. */
+  async remove(accountId: string): Promise<boolean> {
+    const account = await this.deps.accounts.find(accountId);
+    if (!account) return false;
+    await this.deps.unsubscribe(accountId); // with the app's bearer token: works even when the account's token no longer does
+    await withTransaction(this.deps.pool, async (client) => {
+      await this.deps.accounts.delete(accountId, client);
+      await this.deps.events.accountDisconnected({ ...this.view(account), reason: 'removed', disconnectedAt: new Date().toISOString() });
+    });
+    return true;
+  }
+
+  /** The platform refused the account's token (401 code 89): mark it and tell, once, in one transaction. */
+  async tokenRefused(accountId: string, error: PlatformRejected): Promise<void> {
+    await withTransaction(this.deps.pool, async (client) => {
+      const account = await this.deps.accounts.markNeedsReconnect(accountId, error.platformMessage, client);
+      if (!account) return;
+      this.deps.logger.warn('account needs a reconnect', { accountId, platformCode: error.platformCode });
+      await this.deps.events.accountNeedsReconnect({ ...this.view(account), reason: { platformCode: error.platformCode, message: error.platformMessage }, detectedAt: new Date().toISOString() });
+    });
+  }
+
+  private async verify(token: AccessToken): Promise<VerifiedUser> {
+    const answer = await this.deps.platform.call({ method: 'GET', path: '/1.1/account/verify_credentials.json' }, { kind: 'user', token });
+    const user = answer.data as Partial<VerifiedUser> | null;
+    if (!user?.id_str || !user.screen_name) throw new ConnectionFailed('verify_credentials answered without a user');
+    return { id_str: user.id_str, screen_name: user.screen_name, name: user.name };
+  }
+
+  private async store(user: VerifiedUser, token: AccessToken, via: 'oauth' | 'import'): Promise<AccountSummary> {
+    return withTransaction(this.deps.pool, async (client) => {
+      const account = await this.deps.accounts.save(
+        { accountId: user.id_str, screenName: user.screen_name, name: user.name ?? null, envName: this.options.envName, consumerKey: this.options.consumerKey, token, via },
+        client,
+      );
+      await this.deps.events.accountConnected({ ...this.view(account), name: account.name, via, connectedAt: account.connectedAt });
+      this.deps.logger.info('account connected', { accountId: account.accountId, screenName: account.screenName, via });
+      return account;
+    });
+  }
+
+  private view(account: AccountSummary) {
+    return { accountId: account.accountId, screenName: account.screenName, envName: account.envName, consumerKey: account.consumerKey, accessTokenMasked: account.accessTokenMasked };
+  }
+}

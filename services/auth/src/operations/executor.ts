@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { validateActionInput, type CommandError, type CommandOutcome, type SocialAction, type SocialCommandResultPayload } from '@crm/contracts';
+import type { Logger } from '@crm/logging';
+import type { AccountStore } from '../adapters/accounts';
+import type { CommandRecord, CommandStore } from '../adapters/commands';
+import type { PlatformClient } from '../adapters/platform/client';
+import { ACTIONS, platformIdOf } from '../domain/actions';
+import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
+import type { RateLimitGate } from '../domain/rate-limits';
+import type { AccountService } from './accounts';
+
+/** One action to carry out for an account. */
+export interface ActionCall {
+  /** The idempotency key; null for an HTTP read, which is not recorded. */
+  commandId: string | null;
+  source: 'broker' | 'http';
+  action: SocialAction;
+  accountId: string;
+  input: Record<string, unknown>;
+  context?: Record<string, string>;
+}
+
+export type ActionResult = SocialCommandResultPayload & { /** True when an earlier run's stored result is given again. */ replayed: boolean };
+
+/** The input does not fit the action; nothing was recorded or sent. */
+export class InvalidInput extends Error {
+  override name = 'InvalidInput';
+  constructor(readonly problems: string[]) {
+    super(`invalid input: ${problems.join('; ')}`);
+  }
+}
+
+/** The command id was used before for another action, account or input. */
+export class CommandConflict extends Error {
+  override name = 'CommandConflict';
+}
+
+/** Another worker is sending this command right now. */
+export class CommandBusy extends Error {
+  override name = 'CommandBusy';
+}
+
+/** Nothing happened that cannot happen again: try later (after `retryAfterSeconds` when known). */
+export class TryLater extends Error {
+  override name = 'TryLater';
+  constructor(
+    readonly reason: RateLimited | PlatformNotReached | PlatformFailed | NoAnswer,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(reason.message);
+  }
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'unknown']);
+
+const digest = (action: string, accountId: string, input: unknown) => createHash('sha256').update(JSON.stringify([action, accountId, input])).digest('hex');
+
+const error = (code: CommandError['code'], message: string, platform: { code?: number | null; status?: number | null } = {}): CommandError => ({
+  code,
+  message,
+  platformCode: platform.code ?? null,
+  platformStatus: platform.status ?? null,
+});
+
+/**
+ * Carries out actions for accounts, recording each command before calling out: a command
+ * id is sent at most once, a send that may or may not have happened is reported as
+ * `unknown` and never repeated, and the platform's errors become results or `TryLater`.
+ */
+export class ActionExecutor {
+  constructor(
+    private readonly deps: {
+      accounts: AccountStore;
+      accountService: AccountService;
+      commands: CommandStore;
+      platform: PlatformClient;
+      gate: RateLimitGate;
+      logger: Logger;
+      /** How long a `sending` record may stand before its sender is taken for dead. */
+      leaseMs: number;
+    },
+  ) {}
+
+  /**
+   * Runs `call`. `final` says whether this is the last chance: then what could be tried
+   * again later (rate limit, platform unreachable) becomes a failed result instead of TryLater.
+   */
+  async execute(call: ActionCall, { final }: { final: boolean }): Promise<ActionResult> {
+    const problems = validateActionInput(call.action, call.input);
+    if (problems.length > 0) throw new InvalidInput(problems);
+    const definition = ACTIONS[call.action];
+
+    let record: CommandRecord | null = null;
+    if (call.commandId) {
+      const inputSha256 = digest(call.action, call.accountId, call.input);
+      record = await this.deps.commands.record({ commandId: call.commandId, source: call.source, action: call.action, accountId: call.accountId, inputSha256 });
+      if (record.inputSha256 !== inputSha256) throw new CommandConflict(`command ${call.commandId} was already used for another action, account or input`);
+      if (TERMINAL.has(record.state) && record.result) return { ...record.result, replayed: true };
+      if (record.state === 'sending') {
+        const abandoned = record.sendingSince !== null && record.sendingSince.getTime() < Date.now() - this.deps.leaseMs;
+        if (!abandoned) throw new CommandBusy(`command ${call.commandId} is being sent by another worker`);
+        if (definition.kind === 'write') {
+          return this.finish(call, 'unknown', null, null, error('outcome_unknown', 'an earlier attempt was interrupted while sending: it may or may not have reached the platform, and is not sent again'));
+        }
+      }
+    }
+
+    const found = await this.deps.accounts.credentials(call.accountId);
+    if (!found) return this.finish(call, 'failed', null, null, error('account_not_connected', `account ${call.accountId} is not connected in auth`));
+    if (found.account.status === 'needs_reconnect') {
+      return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: ${found.account.statusReason ?? 'its token was refused'}`));
+    }
+
+    const gateKey = `${call.accountId}:${call.action}`;
+    const blockedUntil = this.deps.gate.blockedUntil(gateKey);
+    if (blockedUntil) return this.later(call, new RateLimited(blockedUntil), final);
+
+    if (record && !(await this.deps.commands.claim(record.commandId, this.deps.leaseMs, definition.kind === 'read'))) {
+      throw new CommandBusy(`command ${record.commandId} is being sent by another worker`);
+    }
+    const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
+
+    try {
+      const answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
+      return await this.finish(call, 'succeeded', platformIdOf(definition.kind, answer.data), answer.data, null);
+    } catch (failure) {
+      if (failure instanceof RateLimited) {
+        this.deps.gate.close(gateKey, failure.resetAt);
+        await release();
+        return this.later(call, failure, final);
+      }
+      if (failure instanceof PlatformRejected) {
+        if (failure.invalidToken) {
+          await release(); // refused before anything was done: the command may run once the account is back
+          await this.deps.accountService.tokenRefused(call.accountId, failure);
+          return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
+        }
+        return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
+      }
+      if (failure instanceof PlatformNotReached) {
+        await release();
+        return this.later(call, failure, final);
+      }
+      if (failure instanceof PlatformFailed || failure instanceof NoAnswer) {
+        if (definition.kind === 'write') {
+          const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
+          return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
+        }
+        await release();
+        return this.later(call, failure, final);
+      }
+      await release();
+      throw failure;
+    }
+  }
+
+  /** Retry later, or on the last chance give up with a failed result. */
+  private async later(call: ActionCall, reason: TryLater['reason'], final: boolean): Promise<ActionResult> {
+    const retryAfter = reason instanceof RateLimited ? reason.retryAfterSeconds() : null;
+    if (!final) throw new TryLater(reason, retryAfter);
+    const code = reason instanceof RateLimited ? 'rate_limited' : 'platform_unavailable';
+    return this.finish(call, 'failed', null, null, error(code, `gave up: ${reason.message}`, reason instanceof PlatformFailed ? { code: reason.platformCode, status: reason.status } : {}));
+  }
+
+  private async finish(call: ActionCall, outcome: CommandOutcome, platformId: string | null, data: unknown, failure: CommandError | null): Promise<ActionResult> {
+    const result: SocialCommandResultPayload = {
+      commandId: call.commandId ?? 'http-read',
+      action: call.action,
+      accountId: call.accountId,
+      outcome,
+      platformId,
+      data: outcome === 'succeeded' ? (data ?? null) : null,
+      error: failure,
+      ...(call.context ? { context: call.context } : {}),
+      completedAt: new Date().toISOString(),
+    };
+    if (call.commandId) await this.deps.commands.finish(call.commandId, outcome, result);
+    if (outcome !== 'succeeded') this.deps.logger.info('action did not succeed', { action: call.action, accountId: call.accountId, commandId: call.commandId, outcome, code: failure?.code });
+    return { ...result, replayed: false };
+  }
+}
