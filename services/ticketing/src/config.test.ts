@@ -16,6 +16,7 @@ describe('ticketing configuration', () => {
       SLA_FIRST_RESPONSE_MINUTES: 60,
       SLA_RESOLUTION_MINUTES: 1440,
       ACTIVITY_PREFETCH: 10,
+      HELD_RELEASE_INTERVAL_MS: 60000,
     });
     expect(acceptsLocalDevToken(config)).toBe(true);
   });

@@ -33,14 +33,16 @@ export interface TicketingConfig {
   DATABASE_URL: string;
   /** Bearer tokens accepted on /v1 routes. */
   CRM_API_TOKENS: string[];
-  /** Queue and folder of new tickets until partner configurations route them. */
+  /** Queue and folder of new tickets when a partner configuration does not name them. */
   DEFAULT_QUEUE: string;
   DEFAULT_FOLDER: string;
-  /** SLA of new tickets, in minutes after creation. */
+  /** SLA of new tickets when a partner configuration does not set it, in minutes after creation. */
   SLA_FIRST_RESPONSE_MINUTES: number;
   SLA_RESOLUTION_MINUTES: number;
   /** Messages of `ticketing.activity` handled at once by this process. */
   ACTIVITY_PREFETCH: number;
+  /** How often held deliveries of accounts that now have a configuration are looked for (a safety net; a PUT releases at once). */
+  HELD_RELEASE_INTERVAL_MS: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): Ticke
       SLA_FIRST_RESPONSE_MINUTES: positiveNumber({ default: 60 }),
       SLA_RESOLUTION_MINUTES: positiveNumber({ default: 1440 }),
       ACTIVITY_PREFETCH: positiveInteger({ default: 10 }),
+      HELD_RELEASE_INTERVAL_MS: positiveInteger({ default: 60_000 }),
     },
     env,
   );
@@ -74,6 +77,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): Ticke
     SLA_FIRST_RESPONSE_MINUTES: config.SLA_FIRST_RESPONSE_MINUTES,
     SLA_RESOLUTION_MINUTES: config.SLA_RESOLUTION_MINUTES,
     ACTIVITY_PREFETCH: config.ACTIVITY_PREFETCH,
+    HELD_RELEASE_INTERVAL_MS: config.HELD_RELEASE_INTERVAL_MS,
   };
 }
 

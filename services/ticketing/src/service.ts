@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Queues, RawActivity, SYSTEM_TOPOLOGY, type RawActivityPayload, type Topology } from '@crm/contracts';
+import { Exchanges, Queues, RawActivity, SYSTEM_TOPOLOGY, type RawActivityPayload, type Topology } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { Broker, Consumer } from '@crm/messaging';
+import { Broker, Consumer, Publisher } from '@crm/messaging';
 import type { TicketingConfig } from './config';
-import { createActivityHandler } from './handlers/activity-handler';
+import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
+import { ActivityPipeline } from './handlers/activity-handler';
 import { ticketingRoutes } from './http/routes';
 
 /** Versioned SQL migrations of ticketing's database. */
@@ -15,10 +16,14 @@ export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
 
 export interface TicketingOptions {
   logger: Logger;
-  /** Broker objects to declare and use; the system's by default (tests pass renamed copies). */
+  /** Broker objects to declare and use; the system's by default. */
   topology?: Topology;
   /** The queue of raw activity within `topology`. */
   activityQueue?: string;
+  /** The queue of account events within `topology`. */
+  accountEventsQueue?: string;
+  /** The exchange `account.revoked` is published on. */
+  accountEventsExchange?: string;
   /** Interface to listen on. */
   host?: string;
 }
@@ -29,78 +34,108 @@ export interface RunningTicketing {
   pool: Pool;
   broker: Broker;
   consumer: Consumer<RawActivityPayload>;
-  /** In order: stop consuming (in-flight work finishes), close HTTP, close the broker, end the pool. */
+  accountEventsConsumer: Consumer<AccountEventPayload>;
+  pipeline: ActivityPipeline;
+  /** In order: stop consuming (in-flight work finishes), close HTTP, let releases finish, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
   stop: () => Promise<void>;
 }
 
+function requireWorkQueue(topology: Topology, queue: string): void {
+  if (!topology.queues.some((candidate) => candidate.name === queue && candidate.kind === 'work')) {
+    throw new Error(`the topology has no work queue named '${queue}'`);
+  }
+}
+
 /**
  * Starts the whole service in this process: database (created and migrated), broker,
- * activity consumer and HTTP API. Resolves once it consumes and listens.
+ * consumers of activity and account events, the release of held deliveries, and the HTTP
+ * API. Resolves once it consumes and listens.
  */
 export async function startTicketing(config: TicketingConfig, options: TicketingOptions): Promise<RunningTicketing> {
   const { logger } = options;
   const topology = options.topology ?? SYSTEM_TOPOLOGY;
   const activityQueue = options.activityQueue ?? Queues.ticketingActivity;
-  if (!topology.queues.some((queue) => queue.name === activityQueue && queue.kind === 'work')) {
-    throw new Error(`the topology has no work queue named '${activityQueue}'`);
-  }
+  const accountEventsQueue = options.accountEventsQueue ?? Queues.ticketingAccountEvents;
+  requireWorkQueue(topology, activityQueue);
+  requireWorkQueue(topology, accountEventsQueue);
 
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 5, applicationName: 'ticketing' });
+  const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
 
   const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
+  const publisher = new Publisher(broker, topology);
+  const pipeline = new ActivityPipeline({ pool, logger, publisher, accountEventsExchange: options.accountEventsExchange ?? Exchanges.accountEvents });
   const consumer = new Consumer<RawActivityPayload>(broker, {
     queue: activityQueue,
     topology,
     contracts: [RawActivity],
     prefetch: config.ACTIVITY_PREFETCH,
-    handler: createActivityHandler({
-      pool,
-      logger,
-      defaults: {
-        queue: config.DEFAULT_QUEUE,
-        folder: config.DEFAULT_FOLDER,
-        firstResponseMinutes: config.SLA_FIRST_RESPONSE_MINUTES,
-        resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
-      },
-    }),
+    handler: pipeline.handler(),
   });
+  const accountEventsConsumer = new Consumer<AccountEventPayload>(broker, {
+    queue: accountEventsQueue,
+    topology,
+    contracts: ACCOUNT_EVENT_CONTRACTS,
+    prefetch: 5,
+    handler: createAccountEventsHandler({ pool, logger }),
+  });
+  const defaults = {
+    queue: config.DEFAULT_QUEUE,
+    folder: config.DEFAULT_FOLDER,
+    firstResponseMinutes: config.SLA_FIRST_RESPONSE_MINUTES,
+    resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
+  };
 
   let server: Server | undefined;
   try {
-    await consumer.ready();
+    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), publisher.ready()]);
     const app = createHttpApp({
       logger,
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-      routes: ticketingRoutes({ pool, apiTokens: config.CRM_API_TOKENS }),
+      routes: ticketingRoutes({ pool, apiTokens: config.CRM_API_TOKENS, logger, defaults, releaseHeld: (accountId) => pipeline.release(accountId) }),
     });
     server = await listen(app, config.PORT, options.host);
   } catch (error) {
     await consumer.stop(1_000).catch(() => undefined);
+    await accountEventsConsumer.stop(1_000).catch(() => undefined);
     await broker.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw error;
   }
 
+  // Deliveries held while this process was down, or whose release a crash interrupted.
+  const releaseReady = () => void pipeline.releaseReady();
+  releaseReady();
+  const releaseTimer = setInterval(releaseReady, config.HELD_RELEASE_INTERVAL_MS);
+  releaseTimer.unref();
+
   const httpServer = server;
   const stopSteps: StopStep[] = [
-    () => consumer.stop(config.SHUTDOWN_TIMEOUT_MS),
+    async () => {
+      clearInterval(releaseTimer);
+      await Promise.all([consumer.stop(config.SHUTDOWN_TIMEOUT_MS), accountEventsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS)]);
+    },
     () => closeServer(httpServer),
+    // Releases started by a PUT or the timer finish before the pool closes.
+    () => pipeline.idle(),
+    () => publisher.close(),
     () => broker.close(),
     () => pool.end(),
   ];
   const port = (httpServer.address() as AddressInfo).port;
-  logger.info('ticketing started', { port, activityQueue });
+  logger.info('ticketing started', { port, activityQueue, accountEventsQueue });
   return {
     port,
     server: httpServer,
     pool,
     broker,
     consumer,
+    accountEventsConsumer,
+    pipeline,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -1,45 +1,7 @@
-/** What ticketing understands of the platform's activity: typed, validated, ids as strings. */
+import type { SocialEvent } from '@crm/contracts';
 
-/** A platform user as seen in a user object, the source of a contact. */
-export interface ContactProfile {
-  platformUserId: string;
-  screenName: string | null;
-  name: string | null;
-  avatarUrl: string | null;
-  /** The user object as received; null when the delivery carried none for this user. */
-  raw: Record<string, unknown> | null;
-}
-
-interface DirectMessageBase {
-  /** The connected account the delivery is for (`for_user_id`). */
-  accountId: string;
-  platformEventId: string;
-  occurredAt: Date;
-  text: string;
-  senderId: string;
-  recipientId: string;
-  /** The other party of the conversation: the customer. */
-  counterpartId: string;
-  /** Threads DMs: one conversation per account and counterpart. */
-  conversationKey: string;
-  /** The DM event as received, kept with the activity. */
-  raw: Record<string, unknown>;
-}
-
-/** A customer's DM to the account. */
-export interface DmReceived extends DirectMessageBase {
-  type: 'dm_received';
-  sender: ContactProfile;
-}
-
-/** A DM the account sent (from any app, ours included); threads as outbound (issue 3). */
-export interface DmSent extends DirectMessageBase {
-  type: 'dm_sent';
-  sourceAppId: string | null;
-  recipient: ContactProfile;
-}
-
-export type DomainEvent = DmReceived | DmSent;
+/** What ticketing understands of the platform's activity: the typed events of libs/contracts. */
+export type { SocialEvent, SocialEventKind, SocialUser } from '@crm/contracts';
 
 /** Something in a delivery that is understood but deliberately not acted on. */
 export interface IgnoredActivity {
@@ -48,9 +10,48 @@ export interface IgnoredActivity {
 
 /** The result of interpreting one delivery. */
 export interface Interpretation {
-  accountId: string | null;
-  events: DomainEvent[];
+  accountId: string;
+  events: SocialEvent[];
   ignored: IgnoredActivity[];
 }
 
+/** Threads DMs: one conversation per account and counterpart. */
 export const dmConversationKey = (accountId: string, counterpartId: string) => `dm:${accountId}:${counterpartId}`;
+
+/** The conversation of a public ticket: the post that opened it. */
+export const postConversationKey = (accountId: string, postId: string) => `post:${accountId}:${postId}`;
+
+/** The conversation of a ticket opened by a like, follow or unfollow (when the policy says so). */
+export const eventConversationKey = (accountId: string, platformEventId: string) => `event:${accountId}:${platformEventId}`;
+
+/**
+ * The lock that serialises the work on an event, across replicas. DMs lock their conversation.
+ * Public posts, reposts, likes and deletes lock the account's public timeline: a reply chain
+ * can link any two of its posts, so it is the smallest unit known before reading the database.
+ * Relation events only touch one contact.
+ */
+export function lockKeyOf(event: SocialEvent): string {
+  switch (event.kind) {
+    case 'dm_received':
+    case 'dm_sent':
+      return dmConversationKey(event.accountId, event.counterpart.id);
+    case 'dm_typing':
+    case 'dm_read':
+      return dmConversationKey(event.accountId, event.counterpartId);
+    case 'follow_by_account':
+    case 'unfollow_by_account':
+      return `contact:${event.accountId}:${event.target.id}`;
+    case 'follow_of_account':
+    case 'unfollow_of_account':
+      return `contact:${event.accountId}:${event.source.id}`;
+    case 'block':
+    case 'unblock':
+    case 'mute':
+    case 'unmute':
+      return `contact:${event.accountId}:${event.target.id}`;
+    case 'subscription_revoked':
+      return `account:${event.accountId}:subscription`;
+    default:
+      return `public:${event.accountId}`;
+  }
+}

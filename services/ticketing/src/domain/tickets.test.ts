@@ -1,40 +1,62 @@
-import { dmDelivery, dmEvent, rawActivity } from '../testing/deliveries';
-import { interpretActivity } from './activity';
-import type { DmReceived } from './events';
-import { subjectOf, threadDmReceived, type TicketDefaults } from './tickets';
+import { withDefaults } from './partner-config';
+import { newTicket, placeInbound, subjectOf, type TicketState } from './tickets';
 
-const defaults: TicketDefaults = { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 };
+const config = withDefaults('1001', { sla: { firstResponseMinutes: 30, resolutionMinutes: 600 } }, { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 });
 const now = new Date('2026-01-02T10:00:00.000Z');
 
-function received(text: string): DmReceived {
-  const payload = rawActivity(dmDelivery('1001', [dmEvent({ id: '9', from: '2002', to: '1001', text, at: Date.parse('2026-01-02T09:59:00Z') })]));
-  return interpretActivity(payload).events[0] as DmReceived;
-}
-
-describe('threading a received DM', () => {
-  it('opens a DM ticket in the default queue and folder, due 60 and 1440 minutes after creation', () => {
-    const decision = threadDmReceived(received('where is my order 42?'), null, defaults, now);
-    expect(decision).toEqual({
-      action: 'open',
-      ticket: {
-        accountId: '1001',
-        status: 'open',
-        channel: 'dm',
-        queue: 'social',
-        folder: 'inbox',
-        conversationKey: 'dm:1001:2002',
-        subject: 'where is my order 42?',
-        createdAt: now,
-        lastActivityAt: new Date('2026-01-02T09:59:00Z'),
-        firstResponseDueAt: new Date('2026-01-02T11:00:00.000Z'),
-        resolutionDueAt: new Date('2026-01-03T10:00:00.000Z'),
-      },
+describe('newTicket', () => {
+  it('takes queue and folder from routing and the due times from the SLA, counted from its creation', () => {
+    const ticket = newTicket({
+      accountId: '1001',
+      channel: 'dm',
+      conversationKey: 'dm:1001:2002',
+      openedByKind: 'dm_received',
+      openedByEventId: '9',
+      text: 'where is my order 42?',
+      occurredAt: new Date('2026-01-02T09:59:00Z'),
+      routing: { queue: 'billing', folder: 'refunds', rule: 'refunds' },
+      config,
+      now,
+    });
+    expect(ticket).toEqual({
+      accountId: '1001',
+      channel: 'dm',
+      queue: 'billing',
+      folder: 'refunds',
+      routingRule: 'refunds',
+      routedByEventId: '9',
+      openedByKind: 'dm_received',
+      conversationKey: 'dm:1001:2002',
+      subject: 'where is my order 42?',
+      createdAt: now,
+      lastActivityAt: new Date('2026-01-02T09:59:00Z'),
+      firstResponseDueAt: new Date('2026-01-02T10:30:00.000Z'),
+      resolutionDueAt: new Date('2026-01-02T20:00:00.000Z'),
+      awaitingPostId: null,
     });
   });
+});
 
-  it('appends to the open ticket of the conversation, and makes a pending one open again', () => {
-    expect(threadDmReceived(received('again'), { id: 't1', status: 'open' }, defaults, now)).toEqual({ action: 'append', ticketId: 't1', status: 'open' });
-    expect(threadDmReceived(received('again'), { id: 't2', status: 'pending' }, defaults, now)).toEqual({ action: 'append', ticketId: 't2', status: 'open' });
+describe('placeInbound', () => {
+  const at = new Date('2026-01-10T12:00:00Z');
+  const ticket = (status: TicketState['status'], resolvedAt: string | null = null): TicketState => ({ id: 't', status, resolvedAt: resolvedAt ? new Date(resolvedAt) : null });
+
+  it('joins an open or pending ticket, and starts one when there is none', () => {
+    expect(placeInbound(ticket('open'), at, 60)).toBe('append');
+    expect(placeInbound(ticket('pending'), at, 60)).toBe('append');
+    expect(placeInbound(null, at, 60)).toBe('new');
+  });
+
+  it('reopens a resolved ticket within the window after its resolution (or for a message from before it), not after', () => {
+    expect(placeInbound(ticket('resolved', '2026-01-10T11:00:00Z'), at, 60)).toBe('reopen');
+    expect(placeInbound(ticket('resolved', '2026-01-10T10:59:59Z'), at, 60)).toBe('new');
+    expect(placeInbound(ticket('resolved', '2026-01-10T13:00:00Z'), at, 60)).toBe('reopen');
+    expect(placeInbound(ticket('resolved', '2026-01-10T11:30:00Z'), at, 0)).toBe('new');
+  });
+
+  it('never reopens a closed or merged ticket', () => {
+    expect(placeInbound(ticket('closed'), at, 60)).toBe('new');
+    expect(placeInbound(ticket('merged'), at, 60)).toBe('new');
   });
 });
 
@@ -57,5 +79,6 @@ describe('subjectOf', () => {
 
   it('names an empty text', () => {
     expect(subjectOf('  ')).toBe('(no text)');
+    expect(subjectOf(null)).toBe('(no text)');
   });
 });

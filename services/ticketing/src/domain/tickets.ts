@@ -1,48 +1,42 @@
-import type { DmReceived } from './events';
+import type { SocialEventKind } from '@crm/contracts';
+import type { PartnerConfig, RoutingDecision } from './partner-config';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** Statuses in which a ticket still takes new activity of its conversation. */
 export const ACTIVE_STATUSES = ['open', 'pending'] as const satisfies readonly TicketStatus[];
-export type ActiveStatus = (typeof ACTIVE_STATUSES)[number];
 
-/** Where a new ticket goes and when it is due. Later read from the account's partner configuration. */
-export interface TicketDefaults {
-  queue: string;
-  folder: string;
-  firstResponseMinutes: number;
-  resolutionMinutes: number;
-}
-
-export interface ActiveTicket {
+export interface TicketState {
   id: string;
-  status: ActiveStatus;
+  status: TicketStatus;
+  resolvedAt: Date | null;
 }
 
 export interface NewTicket {
   accountId: string;
-  status: 'open';
   channel: 'dm' | 'public';
   queue: string;
   folder: string;
+  routingRule: string | null;
+  /** The activity routing looked at. */
+  routedByEventId: string;
+  openedByKind: SocialEventKind;
   conversationKey: string;
   subject: string;
   createdAt: Date;
   lastActivityAt: Date;
   firstResponseDueAt: Date;
   resolutionDueAt: Date;
+  /** A reply opened the ticket while no ticket held its parent post: the parent's id. */
+  awaitingPostId: string | null;
 }
-
-export type ThreadingDecision =
-  | { action: 'append'; ticketId: string; status: ActiveStatus }
-  | { action: 'open'; ticket: NewTicket };
 
 export const SUBJECT_LENGTH = 80;
 
 /** The first line-folded ~80 characters of a text, cut at a word boundary when one is near. */
-export function subjectOf(text: string): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
+export function subjectOf(text: string | null): string {
+  const folded = (text ?? '').replace(/\s+/g, ' ').trim();
   if (folded === '') return '(no text)';
   const chars = Array.from(folded);
   if (chars.length <= SUBJECT_LENGTH) return folded;
@@ -54,25 +48,47 @@ export function subjectOf(text: string): string {
 const minutesAfter = (start: Date, minutes: number) => new Date(start.getTime() + minutes * 60_000);
 
 /**
- * A received DM joins the open (or pending) ticket of its conversation; without one it opens
- * a new ticket. A customer writing again on a pending ticket makes it open again.
+ * What a customer's message does with the ticket that holds its conversation (a DM's
+ * conversation, a reply's parent post): join an open or pending one; reopen a resolved one
+ * if it comes within the reopen window after the resolution (or before it); otherwise, or
+ * with no such ticket, or a closed or merged one, start a new ticket.
  */
-export function threadDmReceived(event: DmReceived, active: ActiveTicket | null, defaults: TicketDefaults, now: Date): ThreadingDecision {
-  if (active) return { action: 'append', ticketId: active.id, status: 'open' };
+export function placeInbound(holder: TicketState | null, occurredAt: Date, reopenWindowMinutes: number): 'append' | 'reopen' | 'new' {
+  if (!holder) return 'new';
+  if (holder.status === 'open' || holder.status === 'pending') return 'append';
+  if (holder.status !== 'resolved' || reopenWindowMinutes <= 0) return 'new';
+  const resolvedAt = holder.resolvedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  return occurredAt.getTime() - resolvedAt <= reopenWindowMinutes * 60_000 ? 'reopen' : 'new';
+}
+
+/** A new ticket, routed and due per the partner configuration, counted from its creation. */
+export function newTicket(spec: {
+  accountId: string;
+  channel: 'dm' | 'public';
+  conversationKey: string;
+  openedByKind: SocialEventKind;
+  openedByEventId: string;
+  text: string | null;
+  occurredAt: Date;
+  routing: RoutingDecision;
+  config: PartnerConfig;
+  now: Date;
+  awaitingPostId?: string | null;
+}): NewTicket {
   return {
-    action: 'open',
-    ticket: {
-      accountId: event.accountId,
-      status: 'open',
-      channel: 'dm',
-      queue: defaults.queue,
-      folder: defaults.folder,
-      conversationKey: event.conversationKey,
-      subject: subjectOf(event.text),
-      createdAt: now,
-      lastActivityAt: event.occurredAt,
-      firstResponseDueAt: minutesAfter(now, defaults.firstResponseMinutes),
-      resolutionDueAt: minutesAfter(now, defaults.resolutionMinutes),
-    },
+    accountId: spec.accountId,
+    channel: spec.channel,
+    queue: spec.routing.queue,
+    folder: spec.routing.folder,
+    routingRule: spec.routing.rule,
+    routedByEventId: spec.openedByEventId,
+    openedByKind: spec.openedByKind,
+    conversationKey: spec.conversationKey,
+    subject: subjectOf(spec.text),
+    createdAt: spec.now,
+    lastActivityAt: spec.occurredAt,
+    firstResponseDueAt: minutesAfter(spec.now, spec.config.sla.firstResponseMinutes),
+    resolutionDueAt: minutesAfter(spec.now, spec.config.sla.resolutionMinutes),
+    awaitingPostId: spec.awaitingPostId ?? null,
   };
 }

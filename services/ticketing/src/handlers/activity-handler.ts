@@ -1,102 +1,166 @@
-import type { Envelope, RawActivityPayload } from '@crm/contracts';
+import { ACCOUNT_REVOKED_KEY, AccountRevoked, Exchanges, type Envelope, type RawActivityPayload } from '@crm/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@crm/db';
-import type { Logger } from '@crm/logging';
-import { PermanentFailure, type MessageContext, type MessageHandler } from '@crm/messaging';
+import { runWithContext, type Logger } from '@crm/logging';
+import { makeEnvelope, PermanentFailure, type MessageContext, type MessageHandler, type Publisher } from '@crm/messaging';
 import { interpretActivity } from '../domain/activity';
 import { InvalidActivity } from '../domain/errors';
-import type { DmReceived, Interpretation } from '../domain/events';
-import { subjectOf, threadDmReceived, type TicketDefaults } from '../domain/tickets';
-import { activityExists, insertActivity } from '../adapters/db/activities';
-import { upsertContact } from '../adapters/db/contacts';
-import { deleteTicket, findActiveTicket, insertTicket, lockConversations, noteInboundActivity } from '../adapters/db/tickets';
+import type { Interpretation } from '../domain/events';
+import type { PartnerConfig } from '../domain/partner-config';
+import { accountsReadyForRelease, claimOldestHeld, deleteHeld, holdDelivery } from '../adapters/db/held-deliveries';
+import { lockAccountShared } from '../adapters/db/locks';
+import { loadPartnerConfig } from '../adapters/db/partner-configs';
+import { emptyCounts, recordEvents, type Counts, type Recorded } from './record-events';
 
-export interface ActivityHandlerDeps {
+export interface ActivityPipelineDeps {
   pool: Pool;
   logger: Logger;
-  defaults: TicketDefaults;
+  /** Publishes on `account.events` (confirmed); used for `account.revoked`. */
+  publisher: Pick<Publisher, 'publish'>;
+  /** Where the exchange of account events is (tests rename it). */
+  accountEventsExchange?: string;
 }
 
-type Outcome = 'opened' | 'appended' | 'duplicate';
+/** PostgreSQL's deadlock and serialization failures: the transaction is simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
 
-/** Records one received DM: contact, then the ticket it opens or joins, then the activity. */
-async function recordDmReceived(client: PoolClient, event: DmReceived, now: Date, envelopeId: string, defaults: TicketDefaults): Promise<Outcome> {
-  const contactId = await upsertContact(client, event.accountId, event.sender, event.occurredAt);
-  if (await activityExists(client, event.accountId, event.platformEventId)) return 'duplicate';
-
-  const decision = threadDmReceived(event, await findActiveTicket(client, event.accountId, event.conversationKey), defaults, now);
-  const ticketId = decision.action === 'open' ? await insertTicket(client, decision.ticket, contactId) : decision.ticketId;
-  const activityId = await insertActivity(client, {
-    accountId: event.accountId,
-    ticketId,
-    kind: 'dm_received',
-    direction: 'inbound',
-    text: event.text,
-    platformEventId: event.platformEventId,
-    occurredAt: event.occurredAt,
-    authorContactId: contactId,
-    sourceEnvelopeId: envelopeId,
-    raw: event.raw,
-  });
-  if (!activityId) {
-    // Recorded meanwhile under another conversation key: leave no empty ticket behind.
-    if (decision.action === 'open') await deleteTicket(client, ticketId);
-    return 'duplicate';
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await withTransaction(pool, work);
+    } catch (error) {
+      if (attempt >= attempts || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+    }
   }
-  if (decision.action === 'append') {
-    await noteInboundActivity(client, {
-      ticketId,
-      activityId,
-      status: decision.status,
-      occurredAt: event.occurredAt,
-      subject: subjectOf(event.text),
-      now,
-    });
-  }
-  return decision.action === 'open' ? 'opened' : 'appended';
 }
 
-function interpret(envelope: Envelope<RawActivityPayload>): Interpretation {
+function interpret(payload: RawActivityPayload): Interpretation {
   try {
-    return interpretActivity(envelope.payload);
+    return interpretActivity(payload);
   } catch (error) {
-    if (error instanceof InvalidActivity) throw new PermanentFailure(`invalid ${envelope.payload.kind} delivery: ${error.message}`);
+    if (error instanceof InvalidActivity) throw new PermanentFailure(`invalid ${payload.kind} delivery: ${error.message}`);
     throw error;
   }
 }
 
+/** A revoke needs no configuration; everything else is recorded per the account's partner configuration. */
+const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
+
 /**
- * Consumes raw activity: delivery -> domain events -> contact, ticket and activity, all in one
- * transaction that holds the conversation locks. Redelivery and duplicates change nothing.
+ * Raw activity -> domain events -> tickets, activities, contacts, in one transaction per
+ * delivery. Deliveries for an account without a partner configuration are held (stored, then
+ * acked) and released, in arrival order, once it has one. Nothing is dropped.
  */
-export function createActivityHandler({ pool, logger, defaults }: ActivityHandlerDeps): MessageHandler<RawActivityPayload> {
-  return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
-    const { kind } = envelope.payload;
-    const interpretation = interpret(envelope);
-    for (const ignored of interpretation.ignored) logger.debug('activity ignored', { envelopeId: envelope.id, kind, reason: ignored.reason });
+export class ActivityPipeline {
+  private readonly releasing = new Map<string, Promise<number>>();
 
-    const received: DmReceived[] = [];
-    for (const event of interpretation.events) {
-      if (event.type === 'dm_received') received.push(event);
-      else logger.debug('activity ignored', { envelopeId: envelope.id, kind, reason: `${event.type} is not handled yet`, platformEventId: event.platformEventId });
+  constructor(private readonly deps: ActivityPipelineDeps) {}
+
+  /** The consumer of `ticketing.activity`. */
+  handler(): MessageHandler<RawActivityPayload> {
+    return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
+      const interpretation = interpret(envelope.payload);
+      const { accountId, events, ignored } = interpretation;
+      let counts: Counts = emptyCounts();
+      let held = false;
+      if (events.length > 0) {
+        const result = await inTransaction(this.deps.pool, async (client) => {
+          if (!needsConfiguration(interpretation)) return recordEvents(client, events, null, envelope.id);
+          await lockAccountShared(client, accountId);
+          const config = await loadPartnerConfig(client, accountId);
+          if (!config) {
+            await holdDelivery(client, envelope, accountId, events.length);
+            return null;
+          }
+          return recordEvents(client, events, config, envelope.id);
+        });
+        held = result === null;
+        if (result) {
+          counts = result.counts;
+          await this.publishRevocations(result);
+        }
+      }
+      counts.ignored += ignored.length;
+      for (const reason of ignored) this.deps.logger.debug('activity ignored', { envelopeId: envelope.id, reason: reason.reason });
+      this.deps.logger.info('activity handled', { envelopeId: envelope.id, kind: envelope.payload.kind, accountId, attempt: context.attempt, held, ...counts });
+    };
+  }
+
+  /**
+   * Publishes `account.revoked` after the commit, with a message id derived from the revoke:
+   * a redelivery (the publish failed, or the process died before the ack) publishes the same
+   * message again, which consumers recognise.
+   */
+  private async publishRevocations(recorded: Recorded): Promise<void> {
+    for (const revoke of recorded.revocations) {
+      const envelope = makeEnvelope(
+        AccountRevoked,
+        'ticketing',
+        { accountId: revoke.accountId, appId: revoke.appId, revokedAt: revoke.occurredAt, detectedBy: 'webhook' },
+        { id: `account.revoked:${revoke.platformEventId}` },
+      );
+      await this.deps.publisher.publish(this.deps.accountEventsExchange ?? Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, envelope);
     }
+  }
 
-    const counts: Record<Outcome, number> = { opened: 0, appended: 0, duplicate: 0 };
-    if (received.length > 0) {
-      received.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.platformEventId.localeCompare(b.platformEventId));
-      await withTransaction(pool, async (client) => {
-        const now = await lockConversations(client, received.map((event) => event.conversationKey));
-        for (const event of received) counts[await recordDmReceived(client, event, now, envelope.id, defaults)] += 1;
+  /**
+   * Processes the held deliveries of an account that now has a configuration, oldest first,
+   * each in its own transaction that also deletes it. Safe with several replicas: a delivery
+   * being released elsewhere is skipped, and recording is idempotent. Calls for an account
+   * already being released in this process join that run. Resolves with the number released.
+   */
+  release(accountId: string): Promise<number> {
+    const running = this.releasing.get(accountId);
+    if (running) return running;
+    const run = this.releaseAll(accountId).finally(() => this.releasing.delete(accountId));
+    this.releasing.set(accountId, run);
+    return run;
+  }
+
+  private async releaseAll(accountId: string): Promise<number> {
+    let released = 0;
+    // Deliveries that can never be recorded (only possible after a change of the code) stay held, logged, and do not block the rest.
+    const unusable: number[] = [];
+    for (;;) {
+      const result = await inTransaction(this.deps.pool, async (client) => {
+        await lockAccountShared(client, accountId);
+        const config: PartnerConfig | null = await loadPartnerConfig(client, accountId);
+        const row = config ? await claimOldestHeld(client, accountId, unusable) : null;
+        if (!config || !row) return null;
+        return runWithContext({ correlationId: row.correlation_id }, async () => {
+          let interpretation: Interpretation;
+          try {
+            interpretation = interpret(row.payload);
+          } catch (error) {
+            if (!(error instanceof PermanentFailure)) throw error;
+            unusable.push(row.id);
+            this.deps.logger.error('a held delivery cannot be recorded; it stays held', { envelopeId: row.envelope_id, accountId, reason: error.message });
+            return { recorded: null, envelopeId: row.envelope_id, kind: row.kind };
+          }
+          const recorded = await recordEvents(client, interpretation.events, config, row.envelope_id);
+          await deleteHeld(client, row.id);
+          return { recorded, envelopeId: row.envelope_id, kind: row.kind };
+        });
       });
+      if (!result) break;
+      if (!result.recorded) continue;
+      released += 1;
+      await this.publishRevocations(result.recorded);
+      this.deps.logger.info('held activity released', { envelopeId: result.envelopeId, kind: result.kind, accountId, ...result.recorded.counts });
     }
-    logger.info('activity handled', {
-      envelopeId: envelope.id,
-      kind,
-      accountId: interpretation.accountId ?? undefined,
-      attempt: context.attempt,
-      ticketsOpened: counts.opened,
-      activitiesAppended: counts.appended,
-      duplicates: counts.duplicate,
-      ignored: interpretation.ignored.length + interpretation.events.length - received.length,
-    });
-  };
+    return released;
+  }
+
+  /** Releases every account whose held deliveries can go now (at start, and periodically as a safety net). */
+  async releaseReady(): Promise<void> {
+    for (const accountId of await accountsReadyForRelease(this.deps.pool)) {
+      await this.release(accountId).catch((error: unknown) =>
+        this.deps.logger.error('releasing held deliveries failed; will try again', { accountId, reason: (error as Error).message }),
+      );
+    }
+  }
+
+  /** Resolves once releases in progress in this process are done. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.releasing.values()]);
+  }
 }

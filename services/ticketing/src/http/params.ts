@@ -1,62 +1,100 @@
 import { HttpError } from '@crm/http';
-import type { TicketFilter } from '../adapters/db/ticket-queries';
+import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
 import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
-import { decodeCursor } from './cursor';
+import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
+type Query = Record<string, unknown>;
+
 const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
 
 /** One query parameter as a string: absent or empty is undefined, a repeated one is an error. */
-function single(query: Record<string, unknown>, name: string): string | undefined {
+function single(query: Query, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw invalid(`${name} must be given once, as a plain value`);
   return value === '' ? undefined : value;
 }
 
-function text(query: Record<string, unknown>, name: string, maxLength: number): string | undefined {
+function text(query: Query, name: string, maxLength: number): string | undefined {
   const value = single(query, name);
   if (value !== undefined && value.length > maxLength) throw invalid(`${name} must be at most ${maxLength} characters`);
   return value;
 }
 
-/** Validates the query of `GET /v1/tickets`; a bad value answers 400 naming the parameter. */
-export function parseTicketListQuery(query: Record<string, unknown>): TicketFilter {
-  const filter: TicketFilter = { limit: DEFAULT_LIMIT };
+/** A platform id parameter (`accountId`, `platformUserId`). */
+export function platformIdParam(query: Query, name: string): string | undefined {
+  const value = single(query, name);
+  if (value !== undefined && !/^[0-9]{1,30}$/.test(value)) throw invalid(`${name} must be a platform id (digits)`);
+  return value;
+}
 
-  const accountId = single(query, 'accountId');
-  if (accountId !== undefined) {
-    if (!/^[0-9]{1,30}$/.test(accountId)) throw invalid('accountId must be the account\'s platform id (digits)');
-    filter.accountId = accountId;
-  }
+function limitParam(query: Query): number {
+  const limit = single(query, 'limit');
+  if (limit === undefined) return DEFAULT_LIMIT;
+  const value = /^[0-9]{1,4}$/.test(limit) ? Number(limit) : Number.NaN;
+  if (!(value >= 1 && value <= MAX_LIMIT)) throw invalid(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  return value;
+}
+
+function positionParam(query: Query): Position | undefined {
+  const cursor = single(query, 'cursor');
+  if (cursor === undefined) return undefined;
+  const position = decodeCursor(cursor);
+  if (!position) throw invalid('cursor is not valid; pass the nextCursor of a previous page');
+  return position;
+}
+
+/** Validates the query of `GET /v1/tickets`; a bad value answers 400 naming the parameter. */
+export function parseTicketListQuery(query: Query): TicketFilter {
+  const filter: TicketFilter = { limit: limitParam(query) };
+  const accountId = platformIdParam(query, 'accountId');
+  if (accountId !== undefined) filter.accountId = accountId;
   const queue = text(query, 'queue', 100);
   if (queue !== undefined) filter.queue = queue;
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
-
   const status = single(query, 'status');
   if (status !== undefined) {
     if (!(TICKET_STATUSES as readonly string[]).includes(status)) throw invalid(`status must be one of ${TICKET_STATUSES.join(', ')}`);
     filter.status = status as TicketStatus;
   }
-
   const q = text(query, 'q', 200)?.trim();
   if (q) filter.q = q;
+  const after = positionParam(query);
+  if (after) filter.after = after;
+  return filter;
+}
 
-  const limit = single(query, 'limit');
-  if (limit !== undefined) {
-    const value = /^[0-9]{1,4}$/.test(limit) ? Number(limit) : Number.NaN;
-    if (!(value >= 1 && value <= MAX_LIMIT)) throw invalid(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
-    filter.limit = value;
+/** Validates the query of `GET /v1/contacts`. */
+export function parseContactListQuery(query: Query): ContactFilter {
+  const filter: ContactFilter = { limit: limitParam(query) };
+  const accountId = platformIdParam(query, 'accountId');
+  if (accountId !== undefined) filter.accountId = accountId;
+  const platformUserId = platformIdParam(query, 'platformUserId');
+  if (platformUserId !== undefined) filter.platformUserId = platformUserId;
+  const screenName = single(query, 'screenName')?.replace(/^@/, '');
+  if (screenName !== undefined) {
+    if (!/^[A-Za-z0-9_]{1,15}$/.test(screenName)) throw invalid('screenName must be a screen name (1-15 letters, digits or underscores, @ optional)');
+    filter.screenName = screenName;
   }
+  const after = positionParam(query);
+  if (after) filter.after = after;
+  return filter;
+}
 
+/** Validates the query of `GET /v1/held-deliveries`. */
+export function parseHeldListQuery(query: Query): { accountId?: string; afterId?: number; limit: number } {
+  const filter: { accountId?: string; afterId?: number; limit: number } = { limit: limitParam(query) };
+  const accountId = platformIdParam(query, 'accountId');
+  if (accountId !== undefined) filter.accountId = accountId;
   const cursor = single(query, 'cursor');
   if (cursor !== undefined) {
-    const position = decodeCursor(cursor);
-    if (!position) throw invalid('cursor is not valid; pass the nextCursor of a previous page');
-    filter.after = position;
+    const afterId = decodeIdCursor(cursor);
+    if (afterId === null) throw invalid('cursor is not valid; pass the nextCursor of a previous page');
+    filter.afterId = afterId;
   }
   return filter;
 }

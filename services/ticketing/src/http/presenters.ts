@@ -1,6 +1,21 @@
-import type { ActivityRow, TicketRow } from '../adapters/db/ticket-queries';
+import type { MediaAttachment } from '@crm/contracts';
+import type { AccountRow } from '../adapters/db/accounts';
+import type { HeldCount, HeldRow } from '../adapters/db/held-deliveries';
+import type { PartnerConfigRow } from '../adapters/db/partner-configs';
+import type { ActivityRow, ContactRow, TicketRow } from '../adapters/db/ticket-queries';
 
-/** Ticket JSON of ARCHITECTURE section 7. */
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** The current state of a DM ticket's conversation: who is typing, what each side has read. */
+export interface ConversationStateJson {
+  typing: { contactAt: string | null; accountAt: string | null };
+  read: {
+    contact: { lastReadEventId: string; readAt: string } | null;
+    account: { lastReadEventId: string; readAt: string } | null;
+  };
+}
+
+/** Ticket JSON of ARCHITECTURE section 7, plus routing and DM state. */
 export interface TicketJson {
   id: string;
   accountId: string;
@@ -8,25 +23,40 @@ export interface TicketJson {
   channel: 'dm' | 'public';
   queue: string;
   folder: string;
+  routingRule: string | null;
   contact: { id: string; screenName: string | null; name: string | null } | null;
   subject: string;
   createdAt: string;
   updatedAt: string;
   lastActivityAt: string;
   sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null };
+  /** Open or pending DM tickets only (null otherwise): state, not history. */
+  conversationState: ConversationStateJson | null;
 }
 
 export interface ActivityJson {
   id: string;
+  ticketId: string | null;
   kind: string;
   direction: 'inbound' | 'outbound' | 'event';
   text: string | null;
   platformEventId: string | null;
   occurredAt: string;
   deleted: boolean;
+  /** Who wrote it, for inbound activity (in a thread, each reply's own author). */
+  author: { id: string; screenName: string | null; name: string | null } | null;
+  attachments: MediaAttachment[];
 }
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const read = (eventId: string | null, at: Date | null) => (eventId && at ? { lastReadEventId: eventId, readAt: at.toISOString() } : null);
+
+function conversationState(row: TicketRow): ConversationStateJson | null {
+  if (row.channel !== 'dm' || (row.status !== 'open' && row.status !== 'pending')) return null;
+  return {
+    typing: { contactAt: iso(row.contact_typing_at), accountAt: iso(row.account_typing_at) },
+    read: { contact: read(row.contact_read_event_id, row.contact_read_at), account: read(row.account_read_event_id, row.account_read_at) },
+  };
+}
 
 export function ticketJson(row: TicketRow): TicketJson {
   return {
@@ -36,23 +66,79 @@ export function ticketJson(row: TicketRow): TicketJson {
     channel: row.channel,
     queue: row.queue,
     folder: row.folder,
+    routingRule: row.routing_rule,
     contact: row.contact_id ? { id: row.contact_id, screenName: row.contact_screen_name, name: row.contact_name } : null,
     subject: row.subject,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     lastActivityAt: row.last_activity_at.toISOString(),
     sla: { firstResponseDueAt: iso(row.first_response_due_at), resolutionDueAt: iso(row.resolution_due_at) },
+    conversationState: conversationState(row),
   };
 }
 
 export function activityJson(row: ActivityRow): ActivityJson {
   return {
     id: row.id,
+    ticketId: row.ticket_id,
     kind: row.kind,
     direction: row.direction,
     text: row.text,
     platformEventId: row.platform_event_id,
     occurredAt: row.occurred_at.toISOString(),
     deleted: row.deleted,
+    author: row.author_id ? { id: row.author_id, screenName: row.author_screen_name, name: row.author_name } : null,
+    attachments: row.attachments ?? [],
+  };
+}
+
+export function contactJson(row: ContactRow) {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    platformUserId: row.platform_user_id,
+    screenName: row.screen_name,
+    name: row.name,
+    avatarUrl: row.avatar_url,
+    followersCount: row.followers_count,
+    verified: row.verified,
+    blocked: row.blocked,
+    blockedChangedAt: iso(row.blocked_changed_at),
+    muted: row.muted,
+    mutedChangedAt: iso(row.muted_changed_at),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A partner configuration: what was PUT with defaults filled in, and the masked credentials auth reported (null until known). */
+export function partnerConfigJson(row: PartnerConfigRow) {
+  return {
+    pageId: row.page_id,
+    ...row.config,
+    consumerKey: row.consumer_key_masked,
+    accessToken: row.access_token_masked,
+    accountStatus: row.account_status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function heldJson(row: HeldRow) {
+  return { id: String(row.id), accountId: row.account_id, envelopeId: row.envelope_id, kind: row.kind, eventCount: row.event_count, heldAt: row.held_at.toISOString() };
+}
+
+export function heldCountJson(row: HeldCount) {
+  return { accountId: row.account_id, deliveries: row.deliveries, events: row.events, oldestHeldAt: row.oldest_held_at.toISOString() };
+}
+
+export function accountJson(row: AccountRow) {
+  return {
+    accountId: row.account_id,
+    status: row.status,
+    screenName: row.screen_name,
+    consumerKey: row.consumer_key_masked,
+    accessToken: row.access_token_masked,
+    statusChangedAt: row.status_changed_at.toISOString(),
   };
 }

@@ -1,37 +1,120 @@
 import type { Express, Request, Response } from 'express';
-import type { Pool } from '@crm/db';
+import { withTransaction, type Pool } from '@crm/db';
 import { HttpError, requireBearerToken } from '@crm/http';
-import { findTicket, listActivities, listTickets } from '../adapters/db/ticket-queries';
-import { encodeCursor, isUuid } from './cursor';
-import { parseTicketListQuery } from './params';
-import { activityJson, ticketJson } from './presenters';
+import type { Logger } from '@crm/logging';
+import { findAccount, listAccounts } from '../adapters/db/accounts';
+import { countHeld, listHeld } from '../adapters/db/held-deliveries';
+import { lockAccountExclusive } from '../adapters/db/locks';
+import { findPartnerConfigRow, listPartnerConfigRows, savePartnerConfig } from '../adapters/db/partner-configs';
+import { findContact, findTicket, listContactActivities, listContacts, listTicketActivities, listTickets } from '../adapters/db/ticket-queries';
+import { checkPartnerConfig, withDefaults, type ConfigDefaults, type PartnerConfigInput } from '../domain/partner-config';
+import { encodeCursor, encodeIdCursor, isUuid } from './cursor';
+import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
+import { accountJson, activityJson, contactJson, heldCountJson, heldJson, partnerConfigJson, ticketJson } from './presenters';
 
 export interface RouteDeps {
   pool: Pool;
   apiTokens: string[];
+  logger: Logger;
+  /** Fills in what a partner configuration leaves out. */
+  defaults: ConfigDefaults;
+  /** Processes the held deliveries of an account once it has a configuration. */
+  releaseHeld: (accountId: string) => Promise<number>;
 }
 
+/** How many timeline entries a contact's page shows (the newest). */
+const CONTACT_TIMELINE_LIMIT = 500;
+
+function pageIdOf(req: Request<{ pageId: string }>): string {
+  const { pageId } = req.params;
+  if (!/^[0-9]{1,30}$/.test(pageId)) throw new HttpError(400, 'invalid_parameter', "pageId must be the account's platform id (digits)");
+  return pageId;
+}
+
+const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
+
 /** The CRM-facing API of ticketing (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
-export function ticketingRoutes({ pool, apiTokens }: RouteDeps): (app: Express) => void {
+export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
+  const { pool, logger } = deps;
   return (app) => {
-    app.use('/v1', requireBearerToken(apiTokens));
+    app.use('/v1', requireBearerToken(deps.apiTokens));
 
     app.get('/v1/tickets', async (req: Request, res: Response) => {
-      const filter = parseTicketListQuery(req.query as Record<string, unknown>);
-      const { rows, more } = await listTickets(pool, filter);
-      const last = rows[rows.length - 1];
-      res.json({
-        items: rows.map(ticketJson),
-        nextCursor: more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null,
-      });
+      const { rows, more } = await listTickets(pool, parseTicketListQuery(req.query as Record<string, unknown>));
+      res.json({ items: rows.map(ticketJson), nextCursor: nextCursor(more, rows.at(-1)) });
     });
 
     app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
       const { id } = req.params;
       const ticket = isUuid(id) ? await findTicket(pool, id) : null;
       if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id.slice(0, 100)}'`);
-      const activities = await listActivities(pool, ticket.id);
-      res.json({ ...ticketJson(ticket), activities: activities.map(activityJson) });
+      res.json({ ...ticketJson(ticket), activities: (await listTicketActivities(pool, ticket.id)).map(activityJson) });
+    });
+
+    app.get('/v1/contacts', async (req: Request, res: Response) => {
+      const { rows, more } = await listContacts(pool, parseContactListQuery(req.query as Record<string, unknown>));
+      res.json({ items: rows.map(contactJson), nextCursor: nextCursor(more, rows.at(-1)) });
+    });
+
+    app.get('/v1/contacts/:id', async (req: Request<{ id: string }>, res: Response) => {
+      const { id } = req.params;
+      const contact = isUuid(id) ? await findContact(pool, id) : null;
+      if (!contact) throw new HttpError(404, 'contact_not_found', `no contact with id '${id.slice(0, 100)}'`);
+      res.json({ ...contactJson(contact), timeline: (await listContactActivities(pool, contact.id, CONTACT_TIMELINE_LIMIT)).map(activityJson) });
+    });
+
+    app.get('/v1/partner-configs', async (_req: Request, res: Response) => {
+      res.json({ items: (await listPartnerConfigRows(pool)).map(partnerConfigJson) });
+    });
+
+    app.get('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
+      const pageId = pageIdOf(req);
+      const row = await findPartnerConfigRow(pool, pageId);
+      if (!row) throw new HttpError(404, 'partner_config_not_found', `no partner configuration for page '${pageId}'`);
+      res.json(partnerConfigJson(row));
+    });
+
+    app.put('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
+      const pageId = pageIdOf(req);
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new HttpError(400, 'invalid_partner_config', 'send the configuration as a JSON object with content-type application/json');
+      }
+      const problems = checkPartnerConfig(body);
+      if (problems.length > 0) throw new HttpError(400, 'invalid_partner_config', problems.join('; '));
+      const input = body as PartnerConfigInput;
+      if (input.pageId !== undefined && input.pageId !== pageId) throw new HttpError(400, 'invalid_partner_config', `/pageId ${input.pageId} does not match the page ${pageId} of the path`);
+
+      const config = withDefaults(pageId, input, deps.defaults);
+      // Exclusive on the account: deliveries deciding between holding and processing wait, so none is held after this commits unseen by the release.
+      const created = await withTransaction(pool, async (client) => {
+        await lockAccountExclusive(client, pageId);
+        return savePartnerConfig(client, config);
+      });
+      logger.info('partner configuration stored', { pageId, created });
+      deps.releaseHeld(pageId).then(
+        (released) => released > 0 && logger.info('held deliveries released', { pageId, released }),
+        (error: unknown) => logger.error('releasing held deliveries failed; the periodic release tries again', { pageId, reason: (error as Error).message }),
+      );
+      res.status(created ? 201 : 200).json(partnerConfigJson((await findPartnerConfigRow(pool, pageId))!));
+    });
+
+    app.get('/v1/held-deliveries', async (req: Request, res: Response) => {
+      const filter = parseHeldListQuery(req.query as Record<string, unknown>);
+      const [{ rows, more }, counts] = await Promise.all([listHeld(pool, filter), countHeld(pool, filter.accountId)]);
+      const last = rows.at(-1);
+      res.json({ accounts: counts.map(heldCountJson), items: rows.map(heldJson), nextCursor: more && last ? encodeIdCursor(last.id) : null });
+    });
+
+    app.get('/v1/accounts', async (_req: Request, res: Response) => {
+      res.json({ items: (await listAccounts(pool)).map(accountJson) });
+    });
+
+    app.get('/v1/accounts/:accountId', async (req: Request<{ accountId: string }>, res: Response) => {
+      const accountId = platformIdParam(req.params, 'accountId')!;
+      const account = await findAccount(pool, accountId);
+      if (!account) throw new HttpError(404, 'account_not_found', `ticketing has heard nothing of account '${accountId}'`);
+      res.json(accountJson(account));
     });
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { DeliveryKind, RawActivityPayload } from '@crm/contracts';
+import { DELIVERY_KINDS, type RawActivityPayload } from '@crm/contracts';
 
-/** Builders of Account Activity deliveries shaped like shared/fixtures/social, for tests. */
+/** Builders of DM deliveries with full control over id types, for tests (the simulator builds every other kind). */
 
 export type PlatformId = string | number;
 
@@ -57,14 +57,19 @@ export function dmDelivery(forUserId: PlatformId, events: Record<string, unknown
   };
 }
 
-/** The payload webhook-ingest publishes for a delivery. */
-export function rawActivity(delivery: Record<string, unknown>, kind: DeliveryKind = 'direct_message_events'): RawActivityPayload {
+/**
+ * The payload webhook-ingest publishes for a delivery: its kind is the payload key it holds
+ * (deliveries webhook-ingest would refuse can be built too, to test ticketing's own checks).
+ */
+export function rawActivity(given: object): RawActivityPayload {
+  const delivery = given as Record<string, unknown>;
   const body = JSON.stringify(delivery);
-  const forUserId = delivery.for_user_id;
+  const kind = DELIVERY_KINDS.find((name) => name in delivery);
+  if (!kind) throw new Error('the delivery holds no known payload kind');
   return {
     envName: 'test',
     kind,
-    forUserId: forUserId === undefined ? null : String(forUserId),
+    forUserId: delivery.for_user_id === undefined ? null : String(delivery.for_user_id),
     receivedAt: new Date().toISOString(),
     bodySha256: createHash('sha256').update(body).digest('hex'),
     delivery,

@@ -1,7 +1,8 @@
+import type { MediaAttachment } from '@crm/contracts';
 import type { Pool } from '@crm/db';
 import type { TicketStatus } from '../../domain/tickets';
 
-/** A ticket as read for the API, with its contact's names. */
+/** A ticket as read for the API, with its contact's names and, for DMs, the conversation's state. */
 export interface TicketRow {
   id: string;
   account_id: string;
@@ -9,6 +10,8 @@ export interface TicketRow {
   channel: 'dm' | 'public';
   queue: string;
   folder: string;
+  routing_rule: string | null;
+  opened_by_kind: string | null;
   contact_id: string | null;
   contact_screen_name: string | null;
   contact_name: string | null;
@@ -18,22 +21,36 @@ export interface TicketRow {
   last_activity_at: Date;
   first_response_due_at: Date | null;
   resolution_due_at: Date | null;
+  resolved_at: Date | null;
+  contact_typing_at: Date | null;
+  account_typing_at: Date | null;
+  contact_read_event_id: string | null;
+  contact_read_at: Date | null;
+  account_read_event_id: string | null;
+  account_read_at: Date | null;
   /** created_at to the microsecond, as paging needs it (a JS Date keeps milliseconds only). */
   created_at_key: string;
 }
 
 export interface ActivityRow {
   id: string;
+  ticket_id: string | null;
   kind: string;
   direction: 'inbound' | 'outbound' | 'event';
   text: string | null;
   platform_event_id: string | null;
   occurred_at: Date;
   deleted: boolean;
+  attachments: MediaAttachment[] | null;
+  send_status: string | null;
+  send_error: string | null;
+  author_id: string | null;
+  author_screen_name: string | null;
+  author_name: string | null;
 }
 
 /** Position in the (created_at desc, id desc) order: list what comes after it. */
-export interface TicketPosition {
+export interface Position {
   createdAt: string;
   id: string;
 }
@@ -45,69 +62,146 @@ export interface TicketFilter {
   status?: TicketStatus;
   /** Case-insensitive text to find in the subject or any activity's text. */
   q?: string;
-  after?: TicketPosition;
+  after?: Position;
   limit: number;
 }
 
+const CREATED_AT_KEY = (alias: string) => `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key`;
+
 const TICKET_COLUMNS = `
-  t.id, t.account_id, t.status, t.channel, t.queue, t.folder, t.contact_id,
+  t.id, t.account_id, t.status, t.channel, t.queue, t.folder, t.routing_rule, t.opened_by_kind, t.contact_id,
   c.screen_name AS contact_screen_name, c.name AS contact_name,
-  t.subject, t.created_at, t.updated_at, t.last_activity_at, t.first_response_due_at, t.resolution_due_at,
-  to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key`;
+  t.subject, t.created_at, t.updated_at, t.last_activity_at, t.first_response_due_at, t.resolution_due_at, t.resolved_at,
+  d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
+  ${CREATED_AT_KEY('t')}`;
+
+const TICKET_FROM = `tickets t
+  LEFT JOIN contacts c ON c.id = t.contact_id
+  LEFT JOIN dm_conversations d ON t.channel = 'dm' AND d.account_id = t.account_id AND d.counterpart_id = c.platform_user_id`;
 
 /** `text` as a LIKE pattern that matches it literally anywhere. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/** Collects query parameters, answering their `$n` placeholders. */
+function parameters() {
+  const values: unknown[] = [];
+  return {
+    values,
+    add(value: unknown) {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
+
 /** One page of tickets, newest first; `more` says whether another page follows. */
 export async function listTickets(pool: Pool, filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
   const conditions: string[] = [];
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param(filter.accountId)}`);
-  if (filter.queue !== undefined) conditions.push(`t.queue = ${param(filter.queue)}`);
-  if (filter.folder !== undefined) conditions.push(`t.folder = ${param(filter.folder)}`);
-  if (filter.status !== undefined) conditions.push(`t.status = ${param(filter.status)}`);
+  const param = parameters();
+  if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
+  if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
+  if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
+  if (filter.status !== undefined) conditions.push(`t.status = ${param.add(filter.status)}`);
   if (filter.q !== undefined) {
-    const pattern = param(containsPattern(filter.q));
-    conditions.push(
-      `(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`,
-    );
+    const pattern = param.add(containsPattern(filter.q));
+    conditions.push(`(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`);
   }
   if (filter.after) {
-    conditions.push(`(t.created_at, t.id) < (${param(filter.after.createdAt)}::timestamptz, ${param(filter.after.id)}::uuid)`);
+    conditions.push(`(t.created_at, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const { rows } = await pool.query<TicketRow>(
-    `SELECT ${TICKET_COLUMNS}
-       FROM tickets t LEFT JOIN contacts c ON c.id = t.contact_id
-       ${where}
-      ORDER BY t.created_at DESC, t.id DESC
-      LIMIT ${param(filter.limit + 1)}`,
-    params,
+    `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
+    param.values,
   );
   return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
 }
 
 export async function findTicket(pool: Pool, id: string): Promise<TicketRow | null> {
-  const { rows } = await pool.query<TicketRow>(
-    `SELECT ${TICKET_COLUMNS} FROM tickets t LEFT JOIN contacts c ON c.id = t.contact_id WHERE t.id = $1`,
-    [id],
-  );
+  const { rows } = await pool.query<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} WHERE t.id = $1`, [id]);
   return rows[0] ?? null;
 }
 
+const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
+  a.send_status, a.send_error, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name`;
+
+/** Timeline order: oldest first; ties by platform id, then by when recorded. */
+const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';
+const TIMELINE_ORDER_DESC = 'a.occurred_at DESC, a.platform_event_id DESC, a.created_at DESC, a.id DESC';
+
 /** A ticket's timeline, oldest first. */
-export async function listActivities(pool: Pool, ticketId: string): Promise<ActivityRow[]> {
+export async function listTicketActivities(pool: Pool, ticketId: string): Promise<ActivityRow[]> {
   const { rows } = await pool.query<ActivityRow>(
-    `SELECT id, kind, direction, text, platform_event_id, occurred_at, deleted
-       FROM activities WHERE ticket_id = $1
-      ORDER BY occurred_at, created_at, id`,
+    `SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
+      WHERE a.ticket_id = $1 ORDER BY ${TIMELINE_ORDER}`,
     [ticketId],
   );
   return rows;
+}
+
+/** A contact's timeline (with and without tickets), oldest first, at most `limit` entries from the newest. */
+export async function listContactActivities(pool: Pool, contactId: string, limit: number): Promise<ActivityRow[]> {
+  const { rows } = await pool.query<ActivityRow>(
+    `SELECT * FROM (
+       SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
+        WHERE a.contact_id = $1 ORDER BY ${TIMELINE_ORDER_DESC} LIMIT $2) newest
+      ORDER BY occurred_at, platform_event_id, id`,
+    [contactId, limit],
+  );
+  return rows;
+}
+
+export interface ContactRow {
+  id: string;
+  account_id: string;
+  platform_user_id: string;
+  screen_name: string | null;
+  name: string | null;
+  avatar_url: string | null;
+  followers_count: number | null;
+  verified: boolean | null;
+  blocked: boolean;
+  blocked_changed_at: Date | null;
+  muted: boolean;
+  muted_changed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  created_at_key: string;
+}
+
+export interface ContactFilter {
+  accountId?: string;
+  /** Case-insensitive exact screen name. */
+  screenName?: string;
+  platformUserId?: string;
+  after?: Position;
+  limit: number;
+}
+
+const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, k.name, k.avatar_url, k.followers_count, k.verified,
+  k.blocked, k.blocked_changed_at, k.muted, k.muted_changed_at, k.created_at, k.updated_at, ${CREATED_AT_KEY('k')}`;
+
+/** One page of contacts, newest first. */
+export async function listContacts(pool: Pool, filter: ContactFilter): Promise<{ rows: ContactRow[]; more: boolean }> {
+  const conditions: string[] = [];
+  const param = parameters();
+  if (filter.accountId !== undefined) conditions.push(`k.account_id = ${param.add(filter.accountId)}`);
+  if (filter.screenName !== undefined) conditions.push(`lower(k.screen_name) = lower(${param.add(filter.screenName)})`);
+  if (filter.platformUserId !== undefined) conditions.push(`k.platform_user_id = ${param.add(filter.platformUserId)}`);
+  if (filter.after) {
+    conditions.push(`(k.created_at, k.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const { rows } = await pool.query<ContactRow>(
+    `SELECT ${CONTACT_COLUMNS} FROM contacts k ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT ${param.add(filter.limit + 1)}`,
+    param.values,
+  );
+  return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
+}
+
+export async function findContact(pool: Pool, id: string): Promise<ContactRow | null> {
+  const { rows } = await pool.query<ContactRow>(`SELECT ${CONTACT_COLUMNS} FROM contacts k WHERE k.id = $1`, [id]);
+  return rows[0] ?? null;
 }

@@ -1,0 +1,230 @@
+/**
+ * Ticketing throughput and latency, on the real RabbitMQ and PostgreSQL of this machine.
+ *
+ * Runs webhook-ingest, auth and ticketing in this process against a fresh virtual host and
+ * fresh databases, and sends signed DM deliveries over HTTP to webhook-ingest, as the social
+ * platform does. A trigger added to the bench database (not to the service's migrations)
+ * sends a NOTIFY per activity row; PostgreSQL delivers it when the row's transaction commits,
+ * which is the moment measured.
+ *
+ *   1. latency: BENCH_DELIVERIES deliveries sent at BENCH_RATE per second (open loop, below
+ *      saturation); per delivery, the time from webhook-ingest's HTTP 200 to the commit of its
+ *      activity. Then the same count as fast as BENCH_CONCURRENCY senders can (saturation:
+ *      the end-to-end rate, and the latency a queue adds).
+ *   2. throughput: with ticketing stopped, BENCH_BACKLOG deliveries are accepted and queued;
+ *      then one ticketing process starts and turns the backlog into tickets. Rate = deliveries
+ *      committed per second between its first and last commit.
+ *
+ * Everything shares this one Node.js process (one core for JavaScript): in phase 1 the load
+ * generator, webhook-ingest and auth take CPU from ticketing; in phase 2 ticketing runs alone.
+ *
+ *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
+ *
+ * Bounded: BENCH_TIMEOUT_MS (default 5 minutes) for the whole run.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { createPool } from '../../libs/db/src';
+import { createLogger } from '../../libs/logging/src';
+import { sign, SIGNATURE_HEADER } from '../../libs/webhook-signature/src';
+import { readConfig as readAuthConfig } from '../../services/auth/src/config';
+import { startAuth } from '../../services/auth/src/service';
+import { loadTicketingConfig } from '../../services/ticketing/src/config';
+import { startTicketing } from '../../services/ticketing/src/service';
+import { readConfig as readIngestConfig } from '../../services/webhook-ingest/src/config';
+import { startWebhookIngest } from '../../services/webhook-ingest/src/service';
+import { directMessageReceived, serializeLikePlatform } from '../../infra/simulators/social-platform/src/deliveries';
+
+const settings = {
+  deliveries: Number(process.env.BENCH_DELIVERIES ?? 2000),
+  rate: Number(process.env.BENCH_RATE ?? 100),
+  concurrency: Number(process.env.BENCH_CONCURRENCY ?? 8),
+  backlog: Number(process.env.BENCH_BACKLOG ?? 5000),
+  customers: Number(process.env.BENCH_CUSTOMERS ?? 500),
+  timeoutMs: Number(process.env.BENCH_TIMEOUT_MS ?? 300_000),
+  prefetch: process.env.ACTIVITY_PREFETCH ?? '10',
+};
+
+const ACCOUNT = '8800000001';
+const ENV_NAME = 'bench';
+const CONSUMER_SECRET = `bench-secret-${randomBytes(12).toString('hex')}`;
+const TOKEN = `bench-token-${randomBytes(12).toString('hex')}`;
+const logger = createLogger('bench', process.env.LOG_LEVEL ?? 'warn');
+
+const deadline = setTimeout(() => {
+  console.error(`bench: gave up after ${settings.timeoutMs} ms`);
+  process.exit(2);
+}, settings.timeoutMs);
+deadline.unref();
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+/** Commit times of activities, by platform event id, from the NOTIFY the bench trigger sends (on commit). */
+async function watchCommits(databaseUrl: string): Promise<{ committed: Map<string, number>; stop: () => Promise<void> }> {
+  const pool = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  const client = await pool.connect();
+  await client.query(`
+    CREATE OR REPLACE FUNCTION bench_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_notify('bench_activity', NEW.platform_event_id); RETURN NEW; END $$;
+    DROP TRIGGER IF EXISTS bench_notify ON activities;
+    CREATE TRIGGER bench_notify AFTER INSERT ON activities FOR EACH ROW EXECUTE FUNCTION bench_notify();`);
+  const committed = new Map<string, number>();
+  client.on('notification', (message) => {
+    if (message.payload) committed.set(message.payload, performance.now());
+  });
+  await client.query('LISTEN bench_activity');
+  return {
+    committed,
+    stop: async () => {
+      client.release();
+      await pool.end();
+    },
+  };
+}
+
+async function waitUntil(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+async function main(): Promise<void> {
+  const cleanup: (() => Promise<void>)[] = [];
+  let vhost: TestVirtualHost | undefined;
+  const databases: TestDatabase[] = [];
+  try {
+    vhost = await freshVirtualHost('bench');
+    databases.push(await freshDatabase('bench_auth'), await freshDatabase('bench_ticketing'));
+    const [authDb, ticketingDb] = databases as [TestDatabase, TestDatabase];
+    const common = { NODE_ENV: 'production', PORT: '0', AMQP_URL: vhost.url, LOG_LEVEL: 'warn' };
+    const auth = await startAuth(
+      readAuthConfig({
+        ...common,
+        DATABASE_URL: authDb.url,
+        SOCIAL_API_URL: 'http://127.0.0.1:9',
+        SOCIAL_CONSUMER_KEY: 'bench-consumer-key',
+        SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+        SOCIAL_ENV_NAME: ENV_NAME,
+        PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
+        CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+        CRM_API_TOKENS: TOKEN,
+      }),
+      { logger },
+    );
+    cleanup.unshift(auth.stop);
+    const ingest = await startWebhookIngest(readIngestConfig(common), { logger });
+    cleanup.unshift(ingest.stop);
+    const ticketingConfig = loadTicketingConfig({ ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch });
+    let ticketing = await startTicketing(ticketingConfig, { logger });
+    let stopTicketing = ticketing.stop;
+    cleanup.unshift(() => stopTicketing());
+
+    const put = await fetch(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${ACCOUNT}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pageName: 'Bench' }),
+    });
+    if (put.status !== 201) throw new Error(`partner configuration: HTTP ${put.status}`);
+
+    const webhook = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
+    let sequence = 0;
+    /** Sends one signed DM delivery; resolves with its event id and when webhook-ingest answered 200. */
+    async function send(): Promise<{ eventId: string; acceptedAt: number }> {
+      sequence += 1;
+      const customer = { id: String(9_000_000_000 + (sequence % settings.customers)), screenName: `customer${sequence % settings.customers}` };
+      const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
+      const bytes = serializeLikePlatform(delivery);
+      const response = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
+      const acceptedAt = performance.now();
+      if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
+      return { eventId: delivery.direct_message_events[0]!.id, acceptedAt };
+    }
+    async function sendMany(count: number, concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+      const sent: { eventId: string; acceptedAt: number }[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < count) {
+            next += 1;
+            sent.push(await send());
+          }
+        }),
+      );
+      return sent;
+    }
+
+    /** Sends `count` deliveries at a fixed rate, whatever the answers' pace (as the platform does). */
+    async function sendAtRate(count: number, perSecond: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+      const start = performance.now();
+      const pending: Promise<{ eventId: string; acceptedAt: number }>[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const wait = start + (i * 1000) / perSecond - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        pending.push(send());
+      }
+      return Promise.all(pending);
+    }
+    const latencyOf = (batch: { eventId: string; acceptedAt: number }[]) => {
+      const sorted = batch.map((s) => Math.max(0, watch.committed.get(s.eventId)! - s.acceptedAt)).sort((a, b) => a - b);
+      const round = (ms: number) => Math.round(ms * 10) / 10;
+      return { p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(sorted.at(-1)!) };
+    };
+
+    // 1. Latency, webhook accepted -> ticket committed.
+    const watch = await watchCommits(ticketingDb.url);
+    cleanup.push(watch.stop);
+    const warmup = await sendMany(200, settings.concurrency);
+    await waitUntil(() => warmup.every((s) => watch.committed.has(s.eventId)));
+    const paced = await sendAtRate(settings.deliveries, settings.rate);
+    await waitUntil(() => paced.every((s) => watch.committed.has(s.eventId)));
+    const started = performance.now();
+    const saturated = await sendMany(settings.deliveries, settings.concurrency);
+    await waitUntil(() => saturated.every((s) => watch.committed.has(s.eventId)));
+    const lastCommit = Math.max(...saturated.map((s) => watch.committed.get(s.eventId)!));
+    const endToEndRate = settings.deliveries / ((lastCommit - started) / 1000);
+
+    // 2. Throughput of one ticketing process over a backlog.
+    await ticketing.stop();
+    stopTicketing = async () => undefined;
+    const backlog = await sendMany(settings.backlog, 16);
+    ticketing = await startTicketing(ticketingConfig, { logger });
+    stopTicketing = ticketing.stop;
+    await waitUntil(() => backlog.every((s) => watch.committed.has(s.eventId)));
+    const commits = backlog.map((s) => watch.committed.get(s.eventId)!).sort((a, b) => a - b);
+    const window = (commits.at(-1)! - commits[0]!) / 1000;
+    const backlogRate = (commits.length - 1) / window;
+    const { rows } = await ticketing.pool.query<{ tickets: number; activities: number }>(
+      'SELECT (SELECT count(*)::int FROM tickets) AS tickets, (SELECT count(*)::int FROM activities) AS activities',
+    );
+
+    const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+    console.log(
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+          settings,
+          latencyAtRate: { deliveries: settings.deliveries, perSecond: settings.rate, ...latencyOf(paced) },
+          saturated: { deliveries: settings.deliveries, concurrency: settings.concurrency, endToEndDeliveriesPerSecond: Math.round(endToEndRate), ...latencyOf(saturated) },
+          throughput: { backlog: settings.backlog, customers: settings.customers, seconds: Math.round(window * 100) / 100, deliveriesPerSecond: Math.round(backlogRate) },
+          database: rows[0],
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    for (const step of cleanup) await step().catch((error: unknown) => console.error('stop failed', error));
+    await Promise.all([...databases.map((db) => db.drop()), vhost?.drop()]);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

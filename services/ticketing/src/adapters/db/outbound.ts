@@ -1,0 +1,73 @@
+import type { PoolClient } from '@crm/db';
+import { lockKeys } from './locks';
+
+/**
+ * Activities this system sends (an agent's reply from a ticket). One is recorded as pending
+ * before the send, without a platform id; when the platform accepts it, it gets the platform's
+ * id. The platform then delivers the account's own post or DM back by webhook (the echo), with
+ * that same id: `UNIQUE (account_id, platform_event_id)` makes the echo a duplicate, and if the
+ * echo won the race, `markOutboundSent` folds it into the pending activity. Either way the
+ * reply appears once.
+ */
+
+export interface PendingOutbound {
+  accountId: string;
+  ticketId: string;
+  kind: 'dm_sent' | 'reply_by_account';
+  text: string;
+  contactId: string | null;
+  /** DMs: the conversation, so the echo threads to it. */
+  conversationKey: string | null;
+  /** Public replies: the post replied to. */
+  parentPostId: string | null;
+}
+
+export async function insertPendingOutbound(client: PoolClient, activity: PendingOutbound, now: Date): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, contact_id,
+                             conversation_key, parent_post_id, send_status)
+     VALUES ($1, $2, $3, 'outbound', $4, NULL, $5, $6, $7, $8, 'pending')
+     RETURNING id`,
+    [activity.accountId, activity.ticketId, activity.kind, activity.text, now, activity.contactId, activity.conversationKey, activity.parentPostId],
+  );
+  return rows[0]!.id;
+}
+
+/** The lock key the activity's echo is recorded under (see domain/events lockKeyOf). */
+function lockKeyOfOutbound(accountId: string, conversationKey: string | null): string {
+  return conversationKey ?? `public:${accountId}`;
+}
+
+/**
+ * The platform accepted a pending activity and gave it `platformEventId`. If its echo was
+ * recorded first, the echo's row is removed and its details (time, raw event) kept on ours,
+ * under the same lock the echo takes, so the two can never both stay. Returns false when the
+ * activity is not pending (already settled).
+ */
+export async function markOutboundSent(client: PoolClient, activityId: string, platformEventId: string): Promise<boolean> {
+  const { rows } = await client.query<{ account_id: string; conversation_key: string | null }>(
+    `SELECT account_id, conversation_key FROM activities WHERE id = $1 AND send_status IN ('pending', 'unknown')`,
+    [activityId],
+  );
+  const pending = rows[0];
+  if (!pending) return false;
+  await lockKeys(client, [lockKeyOfOutbound(pending.account_id, pending.conversation_key)]);
+  const echo = await client.query<{ occurred_at: Date; raw: Record<string, unknown> | null; source_envelope_id: string | null }>(
+    `DELETE FROM activities WHERE account_id = $1 AND platform_event_id = $2 AND id <> $3
+     RETURNING occurred_at, raw, source_envelope_id`,
+    [pending.account_id, platformEventId, activityId],
+  );
+  const seen = echo.rows[0];
+  await client.query(
+    `UPDATE activities SET platform_event_id = $2, send_status = 'sent', send_error = NULL,
+       occurred_at = COALESCE($3, occurred_at), raw = COALESCE($4::jsonb, raw), source_envelope_id = COALESCE($5, source_envelope_id)
+     WHERE id = $1`,
+    [activityId, platformEventId, seen?.occurred_at ?? null, seen?.raw ?? null, seen?.source_envelope_id ?? null],
+  );
+  return true;
+}
+
+/** The platform refused the send (or its outcome is unknown): the reason stays on the activity. */
+export async function markOutboundFailed(client: PoolClient, activityId: string, outcome: 'failed' | 'unknown', reason: string): Promise<void> {
+  await client.query(`UPDATE activities SET send_status = $2, send_error = $3 WHERE id = $1 AND send_status IN ('pending', 'unknown')`, [activityId, outcome, reason]);
+}

@@ -1,0 +1,237 @@
+import { ajv, describeErrors, type SocialEventKind } from '@crm/contracts';
+
+/**
+ * The partner configuration of a connected account (ARCHITECTURE section 7): where its
+ * tickets go, how fast they are due, and what each kind of activity does.
+ */
+
+/** What an activity kind does: open (or join) a ticket, go on the contact's timeline, or nothing. */
+export const DISPOSITIONS = ['ticket', 'timeline', 'ignore'] as const;
+export type Disposition = (typeof DISPOSITIONS)[number];
+
+/** The policy toggles and the kinds they govern. */
+export const POLICY_KINDS = {
+  dmReceived: 'dm_received',
+  mention: 'mention',
+  quoteOfAccount: 'quote_of_account',
+  replyToAccount: 'reply_to_account',
+  repostOfAccount: 'repost_of_account',
+  likeOfAccount: 'like_of_account',
+  followOfAccount: 'follow_of_account',
+  unfollowOfAccount: 'unfollow_of_account',
+} as const satisfies Record<string, SocialEventKind>;
+
+export type PolicyToggle = keyof typeof POLICY_KINDS;
+export type RoutableKind = (typeof POLICY_KINDS)[PolicyToggle];
+export const ROUTABLE_KINDS = Object.values(POLICY_KINDS) as RoutableKind[];
+
+/** Defaults of the issue: messages to the account open tickets, reactions go on the contact's timeline. */
+export const DEFAULT_POLICY: Record<PolicyToggle, Disposition> = {
+  dmReceived: 'ticket',
+  mention: 'ticket',
+  quoteOfAccount: 'ticket',
+  replyToAccount: 'ticket',
+  repostOfAccount: 'timeline',
+  likeOfAccount: 'timeline',
+  followOfAccount: 'timeline',
+  unfollowOfAccount: 'timeline',
+};
+
+/** A resolved ticket takes new messages of its conversation for this long (7 days), then a new ticket starts. */
+export const DEFAULT_REOPEN_WINDOW_MINUTES = 7 * 24 * 60;
+
+export interface RoutingRule {
+  name: string;
+  when: { kinds?: RoutableKind[]; keywords?: string[]; senders?: string[]; languages?: string[] };
+  queue: string;
+  folder: string;
+}
+
+export interface PartnerConfig {
+  pageId: string;
+  pageName: string | null;
+  sla: { firstResponseMinutes: number; resolutionMinutes: number };
+  routing: { defaultQueue: string; defaultFolder: string; rules: RoutingRule[] };
+  policy: Record<PolicyToggle, Disposition> & { reopenWindowMinutes: number };
+  searchQueries: string[];
+  merge: { enabled: boolean; windowMinutes: number };
+}
+
+/** Where the service's settings put tickets when a configuration leaves it open. */
+export interface ConfigDefaults {
+  queue: string;
+  folder: string;
+  firstResponseMinutes: number;
+  resolutionMinutes: number;
+}
+
+/** The body of `PUT /v1/partner-configs/:pageId`: everything optional but the rules' parts. */
+export type PartnerConfigInput = {
+  pageId?: string;
+  pageName?: string | null;
+  consumerKey?: string | null;
+  accessToken?: string | null;
+  sla?: Partial<PartnerConfig['sla']>;
+  routing?: { defaultQueue?: string; defaultFolder?: string; rules?: RoutingRule[] };
+  policy?: Partial<PartnerConfig['policy']>;
+  searchQueries?: string[];
+  merge?: Partial<PartnerConfig['merge']>;
+};
+
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
+const disposition = { type: 'string', enum: [...DISPOSITIONS] } as const;
+const list = (items: Record<string, unknown>) => ({ type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items });
+
+const inputSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    pageId: { type: 'string', pattern: '^[0-9]{1,30}$' },
+    pageName: { type: ['string', 'null'], maxLength: 200 },
+    // Read-only parts of a GET answer (auth's masked credentials, ...): accepted, so a GET body can be PUT back, and ignored.
+    consumerKey: { type: ['string', 'null'], maxLength: 200 },
+    accessToken: { type: ['string', 'null'], maxLength: 200 },
+    accountStatus: { type: ['string', 'null'], maxLength: 50 },
+    createdAt: { type: 'string', maxLength: 50 },
+    updatedAt: { type: 'string', maxLength: 50 },
+    sla: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        firstResponseMinutes: { type: 'integer', minimum: 1, maximum: 525_600 },
+        resolutionMinutes: { type: 'integer', minimum: 1, maximum: 5_256_000 },
+      },
+    },
+    routing: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        defaultQueue: name,
+        defaultFolder: name,
+        rules: {
+          type: 'array',
+          maxItems: 200,
+          items: {
+            type: 'object',
+            required: ['name', 'queue', 'folder'],
+            additionalProperties: false,
+            properties: {
+              name,
+              when: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  kinds: list({ type: 'string', enum: ROUTABLE_KINDS }),
+                  keywords: list({ type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' }),
+                  senders: list({ type: 'string', pattern: '^(@[A-Za-z0-9_]{1,15}|[0-9]{1,30})$' }),
+                  languages: list({ type: 'string', pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
+                },
+              },
+              queue: name,
+              folder: name,
+            },
+          },
+        },
+      },
+    },
+    policy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        ...Object.fromEntries(Object.keys(DEFAULT_POLICY).map((toggle) => [toggle, disposition])),
+        reopenWindowMinutes: { type: 'integer', minimum: 0, maximum: 525_600 },
+      },
+    },
+    searchQueries: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } },
+    merge: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { enabled: { type: 'boolean' }, windowMinutes: { type: 'integer', minimum: 1, maximum: 525_600 } },
+    },
+  },
+} as const;
+
+const validateInput = ajv.compile<PartnerConfigInput>(inputSchema);
+
+/** The problems of a PUT body, each naming its field (`/routing/rules/0/queue must be string`); empty when valid. */
+export function checkPartnerConfig(body: unknown): string[] {
+  return validateInput(body) ? [] : describeErrors(validateInput.errors);
+}
+
+/** A valid input with every missing part filled in: what PUT stores (it replaces the whole configuration). */
+export function withDefaults(pageId: string, input: PartnerConfigInput, defaults: ConfigDefaults): PartnerConfig {
+  return {
+    pageId,
+    pageName: input.pageName ?? null,
+    sla: {
+      firstResponseMinutes: input.sla?.firstResponseMinutes ?? defaults.firstResponseMinutes,
+      resolutionMinutes: input.sla?.resolutionMinutes ?? defaults.resolutionMinutes,
+    },
+    routing: {
+      defaultQueue: input.routing?.defaultQueue ?? defaults.queue,
+      defaultFolder: input.routing?.defaultFolder ?? defaults.folder,
+      rules: (input.routing?.rules ?? []).map((rule) => ({ name: rule.name, when: rule.when ?? {}, queue: rule.queue, folder: rule.folder })),
+    },
+    policy: { ...DEFAULT_POLICY, reopenWindowMinutes: DEFAULT_REOPEN_WINDOW_MINUTES, ...input.policy },
+    searchQueries: input.searchQueries ?? [],
+    merge: { enabled: false, windowMinutes: 60, ...input.merge },
+  };
+}
+
+/** What the configuration says an activity kind does; kinds without a toggle have fixed behaviour. */
+export function dispositionOf(kind: SocialEventKind, config: PartnerConfig): Disposition | null {
+  const toggle = (Object.keys(POLICY_KINDS) as PolicyToggle[]).find((key) => POLICY_KINDS[key] === kind);
+  return toggle ? config.policy[toggle] : null;
+}
+
+/** What routing looks at in the activity that opens a ticket. */
+export interface RoutingSubject {
+  kind: SocialEventKind;
+  text: string | null;
+  senderId: string | null;
+  senderScreenName: string | null;
+  lang: string | null;
+}
+
+export interface RoutingDecision {
+  queue: string;
+  folder: string;
+  /** The rule that matched; null for the defaults. */
+  rule: string | null;
+}
+
+const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A keyword matches as a whole word or phrase, case-insensitively, in any script. */
+function containsKeyword(text: string, keyword: string): boolean {
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escape(keyword.trim())}($|[^\\p{L}\\p{N}_])`, 'iu').test(text);
+}
+
+function senderMatches(sender: string, subject: RoutingSubject): boolean {
+  if (sender.startsWith('@')) return subject.senderScreenName?.toLowerCase() === sender.slice(1).toLowerCase();
+  return subject.senderId === sender;
+}
+
+/** `en` matches `en` and `en-GB`; an activity without a language (DMs carry none) matches no language condition. */
+function languageMatches(language: string, lang: string | null): boolean {
+  if (!lang) return false;
+  const given = lang.toLowerCase();
+  return given === language.toLowerCase() || given.startsWith(`${language.toLowerCase()}-`);
+}
+
+function ruleMatches(rule: RoutingRule, subject: RoutingSubject): boolean {
+  const { kinds, keywords, senders, languages } = rule.when;
+  if (kinds && !kinds.some((kind) => kind === subject.kind)) return false;
+  if (keywords && !keywords.some((keyword) => subject.text !== null && containsKeyword(subject.text, keyword))) return false;
+  if (senders && !senders.some((sender) => senderMatches(sender, subject))) return false;
+  if (languages && !languages.some((language) => languageMatches(language, subject.lang))) return false;
+  return true;
+}
+
+/** The queue and folder of a new ticket: the first rule whose every condition holds, else the defaults. */
+export function route(subject: RoutingSubject, config: PartnerConfig): RoutingDecision {
+  const rule = config.routing.rules.find((candidate) => ruleMatches(candidate, subject));
+  return rule
+    ? { queue: rule.queue, folder: rule.folder, rule: rule.name }
+    : { queue: config.routing.defaultQueue, folder: config.routing.defaultFolder, rule: null };
+}
