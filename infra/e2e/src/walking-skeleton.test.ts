@@ -70,6 +70,7 @@ beforeAll(async () => {
       SOCIAL_ENV_NAME: 'e2e',
       PUBLIC_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/e2e',
       CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+      CRM_API_TOKENS: CRM_TOKEN,
     }),
     { logger },
   );
@@ -79,6 +80,9 @@ beforeAll(async () => {
   ticketing = await startTicketing(loadTicketingConfig({ ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: CRM_TOKEN }), { logger });
   stops.unshift(ticketing.stop);
   ticketingUrl = `http://127.0.0.1:${ticketing.port}`;
+  // Deliveries for an account without a partner configuration are held, not ticketed.
+  const configured = await http.put(`${ticketingUrl}/v1/partner-configs/${ACCOUNT}`, { pageName: 'E2E account' }, { headers: { authorization: `Bearer ${CRM_TOKEN}` } });
+  if (configured.status !== 201) throw new Error(`partner configuration for ${ACCOUNT}: HTTP ${configured.status}`);
 
   const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: 'e2e', WEBHOOK_URL: `http://127.0.0.1:${ingest.port}/webhooks/e2e` });
   simulator = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');

@@ -11,4 +11,8 @@ export {
 export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
 export * from './messages';
 export * from './topology';
+export * from './commands';
+export * from './auth-account-events';
 export * from './tracking';
+export * from './social-events';
+export * from './account-events';

@@ -115,6 +115,58 @@ describe('simulator control API against a real webhook', () => {
     expect(res.body.error.message).toContain('`delivery`');
   });
 
+  it('delivers any kind of account activity, built like the platform builds it', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ kind: 'post', text: 'Our sale starts today' }, 'tweet_create_events'],
+      [{ kind: 'mention', user: '@ana', text: 'help', userHasBlocked: 'false' }, 'tweet_create_events'],
+      [{ kind: 'reply', user: '@ana', text: 'still waiting', inReplyTo: { id: '500' } }, 'tweet_create_events'],
+      [{ kind: 'reply', user: '@ana', byAccount: true, text: 'sorry', inReplyTo: { id: '501' } }, 'tweet_create_events'],
+      [{ kind: 'quote', user: '@ana', text: 'meh', post: { id: '502', text: 'new!' } }, 'tweet_create_events'],
+      [{ kind: 'repost', user: '@ana', post: { id: '503' } }, 'tweet_create_events'],
+      [{ kind: 'like', user: '@ana', post: { id: '504' } }, 'favorite_events'],
+      [{ kind: 'follow', user: '@ana' }, 'follow_events'],
+      [{ kind: 'unfollow', user: '@ana', byAccount: true }, 'follow_events'],
+      [{ kind: 'block', user: '@ana' }, 'block_events'],
+      [{ kind: 'unmute', user: '@ana' }, 'mute_events'],
+      [{ kind: 'dm', user: '@ana', text: 'hi', media: { url: 'https://img.example/c.jpg' } }, 'direct_message_events'],
+      [{ kind: 'dm-sent', user: '@ana', text: 'hello' }, 'direct_message_events'],
+      [{ kind: 'typing', user: '@ana' }, 'direct_message_indicate_typing_events'],
+      [{ kind: 'read', user: '@ana', lastReadEventId: '77' }, 'direct_message_mark_read_events'],
+      [{ kind: 'delete', post: { id: '505' } }, 'tweet_delete_events'],
+      [{ kind: 'revoke' }, 'user_event'],
+    ];
+    for (const [body, kind] of cases) {
+      const res = await request(app).post('/control/activities').send({ account: '1001', createdAt: '2026-01-02T03:04:05Z', ...body }).expect(200);
+      expect(res.body).toMatchObject({ webhookStatus: 200, activity: body.kind, kind });
+      const got = receiver.received.at(-1)!;
+      expect(got.signatureValid).toBe(true);
+      const delivery = JSON.parse(got.raw.toString('utf8'));
+      expect(delivery).toEqual(res.body.delivery);
+      expect(checkDelivery(delivery)).toMatchObject({ ok: true, kind, forUserId: kind === 'user_event' ? null : '1001' });
+    }
+    const reply = JSON.parse(receiver.received[3]!.raw.toString('utf8')).tweet_create_events[0];
+    expect(reply).toMatchObject({ user: { id_str: '1001' }, in_reply_to_status_id_str: '501', in_reply_to_user_id_str: stableUserId('ana') });
+  });
+
+  it.each([
+    [{ kind: 'poke', account: '1001' }, '`kind`'],
+    [{ kind: 'post' }, '`account`'],
+    [{ kind: 'post', account: '1001' }, '`text`'],
+    [{ kind: 'like', account: '1001', user: '@ana' }, '`post`'],
+    [{ kind: 'like', account: '1001', user: '@ana', post: { id: 'x' } }, '`post.id`'],
+    [{ kind: 'like', account: '1001', user: '@ana', post: { id: '1', author: { id: 'x' } } }, '`post.author`'],
+    [{ kind: 'read', account: '1001', user: '@ana' }, '`lastReadEventId`'],
+    [{ kind: 'dm', account: '1001', user: '@ana', text: 'x', media: { url: 'ftp://x' } }, '`media.url`'],
+    [{ kind: 'mention', account: '1001', user: '@ana', text: 'x', userHasBlocked: 'maybe' }, '`userHasBlocked`'],
+    [{ kind: 'follow', account: '1001', user: '@ana', byAccount: 'yes' }, '`byAccount`'],
+    [{ kind: 'post', account: '1001', text: 'x', createdAt: 'yesterday' }, '`createdAt`'],
+  ])('activities: answers 400 naming the bad field for %j', async (body, field) => {
+    const res = await request(app).post('/control/activities').send(body).expect(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.message).toContain(field);
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('lists what it sent, most recent first, with the webhook status', async () => {
     await request(app).post('/control/direct-messages').send({ from: '@ana', to: '1001', text: 'one' }).expect(200);
     const second = await request(app).post('/control/direct-messages').send({ from: '@ana', to: '1001', text: 'two', signature: 'wrong' }).expect(200);

@@ -5,8 +5,10 @@ import type { Logger } from '@crm/logging';
 import { sign } from '@crm/webhook-signature';
 import type { SimulatorConfig } from './config';
 import { dmText, invalid, optionalEventId, optionalUrl, requireBody, signing, userRef } from './control-input';
+import { activityDelivery } from './activity-requests';
 import { DeliveryLog, type Signing } from './delivery-log';
 import { directMessageReceived, serializeLikePlatform } from './deliveries';
+import { platformRoutes } from './platform';
 import { runCrcCheck, sendDelivery, WebhookUnreachable, type WebhookAnswer } from './webhook-client';
 
 export interface SimulatorAppOptions {
@@ -60,6 +62,7 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
     logger,
     readiness: {},
     routes: (app) => {
+      app.use(platformRoutes({ config, logger }));
       app.post('/control/crc', async (req, res) => {
         const body = req.body === undefined ? {} : requireBody(req.body);
         const url = optionalUrl(body, 'url') ?? config.WEBHOOK_URL;
@@ -85,6 +88,17 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
           forUserId: delivery.for_user_id,
           delivery,
         });
+      });
+
+      // Any kind of account activity, built like the platform builds it (see activity-requests.ts).
+      app.post('/control/activities', async (req, res) => {
+        const body = requireBody(req.body);
+        const url = optionalUrl(body, 'webhookUrl') ?? config.WEBHOOK_URL;
+        const mode = signing(body);
+        const { kind, delivery } = activityDelivery(body);
+        const answer = await deliver(serializeLikePlatform(delivery), delivery, url, mode);
+        const summary = describe(delivery);
+        res.json({ webhookStatus: answer.status, webhookBody: answer.body, activity: kind, ...summary, eventId: summary.eventIds[0] ?? null, delivery });
       });
 
       app.post('/control/deliveries', async (req, res) => {

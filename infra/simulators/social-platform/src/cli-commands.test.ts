@@ -71,6 +71,32 @@ describe('CLI against a running simulator', () => {
     expect(result.out.split('\n')[1]).toMatch(/signature wrong {2}-> 401$/);
   });
 
+  it('activity: any kind reaches the webhook, signed; the summary names it', async () => {
+    const mention = await run('activity', 'mention', '--account', '1001', '--user', '@ana', 'where', 'is', 'my', 'order?');
+    expect(mention).toMatchObject({ code: EXIT.ok });
+    expect(mention.out).toMatch(/^sent mention \(tweet_create_events [0-9]{18,19}\) for 1001: webhook answered 200$/);
+    const sent = JSON.parse(receiver.received.at(-1)!.raw.toString('utf8')) as { tweet_create_events: { text: string }[] };
+    expect(sent.tweet_create_events[0]!.text).toMatch(/^@user0*1001 where is my order\?$/);
+    expect(receiver.received.at(-1)!.signatureValid).toBe(true);
+
+    const like = await run('activity', 'like', '--account', '1001', '--user', '@ana', '--by-account', '--post', '123', '--post-author', '@bob');
+    expect(like.code).toBe(EXIT.ok);
+    const liked = JSON.parse(receiver.received.at(-1)!.raw.toString('utf8')) as { favorite_events: { user: { id_str: string }; favorited_status: { id_str: string; user: { screen_name: string } } }[] };
+    expect(liked.favorite_events[0]).toMatchObject({ user: { id_str: '1001' }, favorited_status: { id_str: '123', user: { screen_name: 'bob' } } });
+
+    expect((await run('activity', 'read', '--account', '1001', '--user', '@ana', '--last-read', '55')).code).toBe(EXIT.ok);
+    expect((await run('activity', 'revoke', '--account', '1001')).code).toBe(EXIT.ok);
+  });
+
+  it('activity: a usage mistake names what is missing', async () => {
+    expect((await run('activity', '--account', '1001')).code).toBe(EXIT.usage);
+    const reply = await run('activity', 'reply', '--account', '1001', '--user', '@ana', 'hi');
+    expect(reply.code).toBe(EXIT.usage);
+    expect(reply.err).toMatch(/`inReplyTo` is required for this kind/);
+    const unknown = await run('activity', 'poke', '--account', '1001');
+    expect(unknown.err).toMatch(/`kind` must be one of post, reply/);
+  });
+
   it('says how to start the simulator when it is not running', async () => {
     const out: string[] = [];
     const err: string[] = [];

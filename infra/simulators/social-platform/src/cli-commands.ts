@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ACTIVITY_KINDS } from './activity-requests';
 
 export const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:3101';
 
@@ -7,6 +8,13 @@ export const USAGE = `usage: pnpm sim <command> [options]
   dm --from @ana --to 1001 "where is my order 42?"
        [--webhook-url URL] [--event-id ID] [--signature wrong|none]
                        a customer sends the account a DM, delivered signed to the webhook
+  activity <kind> --account 1001 [--user @ana] [--by-account] [--post ID [--post-author @x]]
+       [--reply-to ID [--reply-to-author @x]] [--last-read ID] [--media URL] [--lang en]
+       [--event-id ID] [--webhook-url URL] [--signature wrong|none] [text]
+                       any kind of account activity, delivered signed to the webhook. Kinds:
+                       ${ACTIVITY_KINDS.join(', ')}.
+                       --by-account: the account did it (its reply, quote, repost, like, follow,
+                       typing, read); otherwise --user did it to the account
   crc [--url URL]      runs a CRC check against the webhook (default: the simulator's WEBHOOK_URL)
   deliveries [--limit N]
                        what the simulator sent, most recent first
@@ -64,6 +72,16 @@ export async function runCli(argv: string[], { simulatorUrl = DEFAULT_SIMULATOR_
         to: { type: 'string' },
         'webhook-url': { type: 'string' },
         'event-id': { type: 'string' },
+        account: { type: 'string' },
+        user: { type: 'string' },
+        'by-account': { type: 'boolean' },
+        post: { type: 'string' },
+        'post-author': { type: 'string' },
+        'reply-to': { type: 'string' },
+        'reply-to-author': { type: 'string' },
+        'last-read': { type: 'string' },
+        media: { type: 'string' },
+        lang: { type: 'string' },
         signature: { type: 'string' },
         url: { type: 'string' },
         limit: { type: 'string' },
@@ -104,6 +122,43 @@ export async function runCli(argv: string[], { simulatorUrl = DEFAULT_SIMULATOR_
         return status === 400 ? EXIT.usage : EXIT.failed;
       }
       const summary = `sent DM ${String(json.eventId)} from ${values.from} to ${values.to}: webhook answered ${String(json.webhookStatus)}`;
+      if (is2xx(json.webhookStatus)) {
+        io.out(summary);
+        return EXIT.ok;
+      }
+      io.err(`${summary} ${JSON.stringify(json.webhookBody)}`);
+      return EXIT.failed;
+    }
+
+    if (command === 'activity') {
+      const [kind, ...words] = rest;
+      if (!kind || !values.account) {
+        io.err(`activity needs a kind and --account\n\n${USAGE}`);
+        return EXIT.usage;
+      }
+      const text = words.join(' ');
+      const postRef = (id: string | undefined, author: string | undefined) => (id ? { id, ...(author ? { author } : {}) } : undefined);
+      const { status, json } = await call(simulatorUrl, 'POST', '/control/activities', {
+        kind,
+        account: values.account,
+        user: values.user,
+        byAccount: values['by-account'],
+        text: text === '' ? undefined : text,
+        post: postRef(values.post, values['post-author']),
+        inReplyTo: postRef(values['reply-to'], values['reply-to-author']),
+        lastReadEventId: values['last-read'],
+        media: values.media ? { url: values.media } : undefined,
+        lang: values.lang,
+        eventId: values['event-id'],
+        webhookUrl: values['webhook-url'],
+        signature: values.signature,
+      });
+      show(json);
+      if (status !== 200) {
+        io.err(status === 400 ? `the simulator refused the request: ${errorMessage(json)}` : `activity not delivered: ${errorMessage(json)}`);
+        return status === 400 ? EXIT.usage : EXIT.failed;
+      }
+      const summary = `sent ${kind} (${String(json.kind)} ${String(json.eventId ?? '-')}) for ${String(json.forUserId ?? values.account)}: webhook answered ${String(json.webhookStatus)}`;
       if (is2xx(json.webhookStatus)) {
         io.out(summary);
         return EXIT.ok;

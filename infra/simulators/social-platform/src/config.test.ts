@@ -6,6 +6,8 @@ describe('loadSimulatorConfig', () => {
   it('defaults to port 3101 and the local webhook-ingest URL of the environment', () => {
     expect(loadSimulatorConfig({})).toEqual({
       PORT: 3101,
+      SOCIAL_CONSUMER_KEY: 'local-dev-consumer-key',
+      OAUTH_TIMESTAMP_WINDOW_SECONDS: 300,
       SOCIAL_CONSUMER_SECRET: 'local-dev-consumer-secret',
       SOCIAL_ENV_NAME: 'dev',
       WEBHOOK_URL: 'http://127.0.0.1:3001/webhooks/dev',

@@ -1,8 +1,12 @@
-import { listenPort, loadConfig, logLevel, str, url } from '@crm/config';
+import { listenPort, loadConfig, logLevel, num, str, url } from '@crm/config';
 import { registerSecret } from '@crm/logging';
 
 export interface SimulatorConfig {
   PORT: number;
+  /** The app's consumer key: OAuth 1.0a requests and app-token requests must name it. */
+  SOCIAL_CONSUMER_KEY: string;
+  /** How far an OAuth 1.0a timestamp may be from the simulator's clock, in seconds. */
+  OAUTH_TIMESTAMP_WINDOW_SECONDS: number;
   /** The app's consumer secret: the key of CRC answers and delivery signatures. */
   SOCIAL_CONSUMER_SECRET: string;
   SOCIAL_ENV_NAME: string;
@@ -17,6 +21,8 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     'social-platform-simulator',
     {
       PORT: listenPort({ default: 3101 }),
+      SOCIAL_CONSUMER_KEY: str({ default: 'local-dev-consumer-key' }),
+      OAUTH_TIMESTAMP_WINDOW_SECONDS: num({ default: 300 }),
       // The same default auth uses locally, so the local stack agrees on signatures out of the box.
       SOCIAL_CONSUMER_SECRET: str({ default: 'local-dev-consumer-secret' }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
@@ -29,6 +35,8 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
   registerSecret(loaded.SOCIAL_CONSUMER_SECRET);
   return {
     PORT: loaded.PORT,
+    SOCIAL_CONSUMER_KEY: loaded.SOCIAL_CONSUMER_KEY,
+    OAUTH_TIMESTAMP_WINDOW_SECONDS: loaded.OAUTH_TIMESTAMP_WINDOW_SECONDS,
     SOCIAL_CONSUMER_SECRET: loaded.SOCIAL_CONSUMER_SECRET,
     SOCIAL_ENV_NAME: loaded.SOCIAL_ENV_NAME,
     WEBHOOK_URL: loaded.WEBHOOK_URL ?? `http://127.0.0.1:3001/webhooks/${encodeURIComponent(loaded.SOCIAL_ENV_NAME)}`,

@@ -68,3 +68,74 @@ export function signing(body: Body): Signing {
   if (value === 'wrong' || value === 'none') return value;
   throw invalid('signature', 'must be "valid", "wrong" or "none"');
 }
+
+/** An optional non-empty text field (post text, ...). */
+export function optionalText(body: Body, field: string, maxLength: number): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'must be a non-empty string');
+  if ([...value].length > maxLength) throw invalid(field, `must be at most ${maxLength} characters`);
+  return value;
+}
+
+export function optionalBoolean(body: Body, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalid(field, 'must be true or false');
+  return value;
+}
+
+/** A platform id given as a string of digits. */
+export function optionalDigits(body: Body, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !/^[0-9]{1,20}$/.test(value)) throw invalid(field, 'must be a string of digits');
+  return value;
+}
+
+/** When the event happened: an ISO date-time or milliseconds since the epoch. */
+export function optionalTime(body: Body, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < 0) throw invalid(field, 'must be an ISO date-time or milliseconds since the epoch');
+  return ms;
+}
+
+/** Runs checks of a nested object, naming its fields `outer.inner` in errors. */
+function within<T>(field: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof HttpError && error.message.startsWith('`')) throw new HttpError(400, 'invalid_request', `\`${field}.${error.message.slice(1)}`);
+    throw error;
+  }
+}
+
+/** A post another event refers to: {id, author?, text?}; `author` defaults as the caller says. */
+export function optionalPostRef(body: Body, field: string): { id: string; author?: UserInput; text?: string } | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw invalid(field, 'must be an object {id, author?, text?}');
+  return within(field, () => {
+    const id = optionalDigits(value, 'id');
+    if (!id) throw invalid('id', 'is required: the post id (digits)');
+    const author = value.author === undefined ? undefined : userRef(value, 'author');
+    const text = optionalText(value, 'text', 10_000);
+    return { id, ...(author ? { author } : {}), ...(text ? { text } : {}) };
+  });
+}
+
+/** A media attachment {type?, url}. */
+export function optionalMedia(body: Body, field: string): { type?: 'photo' | 'video' | 'animated_gif'; url: string } | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw invalid(field, 'must be an object {type?, url}');
+  return within(field, () => {
+    const url = optionalUrl(value, 'url');
+    if (!url) throw invalid('url', 'is required: an http or https URL');
+    const type = value.type;
+    if (type !== undefined && type !== 'photo' && type !== 'video' && type !== 'animated_gif') throw invalid('type', 'must be "photo", "video" or "animated_gif"');
+    return { url, ...(type ? { type } : {}) };
+  });
+}

@@ -21,6 +21,7 @@ export interface DirectMessageEvent {
     message_data: {
       text: string;
       entities: { hashtags: unknown[]; symbols: unknown[]; user_mentions: unknown[]; urls: unknown[] };
+      attachment?: { type: 'media'; media: { id: number; id_str: string; type: string; media_url_https: string } };
     };
   };
 }
@@ -42,6 +43,8 @@ export interface DirectMessageInput {
   /** A fixed event id (to send the same event twice); a fresh one otherwise. */
   eventId?: string;
   createdAt?: Date | number;
+  /** A photo, video or GIF attached to the DM. */
+  media?: { type?: 'photo' | 'video' | 'animated_gif'; url: string };
 }
 
 /** The app a DM sent by the account was sent through (the CRM's own app, by default). */
@@ -52,19 +55,24 @@ function directMessage(input: DirectMessageInput, sentByAccount: boolean, app?: 
   const customer = platformUser(input.customer);
   const atMs = input.createdAt === undefined ? Date.now() : new Date(input.createdAt).getTime();
   const [sender, recipient] = sentByAccount ? [account, customer] : [customer, account];
+  const id = input.eventId ?? nextEventId(atMs);
+  const mediaId = (BigInt(id) + 1n).toString();
+  const attachment = input.media
+    ? { attachment: { type: 'media' as const, media: { id: Number(mediaId), id_str: mediaId, type: input.media.type ?? 'photo', media_url_https: input.media.url } } }
+    : {};
   const delivery: DirectMessageDelivery = {
     for_user_id: account.id,
     direct_message_events: [
       {
         type: 'message_create',
-        id: input.eventId ?? nextEventId(atMs),
+        id,
         created_timestamp: String(atMs),
         message_create: {
           target: { recipient_id: recipient.id },
           sender_id: sender.id,
           ...(app ? { source_app_id: app.id } : {}),
           // Entities are not extracted from the text; consumers should not rely on them being filled.
-          message_data: { text: input.text, entities: { hashtags: [], symbols: [], user_mentions: [], urls: [] } },
+          message_data: { text: input.text, entities: { hashtags: [], symbols: [], user_mentions: [], urls: [] }, ...attachment },
         },
       },
     ],
