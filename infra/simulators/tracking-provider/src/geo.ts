@@ -1,19 +1,7 @@
-/** Positions and distances of the simulated world (WGS84 degrees, metres). */
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+/** Paths of the simulated world (WGS84 degrees, metres). */
+import { greatCircleMeters as distanceMeters, type LatLng } from '@crm/geo';
 
-const EARTH_RADIUS_M = 6_371_000;
-const rad = (deg: number) => (deg * Math.PI) / 180;
-
-/** Great-circle distance (haversine). */
-export function distanceMeters(a: LatLng, b: LatLng): number {
-  const dLat = rad(b.lat - a.lat);
-  const dLng = rad(b.lng - a.lng);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+export { distanceMeters, type LatLng };
 
 const STEPS_PER_LEG = 8;
 

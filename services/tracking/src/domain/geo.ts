@@ -1,22 +1,9 @@
 import type { TrackingLiveView } from '@crm/contracts';
+import { greatCircleMeters, type LatLng } from '@crm/geo';
 
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
+export { greatCircleMeters, type LatLng };
 
 export type Route = NonNullable<TrackingLiveView['route']>;
-
-const EARTH_RADIUS_M = 6_371_000;
-const rad = (deg: number) => (deg * Math.PI) / 180;
-
-/** Great-circle distance (haversine, R = 6371 km). */
-export function greatCircleMeters(a: LatLng, b: LatLng): number {
-  const dLat = rad(b.lat - a.lat);
-  const dLng = rad(b.lng - a.lng);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 export interface StraightLineOptions {
   /** Roads are longer than the straight line: ~1.2 in cities. */
