@@ -1,3 +1,4 @@
+import { ACCOUNT_REVOKED_KEY } from './account-events';
 import { SOCIAL_ACTIONS } from './commands';
 
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
@@ -46,6 +47,7 @@ export const Queues = {
   ticketingAccountEvents: 'ticketing.account-events',
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
+  authAccountEvents: 'auth.account-events',
   trackingRpc: 'tracking.rpc',
 } as const;
 
@@ -68,5 +70,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Queues.authRpc, kind: 'rpc' },
     { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
     { name: Queues.trackingRpc, kind: 'rpc' },
+    // auth forgets an account's credentials when its owner revoked the app (ticketing learns it by webhook).
+    { name: Queues.authAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: ACCOUNT_REVOKED_KEY }], retry: DEFAULT_RETRY },
   ],
 };

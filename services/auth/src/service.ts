@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Queues, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload, type WebhookInvalidPayload } from '@crm/contracts';
+import { AccountRevoked, Queues, SocialCommand, SYSTEM_TOPOLOGY, type AccountRevokedPayload, type SocialCommandPayload, type WebhookInvalidPayload } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
@@ -15,6 +15,7 @@ import { PlatformClient } from './adapters/platform/client';
 import { WebhookRegistrations } from './adapters/webhook-registrations';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
+import { createAccountEventsHandler } from './handlers/account-events-handler';
 import { createCommandHandler } from './handlers/command-handler';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
@@ -30,6 +31,7 @@ export interface RunningService {
   pool: Pool;
   webhooks: WebhookAdmin;
   consumer: Consumer<SocialCommandPayload>;
+  accountEventsConsumer: Consumer<AccountRevokedPayload>;
   stop: () => Promise<void>;
 }
 
@@ -108,6 +110,12 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     prefetch: config.COMMAND_PREFETCH,
     handler: createCommandHandler({ executor, events, maxAttempts: retry?.maxAttempts ?? 8 }),
   });
+  const accountEventsConsumer = new Consumer<AccountRevokedPayload>(broker, {
+    queue: Queues.authAccountEvents,
+    topology: SYSTEM_TOPOLOGY,
+    contracts: [AccountRevoked],
+    handler: createAccountEventsHandler({ accounts, logger }),
+  });
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
 
   const app = createHttpApp({
@@ -144,9 +152,10 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     pool,
     webhooks,
     consumer,
+    accountEventsConsumer,
     stop: async () => {
       if (timer) clearInterval(timer);
-      await consumer.stop();
+      await Promise.all([consumer.stop(), accountEventsConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
       await checking;

@@ -17,6 +17,10 @@ describe('ticketing configuration', () => {
       SLA_RESOLUTION_MINUTES: 1440,
       ACTIVITY_PREFETCH: 10,
       HELD_RELEASE_INTERVAL_MS: 60000,
+      OUTBOX_RELAY_INTERVAL_MS: 5000,
+      TRACKING_RPC_TIMEOUT_MS: 10000,
+      TRACKING_REFRESH_AFTER_MS: 60000,
+      TRACKING_READ_WAIT_MS: 1500,
     });
     expect(acceptsLocalDevToken(config)).toBe(true);
   });

@@ -43,6 +43,14 @@ export interface TicketingConfig {
   ACTIVITY_PREFETCH: number;
   /** How often held deliveries of accounts that now have a configuration are looked for (a safety net; a PUT releases at once). */
   HELD_RELEASE_INTERVAL_MS: number;
+  /** How often commands left in the outbox (broker down, a crash before the publish) are published again. */
+  OUTBOX_RELAY_INTERVAL_MS: number;
+  /** How long ticketing waits for tracking's answer on `tracking.rpc`. */
+  TRACKING_RPC_TIMEOUT_MS: number;
+  /** A linked order's tracking availability older than this is checked again when the ticket is read. */
+  TRACKING_REFRESH_AFTER_MS: number;
+  /** How long reading a ticket waits for that check before answering with the last known state, marked stale. */
+  TRACKING_READ_WAIT_MS: number;
 }
 
 /**
@@ -62,6 +70,10 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): Ticke
       SLA_RESOLUTION_MINUTES: positiveNumber({ default: 1440 }),
       ACTIVITY_PREFETCH: positiveInteger({ default: 10 }),
       HELD_RELEASE_INTERVAL_MS: positiveInteger({ default: 60_000 }),
+      OUTBOX_RELAY_INTERVAL_MS: positiveInteger({ default: 5_000 }),
+      TRACKING_RPC_TIMEOUT_MS: positiveInteger({ default: 10_000 }),
+      TRACKING_REFRESH_AFTER_MS: positiveInteger({ default: 60_000 }),
+      TRACKING_READ_WAIT_MS: positiveInteger({ default: 1_500 }),
     },
     env,
   );
@@ -78,6 +90,10 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): Ticke
     SLA_RESOLUTION_MINUTES: config.SLA_RESOLUTION_MINUTES,
     ACTIVITY_PREFETCH: config.ACTIVITY_PREFETCH,
     HELD_RELEASE_INTERVAL_MS: config.HELD_RELEASE_INTERVAL_MS,
+    OUTBOX_RELAY_INTERVAL_MS: config.OUTBOX_RELAY_INTERVAL_MS,
+    TRACKING_RPC_TIMEOUT_MS: config.TRACKING_RPC_TIMEOUT_MS,
+    TRACKING_REFRESH_AFTER_MS: config.TRACKING_REFRESH_AFTER_MS,
+    TRACKING_READ_WAIT_MS: config.TRACKING_READ_WAIT_MS,
   };
 }
 

@@ -87,7 +87,8 @@ interface Ticket {
   createdAt: string;
   updatedAt: string;
   lastActivityAt: string;
-  sla: { firstResponseDueAt: string; resolutionDueAt: string };
+  sla: { firstResponseDueAt: string; resolutionDueAt: string; firstRespondedAt: string | null };
+  order?: unknown;
   conversationState: {
     typing: { contactAt: string | null; accountAt: string | null };
     read: { contact: { lastReadEventId: string; readAt: string } | null; account: { lastReadEventId: string; readAt: string } | null };
@@ -209,8 +210,12 @@ describe('received DMs', () => {
         deleted: false,
         author: { id: item!.contact.id, screenName: 'ana', name: 'Ana Lima' },
         attachments: [],
+        status: null,
+        failure: null,
       },
     ]);
+    expect(detail.order).toBeNull();
+    expect(detail.sla.firstRespondedAt).toBeNull();
   });
 
   it('are routed by the first matching rule: kind, keyword, sender', async () => {

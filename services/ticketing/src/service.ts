@@ -1,15 +1,20 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Exchanges, Queues, RawActivity, SYSTEM_TOPOLOGY, type RawActivityPayload, type Topology } from '@crm/contracts';
+import { Exchanges, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { Broker, Consumer, Publisher } from '@crm/messaging';
+import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
+import { OutboxRelay } from './adapters/broker/outbox-relay';
+import { TrackingClient } from './adapters/broker/tracking';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { ActivityPipeline } from './handlers/activity-handler';
+import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { ticketingRoutes } from './http/routes';
+import { OrderLinks } from './operations/order-links';
+import { commandNotSendable, Replies } from './operations/replies';
 
 /** Versioned SQL migrations of ticketing's database. */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
@@ -22,8 +27,12 @@ export interface TicketingOptions {
   activityQueue?: string;
   /** The queue of account events within `topology`. */
   accountEventsQueue?: string;
+  /** The queue of command results within `topology`. */
+  commandResultsQueue?: string;
   /** The exchange `account.revoked` is published on. */
   accountEventsExchange?: string;
+  /** The exchange reply commands are published on. */
+  commandsExchange?: string;
   /** Interface to listen on. */
   host?: string;
 }
@@ -35,7 +44,10 @@ export interface RunningTicketing {
   broker: Broker;
   consumer: Consumer<RawActivityPayload>;
   accountEventsConsumer: Consumer<AccountEventPayload>;
+  commandResultsConsumer: Consumer<SocialCommandResultPayload>;
   pipeline: ActivityPipeline;
+  /** Publishes the commands of replies (transactional outbox). */
+  relay: OutboxRelay;
   /** In order: stop consuming (in-flight work finishes), close HTTP, let releases finish, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
@@ -58,8 +70,10 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const topology = options.topology ?? SYSTEM_TOPOLOGY;
   const activityQueue = options.activityQueue ?? Queues.ticketingActivity;
   const accountEventsQueue = options.accountEventsQueue ?? Queues.ticketingAccountEvents;
+  const commandResultsQueue = options.commandResultsQueue ?? Queues.ticketingCommandResults;
   requireWorkQueue(topology, activityQueue);
   requireWorkQueue(topology, accountEventsQueue);
+  requireWorkQueue(topology, commandResultsQueue);
 
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
@@ -83,6 +97,22 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     prefetch: 5,
     handler: createAccountEventsHandler({ pool, logger }),
   });
+  const commandResultsConsumer = new Consumer<SocialCommandResultPayload>(broker, {
+    queue: commandResultsQueue,
+    topology,
+    contracts: [SocialCommandResult],
+    prefetch: 5,
+    handler: createCommandResultsHandler({ pool, logger }),
+  });
+  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: commandNotSendable });
+  const rpc = new RpcClient(broker, 'ticketing', topology);
+  const orderLinks = new OrderLinks({
+    pool,
+    tracking: new TrackingClient(rpc, config.TRACKING_RPC_TIMEOUT_MS),
+    logger,
+    refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
+    readWaitMs: config.TRACKING_READ_WAIT_MS,
+  });
   const defaults = {
     queue: config.DEFAULT_QUEUE,
     folder: config.DEFAULT_FOLDER,
@@ -92,16 +122,27 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
 
   let server: Server | undefined;
   try {
-    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), publisher.ready()]);
+    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
     const app = createHttpApp({
       logger,
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-      routes: ticketingRoutes({ pool, apiTokens: config.CRM_API_TOKENS, logger, defaults, releaseHeld: (accountId) => pipeline.release(accountId) }),
+      routes: ticketingRoutes({
+        pool,
+        apiTokens: config.CRM_API_TOKENS,
+        logger,
+        defaults,
+        releaseHeld: (accountId) => pipeline.release(accountId),
+        replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
+        orderLinks,
+        view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
+      }),
     });
     server = await listen(app, config.PORT, options.host);
   } catch (error) {
     await consumer.stop(1_000).catch(() => undefined);
     await accountEventsConsumer.stop(1_000).catch(() => undefined);
+    await commandResultsConsumer.stop(1_000).catch(() => undefined);
+    await rpc.close().catch(() => undefined);
     await broker.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw error;
@@ -112,22 +153,31 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   releaseReady();
   const releaseTimer = setInterval(releaseReady, config.HELD_RELEASE_INTERVAL_MS);
   releaseTimer.unref();
+  // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
+  relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
 
   const httpServer = server;
   const stopSteps: StopStep[] = [
     async () => {
       clearInterval(releaseTimer);
-      await Promise.all([consumer.stop(config.SHUTDOWN_TIMEOUT_MS), accountEventsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS)]);
+      await Promise.all([
+        consumer.stop(config.SHUTDOWN_TIMEOUT_MS),
+        accountEventsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS),
+        commandResultsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS),
+      ]);
     },
     () => closeServer(httpServer),
-    // Releases started by a PUT or the timer finish before the pool closes.
+    // Releases started by a PUT or the timer, and a relay run, finish before the pool closes.
     () => pipeline.idle(),
+    () => relay.stop(),
+    // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
+    () => rpc.close(),
     () => publisher.close(),
     () => broker.close(),
     () => pool.end(),
   ];
   const port = (httpServer.address() as AddressInfo).port;
-  logger.info('ticketing started', { port, activityQueue, accountEventsQueue });
+  logger.info('ticketing started', { port, activityQueue, accountEventsQueue, commandResultsQueue });
   return {
     port,
     server: httpServer,
@@ -135,7 +185,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     broker,
     consumer,
     accountEventsConsumer,
+    commandResultsConsumer,
     pipeline,
+    relay,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

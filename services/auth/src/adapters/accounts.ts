@@ -4,7 +4,7 @@ import { mask } from '@crm/secrets';
 import { aadFor } from './key-rotation';
 import type { Keyring } from './keyring';
 
-export type AccountStatus = 'connected' | 'needs_reconnect';
+export type AccountStatus = 'connected' | 'needs_reconnect' | 'revoked';
 
 /** What may be shown of an account: never a token or secret, only the token masked. */
 export interface AccountSummary {
@@ -43,8 +43,9 @@ interface AccountRow {
   env_name: string;
   consumer_key: string;
   access_token_masked: string;
-  access_token_sealed: string;
-  access_token_secret_sealed: string;
+  /** Null once the account is revoked. */
+  access_token_sealed: string | null;
+  access_token_secret_sealed: string | null;
   status: AccountStatus;
   status_reason: string | null;
   connected_via: 'oauth' | 'import';
@@ -115,11 +116,14 @@ export class AccountStore {
     return rows[0] ? summary(rows[0]) : null;
   }
 
-  /** The account with its token pair opened (registered as secrets, so no log line can show them). */
+  /**
+   * The account with its token pair opened (registered as secrets, so no log line can show
+   * them); null when auth holds none (unknown or revoked account).
+   */
   async credentials(accountId: string): Promise<{ account: AccountSummary; token: AccessToken } | null> {
     const { rows } = await this.pool.query<AccountRow>(`SELECT * FROM accounts WHERE account_id = $1`, [accountId]);
     const row = rows[0];
-    if (!row) return null;
+    if (!row?.access_token_sealed || !row.access_token_secret_sealed) return null;
     const token = {
       key: this.keys.open(row.access_token_sealed, aadFor.accessToken(accountId)),
       secret: this.keys.open(row.access_token_secret_sealed, aadFor.accessTokenSecret(accountId)),
@@ -137,6 +141,22 @@ export class AccountStore {
       [accountId, reason],
     );
     return rows[0] ? summary(rows[0]) : null;
+  }
+
+  /**
+   * The account's owner revoked the app (at `revokedAt`): the token pair is dropped and the
+   * account shown as revoked. A revoke older than the account's latest connection changes
+   * nothing (it was connected again since); the platform gives revoke times to the second, so
+   * one in the same second as the connection counts as after it (forgetting is the safe side).
+   * Returns whether it changed anything.
+   */
+  async markRevoked(accountId: string, revokedAt: Date, reason: string, db: Queryable = this.pool): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE accounts SET status = 'revoked', status_reason = $3, access_token_sealed = NULL, access_token_secret_sealed = NULL, updated_at = now()
+       WHERE account_id = $1 AND status <> 'revoked' AND date_trunc('second', connected_at) <= $2`,
+      [accountId, revokedAt, reason],
+    );
+    return (rowCount ?? 0) > 0;
   }
 
   async delete(accountId: string, db: Queryable = this.pool): Promise<boolean> {

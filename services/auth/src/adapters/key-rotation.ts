@@ -25,7 +25,7 @@ export async function rotateCredentialsKey(pool: Pool, keys: Keyring): Promise<R
   return withTransaction(pool, async (client) => {
     const counts: Record<string, number> = {};
     for (const { table, key, column, aad } of SEALED_COLUMNS) {
-      const { rows } = await client.query<{ k: string; sealed: string }>(`SELECT ${key} AS k, ${column} AS sealed FROM ${table} FOR UPDATE`);
+      const { rows } = await client.query<{ k: string; sealed: string }>(`SELECT ${key} AS k, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL FOR UPDATE`);
       let resealed = 0;
       for (const row of rows) {
         if (!keys.isStale(row.sealed)) continue;

@@ -106,7 +106,11 @@ export class ActionExecutor {
     }
 
     const found = await this.deps.accounts.credentials(call.accountId);
-    if (!found) return this.finish(call, 'failed', null, null, error('account_not_connected', `account ${call.accountId} is not connected in auth`));
+    if (!found) {
+      const revoked = (await this.deps.accounts.find(call.accountId))?.status === 'revoked';
+      const why = revoked ? `account ${call.accountId} revoked the app's access on the platform; connect it again` : `account ${call.accountId} is not connected in auth`;
+      return this.finish(call, 'failed', null, null, error('account_not_connected', why));
+    }
     if (found.account.status === 'needs_reconnect') {
       return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: ${found.account.statusReason ?? 'its token was refused'}`));
     }

@@ -1,5 +1,5 @@
 import { ACCOUNT_REVOKED_KEY, AccountRevoked, Exchanges, type Envelope, type RawActivityPayload } from '@crm/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
+import type { Pool } from '@crm/db';
 import { runWithContext, type Logger } from '@crm/logging';
 import { makeEnvelope, PermanentFailure, type MessageContext, type MessageHandler, type Publisher } from '@crm/messaging';
 import { interpretActivity } from '../domain/activity';
@@ -8,6 +8,7 @@ import type { Interpretation } from '../domain/events';
 import type { PartnerConfig } from '../domain/partner-config';
 import { accountsReadyForRelease, claimOldestHeld, deleteHeld, holdDelivery } from '../adapters/db/held-deliveries';
 import { lockAccountShared } from '../adapters/db/locks';
+import { inTransaction } from '../adapters/db/transactions';
 import { loadPartnerConfig } from '../adapters/db/partner-configs';
 import { emptyCounts, recordEvents, type Counts, type Recorded } from './record-events';
 
@@ -18,19 +19,6 @@ export interface ActivityPipelineDeps {
   publisher: Pick<Publisher, 'publish'>;
   /** Where the exchange of account events is (tests rename it). */
   accountEventsExchange?: string;
-}
-
-/** PostgreSQL's deadlock and serialization failures: the transaction is simply run again. */
-const RETRYABLE = new Set(['40P01', '40001']);
-
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await withTransaction(pool, work);
-    } catch (error) {
-      if (attempt >= attempts || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-    }
-  }
 }
 
 function interpret(payload: RawActivityPayload): Interpretation {

@@ -2,7 +2,9 @@ import type { MediaAttachment } from '@crm/contracts';
 import type { AccountRow } from '../adapters/db/accounts';
 import type { HeldCount, HeldRow } from '../adapters/db/held-deliveries';
 import type { PartnerConfigRow } from '../adapters/db/partner-configs';
+import type { OrderRow } from '../adapters/db/ticket-orders';
 import type { ActivityRow, ContactRow, TicketRow } from '../adapters/db/ticket-queries';
+import { trackingState, type TrackingState } from '../domain/order-link';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -29,9 +31,24 @@ export interface TicketJson {
   createdAt: string;
   updatedAt: string;
   lastActivityAt: string;
-  sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null };
+  /** `firstRespondedAt`: when the platform accepted the ticket's first reply sent from it. */
+  sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null; firstRespondedAt: string | null };
   /** Open or pending DM tickets only (null otherwise): state, not history. */
   conversationState: ConversationStateJson | null;
+  /** The order the ticket is linked to, and whether tracking can show it. */
+  order: OrderJson | null;
+}
+
+export interface OrderJson {
+  clientId: string;
+  taskId: string;
+  linkedAt: string;
+  tracking: TrackingState;
+}
+
+/** How ticket JSON is made: tracking answers older than `trackingRefreshAfterMs` show as stale. */
+export interface TicketView {
+  trackingRefreshAfterMs: number;
 }
 
 export interface ActivityJson {
@@ -46,6 +63,10 @@ export interface ActivityJson {
   /** Who wrote it, for inbound activity (in a thread, each reply's own author). */
   author: { id: string; screenName: string | null; name: string | null } | null;
   attachments: MediaAttachment[];
+  /** What this system sent: pending, sent, failed or unknown; null for everything else. */
+  status: 'pending' | 'sent' | 'failed' | 'unknown' | null;
+  /** Why a send failed or has an unknown outcome: auth's code, the platform's message and code. */
+  failure: { code: string; message: string; platformCode: number | null } | null;
 }
 
 const read = (eventId: string | null, at: Date | null) => (eventId && at ? { lastReadEventId: eventId, readAt: at.toISOString() } : null);
@@ -58,7 +79,35 @@ function conversationState(row: TicketRow): ConversationStateJson | null {
   };
 }
 
-export function ticketJson(row: TicketRow): TicketJson {
+/** The order columns of a ticket row, as a row of ticket_orders (null when not linked). */
+export function orderOf(row: TicketRow): OrderRow | null {
+  if (row.order_client_id === null || row.order_task_id === null || row.order_linked_at === null) return null;
+  return {
+    client_id: row.order_client_id,
+    task_id: row.order_task_id,
+    linked_at: row.order_linked_at,
+    tracking_available: row.order_tracking_available,
+    tracking_reason: row.order_tracking_reason,
+    tracking_message: row.order_tracking_message,
+    tracking_checked_at: row.order_tracking_checked_at,
+  };
+}
+
+export function orderJson(order: OrderRow, view: TicketView, now = new Date()): OrderJson {
+  return {
+    clientId: order.client_id,
+    taskId: order.task_id,
+    linkedAt: order.linked_at.toISOString(),
+    tracking: trackingState(
+      { available: order.tracking_available, reason: order.tracking_reason, message: order.tracking_message, checkedAt: order.tracking_checked_at },
+      now,
+      view.trackingRefreshAfterMs,
+    ),
+  };
+}
+
+/** `order` replaces the row's own order columns (e.g. just checked again). */
+export function ticketJson(row: TicketRow, view: TicketView, order: OrderRow | null = orderOf(row)): TicketJson {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -72,8 +121,9 @@ export function ticketJson(row: TicketRow): TicketJson {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     lastActivityAt: row.last_activity_at.toISOString(),
-    sla: { firstResponseDueAt: iso(row.first_response_due_at), resolutionDueAt: iso(row.resolution_due_at) },
+    sla: { firstResponseDueAt: iso(row.first_response_due_at), resolutionDueAt: iso(row.resolution_due_at), firstRespondedAt: iso(row.first_response_at) },
     conversationState: conversationState(row),
+    order: order ? orderJson(order, view) : null,
   };
 }
 
@@ -89,6 +139,8 @@ export function activityJson(row: ActivityRow): ActivityJson {
     deleted: row.deleted,
     author: row.author_id ? { id: row.author_id, screenName: row.author_screen_name, name: row.author_name } : null,
     attachments: row.attachments ?? [],
+    status: row.send_status as ActivityJson['status'],
+    failure: row.send_error_code !== null && row.send_error !== null ? { code: row.send_error_code, message: row.send_error, platformCode: row.send_error_platform_code } : null,
   };
 }
 

@@ -8,9 +8,11 @@ import { lockAccountExclusive } from '../adapters/db/locks';
 import { findPartnerConfigRow, listPartnerConfigRows, savePartnerConfig } from '../adapters/db/partner-configs';
 import { findContact, findTicket, listContactActivities, listContacts, listTicketActivities, listTickets } from '../adapters/db/ticket-queries';
 import { checkPartnerConfig, withDefaults, type ConfigDefaults, type PartnerConfigInput } from '../domain/partner-config';
+import type { OrderLinks } from '../operations/order-links';
+import type { Replies } from '../operations/replies';
 import { encodeCursor, encodeIdCursor, isUuid } from './cursor';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
-import { accountJson, activityJson, contactJson, heldCountJson, heldJson, partnerConfigJson, ticketJson } from './presenters';
+import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
   pool: Pool;
@@ -20,6 +22,11 @@ export interface RouteDeps {
   defaults: ConfigDefaults;
   /** Processes the held deliveries of an account once it has a configuration. */
   releaseHeld: (accountId: string) => Promise<number>;
+  /** Agents' replies from tickets. */
+  replies: Pick<Replies, 'send'>;
+  /** Tickets linked to orders, and tracking's availability for them. */
+  orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
+  view: TicketView;
 }
 
 /** How many timeline entries a contact's page shows (the newest). */
@@ -29,6 +36,12 @@ function pageIdOf(req: Request<{ pageId: string }>): string {
   const { pageId } = req.params;
   if (!/^[0-9]{1,30}$/.test(pageId)) throw new HttpError(400, 'invalid_parameter', "pageId must be the account's platform id (digits)");
   return pageId;
+}
+
+function ticketIdOf(req: Request<{ id: string }>): string {
+  const { id } = req.params;
+  if (!isUuid(id)) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id.slice(0, 100)}'`);
+  return id;
 }
 
 const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
@@ -41,14 +54,29 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
 
     app.get('/v1/tickets', async (req: Request, res: Response) => {
       const { rows, more } = await listTickets(pool, parseTicketListQuery(req.query as Record<string, unknown>));
-      res.json({ items: rows.map(ticketJson), nextCursor: nextCursor(more, rows.at(-1)) });
+      res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextCursor(more, rows.at(-1)) });
     });
 
     app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
-      const { id } = req.params;
-      const ticket = isUuid(id) ? await findTicket(pool, id) : null;
-      if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id.slice(0, 100)}'`);
-      res.json({ ...ticketJson(ticket), activities: (await listTicketActivities(pool, ticket.id)).map(activityJson) });
+      const id = ticketIdOf(req);
+      const ticket = await findTicket(pool, id);
+      if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id}'`);
+      const [order, activities] = await Promise.all([deps.orderLinks.current(ticket.id, orderOf(ticket)), listTicketActivities(pool, ticket.id)]);
+      res.json({ ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) });
+    });
+
+    app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
+      const { activityId } = await deps.replies.send(ticketIdOf(req), req.body);
+      res.status(202).json({ activityId, status: 'pending' });
+    });
+
+    app.put('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
+      res.json(orderJson(await deps.orderLinks.link(ticketIdOf(req), req.body), deps.view));
+    });
+
+    app.delete('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
+      await deps.orderLinks.unlink(ticketIdOf(req));
+      res.status(204).end();
     });
 
     app.get('/v1/contacts', async (req: Request, res: Response) => {

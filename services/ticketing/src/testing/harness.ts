@@ -20,6 +20,10 @@ export function testConfig(overrides: Partial<TicketingConfig> & { AMQP_URL: str
     SLA_RESOLUTION_MINUTES: 1440,
     ACTIVITY_PREFETCH: 10,
     HELD_RELEASE_INTERVAL_MS: 60_000,
+    OUTBOX_RELAY_INTERVAL_MS: 5_000,
+    TRACKING_RPC_TIMEOUT_MS: 10_000,
+    TRACKING_REFRESH_AFTER_MS: 60_000,
+    TRACKING_READ_WAIT_MS: 1_500,
     ...overrides,
   };
 }

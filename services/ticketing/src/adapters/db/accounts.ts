@@ -29,7 +29,12 @@ export async function recordAccountChange(client: PoolClient | Pool, change: Acc
        access_token_masked = CASE WHEN $6 THEN accounts.access_token_masked ELSE EXCLUDED.access_token_masked END,
        status_changed_at = EXCLUDED.status_changed_at,
        updated_at = now()
-     WHERE accounts.status_changed_at <= EXCLUDED.status_changed_at`,
+     WHERE CASE WHEN EXCLUDED.status = 'revoked' OR accounts.status = 'revoked'
+             -- The platform gives revoke times to the second: compare to the second, the revoke
+             -- winning a tie (it beats the connection it revokes, also a redelivered one).
+             THEN (date_trunc('second', accounts.status_changed_at), accounts.status = 'revoked')
+                  <= (date_trunc('second', EXCLUDED.status_changed_at), EXCLUDED.status = 'revoked')
+             ELSE accounts.status_changed_at <= EXCLUDED.status_changed_at END`,
     [change.accountId, change.status, change.screenName ?? null, consumerKey.keep, consumerKey.value, accessToken.keep, accessToken.value, change.at],
   );
   return (rowCount ?? 0) > 0;

@@ -59,15 +59,37 @@ export async function markOutboundSent(client: PoolClient, activityId: string, p
   );
   const seen = echo.rows[0];
   await client.query(
-    `UPDATE activities SET platform_event_id = $2, send_status = 'sent', send_error = NULL,
+    `UPDATE activities SET platform_event_id = $2, send_status = 'sent', send_error = NULL, send_error_code = NULL, send_error_platform_code = NULL,
        occurred_at = COALESCE($3, occurred_at), raw = COALESCE($4::jsonb, raw), source_envelope_id = COALESCE($5, source_envelope_id)
      WHERE id = $1`,
     [activityId, platformEventId, seen?.occurred_at ?? null, seen?.raw ?? null, seen?.source_envelope_id ?? null],
   );
+  // The ticket's first response (SLA) is the earliest reply of ours the platform accepted.
+  await client.query(
+    `UPDATE tickets t SET first_response_at = a.occurred_at
+       FROM activities a
+      WHERE a.id = $1 AND t.id = a.ticket_id AND (t.first_response_at IS NULL OR t.first_response_at > a.occurred_at)`,
+    [activityId],
+  );
   return true;
 }
 
-/** The platform refused the send (or its outcome is unknown): the reason stays on the activity. */
-export async function markOutboundFailed(client: PoolClient, activityId: string, outcome: 'failed' | 'unknown', reason: string): Promise<void> {
-  await client.query(`UPDATE activities SET send_status = $2, send_error = $3 WHERE id = $1 AND send_status IN ('pending', 'unknown')`, [activityId, outcome, reason]);
+/** Why a send did not succeed: auth's error code and message, and the platform's code when it answered. */
+export interface SendFailure {
+  code: string;
+  message: string;
+  platformCode: number | null;
+}
+
+/**
+ * The platform refused the send (or its outcome is unknown): the reason stays on the activity.
+ * Returns false when the activity is not pending or unknown (already settled).
+ */
+export async function markOutboundFailed(client: PoolClient, activityId: string, outcome: 'failed' | 'unknown', failure: SendFailure): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `UPDATE activities SET send_status = $2, send_error = $3, send_error_code = $4, send_error_platform_code = $5
+      WHERE id = $1 AND send_status IN ('pending', 'unknown')`,
+    [activityId, outcome, failure.message, failure.code, failure.platformCode],
+  );
+  return (rowCount ?? 0) > 0;
 }

@@ -22,6 +22,15 @@ export interface TicketRow {
   first_response_due_at: Date | null;
   resolution_due_at: Date | null;
   resolved_at: Date | null;
+  first_response_at: Date | null;
+  /** The linked order (null columns when none). */
+  order_client_id: string | null;
+  order_task_id: string | null;
+  order_linked_at: Date | null;
+  order_tracking_available: boolean | null;
+  order_tracking_reason: string | null;
+  order_tracking_message: string | null;
+  order_tracking_checked_at: Date | null;
   contact_typing_at: Date | null;
   account_typing_at: Date | null;
   contact_read_event_id: string | null;
@@ -44,6 +53,8 @@ export interface ActivityRow {
   attachments: MediaAttachment[] | null;
   send_status: string | null;
   send_error: string | null;
+  send_error_code: string | null;
+  send_error_platform_code: number | null;
   author_id: string | null;
   author_screen_name: string | null;
   author_name: string | null;
@@ -71,12 +82,15 @@ const CREATED_AT_KEY = (alias: string) => `to_char(${alias}.created_at AT TIME Z
 const TICKET_COLUMNS = `
   t.id, t.account_id, t.status, t.channel, t.queue, t.folder, t.routing_rule, t.opened_by_kind, t.contact_id,
   c.screen_name AS contact_screen_name, c.name AS contact_name,
-  t.subject, t.created_at, t.updated_at, t.last_activity_at, t.first_response_due_at, t.resolution_due_at, t.resolved_at,
+  t.subject, t.created_at, t.updated_at, t.last_activity_at, t.first_response_due_at, t.resolution_due_at, t.resolved_at, t.first_response_at,
+  o.client_id AS order_client_id, o.task_id AS order_task_id, o.linked_at AS order_linked_at, o.tracking_available AS order_tracking_available,
+  o.tracking_reason AS order_tracking_reason, o.tracking_message AS order_tracking_message, o.tracking_checked_at AS order_tracking_checked_at,
   d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
   ${CREATED_AT_KEY('t')}`;
 
 const TICKET_FROM = `tickets t
   LEFT JOIN contacts c ON c.id = t.contact_id
+  LEFT JOIN ticket_orders o ON o.ticket_id = t.id
   LEFT JOIN dm_conversations d ON t.channel = 'dm' AND d.account_id = t.account_id AND d.counterpart_id = c.platform_user_id`;
 
 /** `text` as a LIKE pattern that matches it literally anywhere. */
@@ -125,7 +139,7 @@ export async function findTicket(pool: Pool, id: string): Promise<TicketRow | nu
 }
 
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
-  a.send_status, a.send_error, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name`;
+  a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */
 const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';

@@ -136,11 +136,15 @@ export async function updateTicketSummary(
   );
 }
 
-/** Open or pending tickets opened by a reply to `postId` before that post was seen, locked. */
+/**
+ * Open or pending tickets opened by a reply to `postId` before that post was seen, locked;
+ * adoptable unless an agent worked on it (a reply sent, an order linked).
+ */
 export async function findTicketsAwaiting(client: PoolClient, accountId: string, postId: string): Promise<{ id: string; adoptable: boolean }[]> {
   const { rows } = await client.query<{ id: string; adoptable: boolean }>(
     `SELECT t.id, (t.status IN ('open', 'pending')
-                   AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.send_status IS NOT NULL)) AS adoptable
+                   AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.send_status IS NOT NULL)
+                   AND NOT EXISTS (SELECT 1 FROM ticket_orders o WHERE o.ticket_id = t.id)) AS adoptable
        FROM tickets t
       WHERE t.account_id = $1 AND t.awaiting_post_id = $2
       ORDER BY t.created_at, t.id

@@ -1,0 +1,51 @@
+import { TRACKING_CLIENT_ID_PATTERN, TRACKING_TASK_ID_PATTERN } from '@crm/contracts';
+
+/** A ticket's link to an order: the tracking client and its task. */
+export interface OrderLink {
+  clientId: string;
+  taskId: string;
+}
+
+const FIELDS = { clientId: new RegExp(TRACKING_CLIENT_ID_PATTERN), taskId: new RegExp(TRACKING_TASK_ID_PATTERN) } as const;
+
+/** The link in a request body, or every problem with it, each naming its field. */
+export function readOrderLink(body: unknown): { link: OrderLink } | { problems: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problems: ['send a JSON object {"clientId": "...", "taskId": "..."} with content-type application/json'] };
+  const record = body as Record<string, unknown>;
+  const problems = Object.keys(record)
+    .filter((key) => !(key in FIELDS))
+    .map((key) => `/${key} is not a field of an order link (only /clientId and /taskId)`);
+  for (const [field, pattern] of Object.entries(FIELDS)) {
+    const value = record[field];
+    if (value === undefined) problems.push(`/${field} is required`);
+    else if (typeof value !== 'string' || !pattern.test(value)) problems.push(`/${field} must be a string matching ${pattern.source}`);
+  }
+  return problems.length > 0 ? { problems } : { link: { clientId: record.clientId as string, taskId: record.taskId as string } };
+}
+
+/** Whether the answer is old enough to ask tracking again. */
+export const needsRefresh = (checkedAt: Date | null, now: Date, refreshAfterMs: number) => checkedAt === null || now.getTime() - checkedAt.getTime() > refreshAfterMs;
+
+/** What the ticket shows about tracking for its order. */
+export interface TrackingState {
+  /** null until tracking has answered for this link. */
+  available: boolean | null;
+  /** `available`, tracking's reason why not (client_not_found, task_not_found, ...), or `not_checked`. */
+  reason: string;
+  message: string;
+  checkedAt: string | null;
+  /** The answer is older than the refresh age: tracking did not answer in time when asked again. */
+  stale: boolean;
+}
+
+export function trackingState(
+  answer: { available: boolean | null; reason: string | null; message: string | null; checkedAt: Date | null },
+  now: Date,
+  refreshAfterMs: number,
+): TrackingState {
+  const stale = needsRefresh(answer.checkedAt, now, refreshAfterMs);
+  if (answer.checkedAt === null || answer.available === null) {
+    return { available: null, reason: 'not_checked', message: 'tracking has not answered yet; it is asked again when the ticket is read', checkedAt: null, stale };
+  }
+  return { available: answer.available, reason: answer.reason ?? (answer.available ? 'available' : 'unknown'), message: answer.message ?? '', checkedAt: answer.checkedAt.toISOString(), stale };
+}

@@ -1,0 +1,44 @@
+import { DM_MAX_LENGTH, POST_MAX_LENGTH } from '@crm/contracts';
+
+/**
+ * An agent's reply from a ticket: a DM to the contact on a DM ticket, a public reply to the
+ * ticket's last inbound post on a public one. Text limits are the platform's, counted in code
+ * points as auth counts them.
+ */
+
+export type ReplyChannel = 'dm' | 'public';
+
+const replyLimit = (channel: ReplyChannel) => (channel === 'dm' ? DM_MAX_LENGTH : POST_MAX_LENGTH);
+
+/** The reply's text, or the problem with the body, naming the field. */
+export function readReplyText(body: unknown): { text: string } | { problem: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'send a JSON object {"text": "..."} with content-type application/json' };
+  const extra = Object.keys(body).filter((key) => key !== 'text');
+  if (extra.length > 0) return { problem: `/${extra[0]} is not a field of a reply (only /text)` };
+  const { text } = body as { text?: unknown };
+  if (text === undefined) return { problem: '/text is required' };
+  if (typeof text !== 'string') return { problem: '/text must be a string' };
+  if (text.trim() === '') return { problem: '/text must not be blank' };
+  return { text };
+}
+
+/** The problem with the text's length on this channel, if any. */
+export function lengthProblem(text: string, channel: ReplyChannel): string | null {
+  const length = [...text].length;
+  const limit = replyLimit(channel);
+  return length > limit ? `/text is ${length} characters long; a ${channel === 'dm' ? 'DM' : 'public reply'} takes at most ${limit}` : null;
+}
+
+/** Account states in which nothing can be sent on the account's behalf, with why, for a person. */
+export function unavailableBecause(accountId: string, status: string | null): string | null {
+  switch (status) {
+    case 'needs_reconnect':
+      return `account ${accountId} must be connected again: the platform refused its token. Reconnect it in auth, then send the reply again`;
+    case 'revoked':
+      return `account ${accountId} revoked the app's access on the platform. Connect it again, then send the reply again`;
+    case 'disconnected':
+      return `account ${accountId} is disconnected from auth. Connect it again, then send the reply again`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Pool } from '@crm/db';
+import { HttpError } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import type { TrackingClient } from '../adapters/broker/tracking';
+import { linkOrder, recordAvailability, unlinkOrder, type OrderRow } from '../adapters/db/ticket-orders';
+import { needsRefresh, readOrderLink, type OrderLink } from '../domain/order-link';
+
+export interface OrderLinksDeps {
+  pool: Pool;
+  tracking: Pick<TrackingClient, 'availability'>;
+  logger: Logger;
+  /** An answer older than this is asked again when the ticket is read. */
+  refreshAfterMs: number;
+  /** How long a read waits for that answer before showing the last one, marked stale. */
+  readWaitMs: number;
+}
+
+const ticketExists = async (pool: Pool, ticketId: string) => (await pool.query('SELECT 1 FROM tickets WHERE id = $1', [ticketId])).rowCount === 1;
+
+/**
+ * Tickets linked to orders, and whether tracking can show them. Tracking is asked when the
+ * link is made (waiting for its answer, up to the RPC timeout) and again when the ticket is
+ * read and the answer is old; a read waits only briefly, and the check goes on in the
+ * background, so the next read has it. One check per link at a time in this process.
+ */
+export class OrderLinks {
+  private readonly checking = new Map<string, Promise<OrderRow | null>>();
+
+  constructor(private readonly deps: OrderLinksDeps) {}
+
+  async link(ticketId: string, body: unknown): Promise<OrderRow> {
+    const read = readOrderLink(body);
+    if ('problems' in read) throw new HttpError(400, 'invalid_order_link', read.problems.join('; '));
+    if (!(await ticketExists(this.deps.pool, ticketId))) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
+    const row = await linkOrder(this.deps.pool, ticketId, read.link.clientId, read.link.taskId);
+    this.deps.logger.info('ticket linked to an order', { ticketId, ...read.link });
+    return (await this.check(ticketId, read.link)) ?? row;
+  }
+
+  async unlink(ticketId: string): Promise<void> {
+    if (!(await ticketExists(this.deps.pool, ticketId))) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
+    await unlinkOrder(this.deps.pool, ticketId);
+    this.deps.logger.info('ticket unlinked from its order', { ticketId });
+  }
+
+  /** The order as the ticket should show it now: asked again when old, waiting at most `readWaitMs` for the answer. */
+  async current(ticketId: string, order: OrderRow | null): Promise<OrderRow | null> {
+    if (!order || !needsRefresh(order.tracking_checked_at, new Date(), this.deps.refreshAfterMs)) return order;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.deps.readWaitMs);
+    });
+    const answered = await Promise.race([this.check(ticketId, { clientId: order.client_id, taskId: order.task_id }), waited]);
+    clearTimeout(timer);
+    return answered ?? order;
+  }
+
+  /** Asks tracking and keeps its answer; null when it did not answer (or the ticket was unlinked meanwhile). */
+  private check(ticketId: string, link: OrderLink): Promise<OrderRow | null> {
+    const key = `${ticketId}\u0000${link.clientId}\u0000${link.taskId}`;
+    const running = this.checking.get(key);
+    if (running) return running;
+    const run = this.ask(ticketId, link).finally(() => this.checking.delete(key));
+    this.checking.set(key, run);
+    return run;
+  }
+
+  /** Never rejects: a check that fails leaves the last answer in place. */
+  private async ask(ticketId: string, link: OrderLink): Promise<OrderRow | null> {
+    try {
+      const answer = await this.deps.tracking.availability(link.clientId, link.taskId);
+      const row = await recordAvailability(this.deps.pool, ticketId, link, answer, new Date());
+      this.deps.logger.info('tracking availability checked', { ticketId, ...link, available: answer.available, reason: answer.reason });
+      return row && row.client_id === link.clientId && row.task_id === link.taskId ? row : null;
+    } catch (error) {
+      this.deps.logger.warn('tracking did not say whether it can show the order; the last answer stays', { ticketId, ...link, reason: (error as Error).message });
+      return null;
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * A ticket linked to an order shows whether tracking can show it, asked of the real tracking
+ * service (in-process, against the tracking-provider simulator) over `tracking.rpc`, on the
+ * same virtual host: at link time, again on read once the answer is old, and, when tracking
+ * does not answer in time, the last answer marked stale.
+ */
+import pg from 'pg';
+import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
+import { capturingLogger, freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
+import { startTicketing, type RunningTicketing } from './service';
+import { apiClient, handled, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
+
+let stack: TrackingStack;
+let db: TestDatabase;
+let service: RunningTicketing;
+let publisher: TestPublisher;
+let pool: pg.Pool;
+let logLines: string[];
+const api = apiClient(() => `http://127.0.0.1:${service.port}`);
+const ACCOUNT = '30000001';
+
+interface Tracking {
+  available: boolean | null;
+  reason: string;
+  message: string;
+  checkedAt: string | null;
+  stale: boolean;
+}
+interface Order {
+  clientId: string;
+  taskId: string;
+  linkedAt: string;
+  tracking: Tracking;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ logger: testLogger('tracking') });
+  db = await freshDatabase('ticketing_orders');
+  const captured = capturingLogger('ticketing');
+  logLines = captured.lines;
+  service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, TRACKING_READ_WAIT_MS: 300 }), {
+    logger: captured.logger,
+    host: '127.0.0.1',
+  });
+  publisher = new TestPublisher(stack.amqpUrl);
+  await publisher.ready();
+  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  // The test stops tracking halfway; stopping it again at the end must be harmless.
+  const stopTracking = stack.service.stop;
+  let stopped: Promise<void> | undefined;
+  stack.service.stop = () => (stopped ??= stopTracking());
+
+  await stack.enableClient('acme');
+  await stack.simTask({ clientId: 'acme', taskId: 'order-42' });
+  expect((await api.put('/v1/partner-configs/' + ACCOUNT, {})).status).toBe(201);
+});
+
+afterAll(async () => {
+  await publisher?.close();
+  await service?.stop();
+  await pool?.end();
+  await db?.drop();
+  await stack?.stop();
+});
+
+const call = async (method: 'PUT' | 'DELETE', path: string, body?: unknown) => {
+  const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, unknown>) };
+};
+
+let customer = 0;
+async function newTicket(): Promise<string> {
+  customer += 1;
+  const screenName = `buyer${customer}`;
+  await handled(logLines, await publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: { id: String(4_000_000 + customer), screenName }, text: 'where is my order?' })));
+  const list = await api.get<{ items: { id: string; contact: { screenName: string } }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
+  return list.body.items.find((t) => t.contact.screenName === screenName)!.id;
+}
+
+const orderOf = async (ticketId: string) => (await api.get<{ order: Order | null }>(`/v1/tickets/${ticketId}`)).body.order;
+/** Makes the stored answer older than the refresh age, as if read a while later. */
+const age = (ticketId: string) => pool.query(`UPDATE ticket_orders SET tracking_checked_at = tracking_checked_at - interval '2 minutes' WHERE ticket_id = $1`, [ticketId]);
+
+describe('linking a ticket to an order', () => {
+  it('checks tracking at link time and shows the answer on the ticket', async () => {
+    const ticketId = await newTicket();
+    expect(await orderOf(ticketId)).toBeNull();
+
+    const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    expect(linked).toEqual({
+      status: 200,
+      body: { clientId: 'acme', taskId: 'order-42', linkedAt: expect.any(String), tracking: { available: true, reason: 'available', message: 'tracking is available', checkedAt: expect.any(String), stale: false } },
+    });
+    expect(await orderOf(ticketId)).toEqual(linked.body);
+    const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
+    expect(listed.body.items.find((t) => t.id === ticketId)!.order).toEqual(linked.body);
+  });
+
+  it("shows tracking's reason when it cannot show the order", async () => {
+    const ticketId = await newTicket();
+    const unknownTask = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
+    expect(unknownTask.body!.tracking).toMatchObject({ available: false, reason: 'task_not_found', stale: false });
+    const unknownClient = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'nobody', taskId: 'order-42' });
+    expect(unknownClient.body).toMatchObject({ clientId: 'nobody', tracking: { available: false, reason: 'client_not_found', message: expect.stringContaining('nobody') } });
+  });
+
+  it('refuses a bad link naming the field, and an unknown ticket', async () => {
+    const ticketId = await newTicket();
+    const bad = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme corp', taskId: '', extra: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body!.error).toEqual({ code: 'invalid_order_link', message: expect.stringMatching(/\/extra is not a field.*\/clientId must be a string matching.*\/taskId must be a string matching/) });
+    expect((await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme' })).body!.error).toMatchObject({ message: '/taskId is required' });
+    expect(await orderOf(ticketId)).toBeNull();
+    expect((await call('PUT', '/v1/tickets/6f1c1a4e-0000-4000-8000-000000000000/order', { clientId: 'acme', taskId: 'order-42' })).status).toBe(404);
+    expect((await call('DELETE', '/v1/tickets/6f1c1a4e-0000-4000-8000-000000000000/order')).status).toBe(404);
+  });
+
+  it('unlinks', async () => {
+    const ticketId = await newTicket();
+    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    expect((await call('DELETE', `/v1/tickets/${ticketId}/order`)).status).toBe(204);
+    expect(await orderOf(ticketId)).toBeNull();
+    expect((await call('DELETE', `/v1/tickets/${ticketId}/order`)).status).toBe(204);
+  });
+});
+
+describe('reading a linked ticket later', () => {
+  let ticketId: string;
+
+  it('asks tracking again when the answer is old', async () => {
+    ticketId = await newTicket();
+    const linked = (await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' })).body as unknown as Order;
+    expect(linked.tracking.available).toBe(true);
+
+    // Still fresh: the stored answer, tracking not asked.
+    await stack.api.put('/v1/clients/acme', { enabled: false });
+    expect((await orderOf(ticketId))!.tracking).toEqual(linked.tracking);
+
+    await age(ticketId);
+    const refreshed = (await orderOf(ticketId))!;
+    expect(refreshed.tracking).toMatchObject({ available: false, reason: 'client_disabled', stale: false });
+    expect(Date.parse(refreshed.tracking.checkedAt!)).toBeGreaterThan(Date.parse(linked.tracking.checkedAt!));
+  });
+
+  it('answers with the last known state, marked stale, when tracking does not answer in time', async () => {
+    const before = (await orderOf(ticketId))!;
+    await stack.service.stop();
+    await age(ticketId);
+    const aged = (await pool.query('SELECT tracking_checked_at FROM ticket_orders WHERE ticket_id = $1', [ticketId])).rows[0].tracking_checked_at as Date;
+
+    const shown = (await orderOf(ticketId))!;
+    expect(shown).toEqual({ ...before, tracking: { ...before.tracking, checkedAt: aged.toISOString(), stale: true } });
+  });
+});
