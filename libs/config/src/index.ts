@@ -23,6 +23,39 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 
 /** LOG_LEVEL, shared by every service and the simulators. */
 export const logLevel = () => str({ default: 'info', choices: LOG_LEVELS });
 
+/** A comma-separated list that must hold at least one entry (e.g. CRM_API_TOKENS). */
+export const nonEmptyList = makeValidator<string[]>((input) => {
+  const items = input
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new EnvError('must hold at least one value (comma-separated)');
+  return items;
+});
+
+export const positiveNumber = makeValidator<number>((input) => {
+  const value = Number(input);
+  if (input.trim() === '' || !Number.isFinite(value) || value <= 0) throw new EnvError(`must be a positive number, got "${input}"`);
+  return value;
+});
+
+/** A whole number of at least `min`. */
+export const wholeNumber = (min: number) =>
+  makeValidator<number>((input) => {
+    const value = Number(input);
+    if (!/^[0-9]+$/.test(input.trim()) || value < min) throw new EnvError(`must be a whole number of at least ${min}, got "${input}"`);
+    return value;
+  });
+
+/**
+ * Publicly known values that let the local stack run with no set-up. Services use them only
+ * outside production, and warn when they do.
+ */
+export const LOCAL_DEV = {
+  crmToken: 'local-dev-token',
+  credentialsKey: Buffer.alloc(32, 'local-dev-credentials-key').toString('base64'),
+} as const;
+
 /** A comma-separated list, empty entries dropped. */
 export const list = makeValidator<string[]>((input) =>
   input

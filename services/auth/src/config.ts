@@ -1,4 +1,4 @@
-import { base64Key32, commonSpecs, list, loadConfig, num, str, url } from '@crm/config';
+import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, num, str, url } from '@crm/config';
 
 /**
  * Values that let `pnpm start` run on a developer's machine. They are used only when
@@ -7,8 +7,8 @@ import { base64Key32, commonSpecs, list, loadConfig, num, str, url } from '@crm/
 const LOCAL_ONLY = {
   consumerKey: 'local-dev-consumer-key',
   consumerSecret: 'local-dev-consumer-secret',
-  credentialsKey: Buffer.alloc(32, 'local-dev-credentials-key').toString('base64'),
-  crmToken: 'local-dev-token',
+  credentialsKey: LOCAL_DEV.credentialsKey,
+  crmToken: LOCAL_DEV.crmToken,
 };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -23,7 +23,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_ONLY.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),
-      CRM_API_TOKENS: list({ devDefault: [LOCAL_ONLY.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
+      CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_ONLY.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
       PUBLIC_URL: url({ default: undefined, desc: "auth's own address as browsers reach it (the OAuth callback is under it); http://127.0.0.1:<port> when unset." }),
       CRM_CONNECTED_URL: url({ default: undefined, desc: "Where the browser goes after a connection succeeded (accountId and screenName added); auth's own page when unset." }),
       SOCIAL_AUTHORIZE_URL: url({ default: undefined, desc: 'The platform page a user approves on; SOCIAL_API_URL/oauth/authorize when unset.' }),

@@ -38,7 +38,7 @@ describe('ticketing configuration', () => {
 
   it('names every bad value in one line', () => {
     expect(() => loadTicketingConfig({ CRM_API_TOKENS: ',', SLA_RESOLUTION_MINUTES: '0', ACTIVITY_PREFETCH: '2.5' })).toThrow(
-      /CRM_API_TOKENS must hold at least one token.*SLA_RESOLUTION_MINUTES must be a positive number.*ACTIVITY_PREFETCH must be a positive whole number/,
+      /CRM_API_TOKENS must hold at least one value.*SLA_RESOLUTION_MINUTES must be a positive number.*ACTIVITY_PREFETCH must be a whole number of at least 1/,
     );
   });
 });

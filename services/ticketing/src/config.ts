@@ -1,29 +1,7 @@
-import { commonSpecs, loadConfig, makeValidator, str } from '@crm/config';
+import { commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
 
 /** The token `pnpm start` accepts when CRM_API_TOKENS is not set (never in production). */
-export const LOCAL_DEV_TOKEN = 'local-dev-token';
-
-/** Comma-separated bearer tokens of the CRM; at least one. */
-const tokenList = makeValidator<string[]>((input) => {
-  const tokens = input
-    .split(',')
-    .map((token) => token.trim())
-    .filter(Boolean);
-  if (tokens.length === 0) throw new Error('must hold at least one token (comma-separated)');
-  return tokens;
-});
-
-const positiveNumber = makeValidator<number>((input) => {
-  const value = Number(input);
-  if (input.trim() === '' || !Number.isFinite(value) || value <= 0) throw new Error(`must be a positive number, got "${input}"`);
-  return value;
-});
-
-const positiveInteger = makeValidator<number>((input) => {
-  const value = Number(input);
-  if (!/^[0-9]+$/.test(input.trim()) || value <= 0) throw new Error(`must be a positive whole number, got "${input}"`);
-  return value;
-});
+export const LOCAL_DEV_TOKEN = LOCAL_DEV.crmToken;
 
 export interface TicketingConfig {
   AMQP_URL: string;
@@ -63,17 +41,17 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env): Ticke
     'ticketing',
     {
       ...commonSpecs('ticketing', 3002),
-      CRM_API_TOKENS: tokenList(production ? { desc: 'CRM bearer tokens' } : { default: [LOCAL_DEV_TOKEN], desc: 'CRM bearer tokens' }),
+      CRM_API_TOKENS: nonEmptyList(production ? { desc: 'CRM bearer tokens' } : { default: [LOCAL_DEV_TOKEN], desc: 'CRM bearer tokens' }),
       DEFAULT_QUEUE: str({ default: 'social' }),
       DEFAULT_FOLDER: str({ default: 'inbox' }),
       SLA_FIRST_RESPONSE_MINUTES: positiveNumber({ default: 60 }),
       SLA_RESOLUTION_MINUTES: positiveNumber({ default: 1440 }),
-      ACTIVITY_PREFETCH: positiveInteger({ default: 10 }),
-      HELD_RELEASE_INTERVAL_MS: positiveInteger({ default: 60_000 }),
-      OUTBOX_RELAY_INTERVAL_MS: positiveInteger({ default: 5_000 }),
-      TRACKING_RPC_TIMEOUT_MS: positiveInteger({ default: 10_000 }),
-      TRACKING_REFRESH_AFTER_MS: positiveInteger({ default: 60_000 }),
-      TRACKING_READ_WAIT_MS: positiveInteger({ default: 1_500 }),
+      ACTIVITY_PREFETCH: wholeNumber(1)({ default: 10 }),
+      HELD_RELEASE_INTERVAL_MS: wholeNumber(1)({ default: 60_000 }),
+      OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000 }),
+      TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000 }),
+      TRACKING_REFRESH_AFTER_MS: wholeNumber(1)({ default: 60_000 }),
+      TRACKING_READ_WAIT_MS: wholeNumber(1)({ default: 1_500 }),
     },
     env,
   );

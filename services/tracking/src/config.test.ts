@@ -28,7 +28,7 @@ describe('tracking configuration', () => {
   });
 
   it('refuses bad values', () => {
-    expect(() => readConfig({ NODE_ENV: 'test', CRM_API_TOKENS: ' , ' })).toThrow(/CRM_API_TOKENS must hold at least one token/);
+    expect(() => readConfig({ NODE_ENV: 'test', CRM_API_TOKENS: ' , ' })).toThrow(/CRM_API_TOKENS must hold at least one value/);
     expect(() => readConfig({ NODE_ENV: 'test', BREAKER_ERROR_PERCENT: '150' })).toThrow(/BREAKER_ERROR_PERCENT/);
     expect(() => readConfig({ NODE_ENV: 'test', PROVIDER_TIMEOUT_MS: '0' })).toThrow(/PROVIDER_TIMEOUT_MS/);
     expect(() => readConfig({ NODE_ENV: 'test', TRACKING_INCLUDE_PARAM: 'a b' })).toThrow(/TRACKING_INCLUDE_PARAM/);

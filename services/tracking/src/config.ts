@@ -1,37 +1,10 @@
-import { base64Key32, commonSpecs, ConfigError, loadConfig, makeValidator, str, url } from '@crm/config';
+import { base64Key32, commonSpecs, ConfigError, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, positiveNumber, str, url, wholeNumber } from '@crm/config';
 
 /**
  * Values that let `pnpm start` run on a developer's machine. They are used only when
  * NODE_ENV is not `production`; in production every one of them must be set.
  */
-export const LOCAL_ONLY = {
-  apiToken: 'local-dev-token',
-  credentialsKey: Buffer.alloc(32, 'local-dev-credentials-key').toString('base64'),
-};
-
-/** Comma-separated bearer tokens of the CRM; at least one. */
-const tokenList = makeValidator<string[]>((input) => {
-  const tokens = input
-    .split(',')
-    .map((token) => token.trim())
-    .filter(Boolean);
-  if (tokens.length === 0) throw new Error('must hold at least one token (comma-separated)');
-  return tokens;
-});
-
-/** A whole number of at least `min`. */
-const integer = (min: number) =>
-  makeValidator<number>((input) => {
-    const value = Number(input);
-    if (!/^[0-9]+$/.test(input.trim()) || value < min) throw new Error(`must be a whole number of at least ${min}, got "${input}"`);
-    return value;
-  });
-
-const positiveNumber = makeValidator<number>((input) => {
-  const value = Number(input);
-  if (input.trim() === '' || !Number.isFinite(value) || value <= 0) throw new Error(`must be a positive number, got "${input}"`);
-  return value;
-});
+export const LOCAL_ONLY = { apiToken: LOCAL_DEV.crmToken, credentialsKey: LOCAL_DEV.credentialsKey };
 
 const percent = makeValidator<number>((input) => {
   const value = Number(input);
@@ -55,7 +28,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     'tracking',
     {
       ...commonSpecs('tracking', 3004),
-      CRM_API_TOKENS: tokenList({ devDefault: [LOCAL_ONLY.apiToken], desc: 'CRM bearer tokens' }),
+      CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_ONLY.apiToken], desc: 'CRM bearer tokens' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_ONLY.credentialsKey }),
       TRACKING_API_URL: url({ devDefault: 'http://127.0.0.1:3102' }),
       ROUTING_URL: url({ default: undefined }),
@@ -63,21 +36,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       TRACKING_CREATE_METHOD: str({ choices: ['PUT', 'POST'], default: 'PUT' }),
       // The task id is always in the body too; a PUT must also name it in the path (that is what makes it idempotent).
       TRACKING_CREATE_PATH: createPath({ default: '/v1/client/{clientId}/mpmdtask/{taskId}' }),
-      PROVIDER_TIMEOUT_MS: integer(1)({ default: 2_500 }),
-      PROVIDER_READ_RETRIES: integer(0)({ default: 2 }),
-      PROVIDER_RETRY_DELAY_MS: integer(0)({ default: 200 }),
-      TASK_CACHE_TTL_MS: integer(1)({ default: 3_000 }),
-      TASK_CACHE_MAX_ENTRIES: integer(1)({ default: 10_000 }),
-      STALE_MAX_SECONDS: integer(0)({ default: 900 }),
+      PROVIDER_TIMEOUT_MS: wholeNumber(1)({ default: 2_500 }),
+      PROVIDER_READ_RETRIES: wholeNumber(0)({ default: 2 }),
+      PROVIDER_RETRY_DELAY_MS: wholeNumber(0)({ default: 200 }),
+      TASK_CACHE_TTL_MS: wholeNumber(1)({ default: 3_000 }),
+      TASK_CACHE_MAX_ENTRIES: wholeNumber(1)({ default: 10_000 }),
+      STALE_MAX_SECONDS: wholeNumber(0)({ default: 900 }),
       BREAKER_ERROR_PERCENT: percent({ default: 50 }),
-      BREAKER_MIN_CALLS: integer(1)({ default: 5 }),
-      BREAKER_WINDOW_MS: integer(100)({ default: 10_000 }),
-      BREAKER_RESET_MS: integer(1)({ default: 15_000 }),
-      RIDER_STALE_AFTER_SECONDS: integer(1)({ default: 120 }),
+      BREAKER_MIN_CALLS: wholeNumber(1)({ default: 5 }),
+      BREAKER_WINDOW_MS: wholeNumber(100)({ default: 10_000 }),
+      BREAKER_RESET_MS: wholeNumber(1)({ default: 15_000 }),
+      RIDER_STALE_AFTER_SECONDS: wholeNumber(1)({ default: 120 }),
       ROUTE_DETOUR_FACTOR: positiveNumber({ default: 1.2 }),
       ASSUMED_SPEED_KMH: positiveNumber({ default: 18 }),
-      ROUTER_TIMEOUT_MS: integer(1)({ default: 2_000 }),
-      RPC_PREFETCH: integer(1)({ default: 20 }),
+      ROUTER_TIMEOUT_MS: wholeNumber(1)({ default: 2_000 }),
+      RPC_PREFETCH: wholeNumber(1)({ default: 20 }),
     },
     env,
   );
