@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '@crm/logging';
 import { DEFAULT_APP, directMessageReceived, directMessageSent, serializeLikePlatform } from '../deliveries';
 import { sendDelivery } from '../webhook-client';
-import { platformDate, postObject, userObject } from './objects';
+import { platformDate } from '../activity-deliveries';
+import { postObject, userObject } from './objects';
 import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
 
 /**

@@ -1,18 +1,10 @@
+import { platformDate } from '../activity-deliveries';
 import { DEFAULT_APP } from '../deliveries';
 import { platformUser } from '../users';
 import type { Collection, DirectMessage, List, PlatformState, Post, Settings, UserRecord } from './state';
 
 /** The JSON the v1.1 REST routes (and tweet-shaped deliveries) answer with. */
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The platform's date format: `Wed Oct 10 20:19:24 +0000 2018`. */
-export function platformDate(ms: number): string {
-  const d = new Date(ms);
-  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000 ${d.getUTCFullYear()}`;
-}
 
 /**
  * A v1.1 user object. Like the platform, `id` is a JSON number (exact for user ids of this
