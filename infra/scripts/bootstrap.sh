@@ -61,7 +61,14 @@ case "$command" in
   ci)
     say "typecheck"; pnpm typecheck
     say "lint"; pnpm lint
-    say "test"; pnpm test
+    say "test"
+    results="$(mktemp)"
+    status=0
+    pnpm test --json --outputFile="$results" || status=$?
+    # One plain closing line for whoever reads the log: counts of tests passed and failed.
+    node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8")); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$results" || true
+    rm -f "$results"
+    exit "$status"
     ;;
   *) echo "usage: $0 start|test|ci" >&2; exit 2 ;;
 esac
