@@ -14,6 +14,8 @@ export interface MessageContext {
   routingKey: string;
   /** 1 for the first delivery, 2 for the first retry, ... */
   attempt: number;
+  /** True when a failure now sends the message to the DLQ instead of a retry. */
+  lastAttempt: boolean;
   redelivered: boolean;
 }
 
@@ -29,8 +31,8 @@ export interface ConsumerOptions<P> {
   prefetch?: number;
 }
 
-/** Copies what identifies a message when it is republished to a retry queue or a DLQ. */
-function republishProperties(properties: MessageProperties, headers: Record<string, unknown>) {
+/** Copies what identifies a message when it is republished to a retry queue, a DLQ or back from it. */
+export function republishProperties(properties: MessageProperties, headers: Record<string, unknown>) {
   return {
     persistent: true,
     messageId: properties.messageId,
@@ -92,6 +94,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
       await this.consumerOptions.handler(envelope, {
         routingKey: originalRoutingKey(message),
         attempt: previousAttempts + 1,
+        lastAttempt: previousAttempts + 1 >= this.retry.maxAttempts,
         redelivered: message.fields.redelivered,
       });
       settle(channel, message, 'ack');

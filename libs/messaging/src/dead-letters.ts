@@ -1,4 +1,5 @@
 import amqplib, { type GetMessage } from 'amqplib';
+import { republishProperties } from './consumer';
 import { Headers } from './headers';
 import { dlqName } from './topology';
 
@@ -60,15 +61,7 @@ export async function replayDeadLetters(url: string, queue: string, limit = 1000
       const message = await channel.get(dlqName(queue), { noAck: false });
       if (!message) break;
       const { [Headers.attempts]: _a, [Headers.failureReason]: _r, [Headers.failedAt]: _f, 'x-death': _d, ...headers } = message.properties.headers ?? {};
-      channel.sendToQueue(queue, message.content, {
-        persistent: true,
-        messageId: message.properties.messageId,
-        correlationId: message.properties.correlationId,
-        type: message.properties.type,
-        appId: message.properties.appId,
-        contentType: message.properties.contentType,
-        headers: { ...headers, 'x-replayed-at': new Date().toISOString() },
-      });
+      channel.sendToQueue(queue, message.content, republishProperties({ ...message.properties, headers }, { 'x-replayed-at': new Date().toISOString() }));
       await channel.waitForConfirms();
       channel.ack(message);
       replayed += 1;

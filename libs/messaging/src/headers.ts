@@ -6,6 +6,8 @@ export const Headers = {
   failedAt: 'x-failed-at',
   originalExchange: 'x-original-exchange',
   originalRoutingKey: 'x-original-routing-key',
+  /** The envelope's correlation id; RPC requests use the AMQP correlationId property to match replies. */
+  correlationId: 'x-correlation-id',
 } as const;
 
 export function attemptsOf(headers: Record<string, unknown> | undefined): number {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import amqplib from 'amqplib';
 import { defineContract, ContractViolation, type Envelope, type Topology } from '@crm/contracts';
+import { currentCorrelationId, runWithContext } from '@crm/logging';
 import { amqpUrl, deleteBrokerObjects, queueDepth, restartBroker, testLogger, waitFor } from '@crm/testing';
 import { Broker } from './broker';
-import { Consumer, PermanentFailure } from './consumer';
+import { Consumer, PermanentFailure, type MessageContext } from './consumer';
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
 import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
@@ -42,8 +43,8 @@ let broker: Broker;
 let publisher: Publisher;
 const consumers: Consumer<Ping>[] = [];
 
-function consume(handler: (envelope: Envelope<Ping>) => Promise<void>): Consumer<Ping> {
-  const consumer = new Consumer<Ping>(broker, { queue, topology, contracts: [PingContract], handler: (e) => handler(e), prefetch: 20 });
+function consume(handler: (envelope: Envelope<Ping>, context: MessageContext) => Promise<void>): Consumer<Ping> {
+  const consumer = new Consumer<Ping>(broker, { queue, topology, contracts: [PingContract], handler, prefetch: 20 });
   consumers.push(consumer);
   return consumer;
 }
@@ -101,14 +102,17 @@ describe('publisher and consumer', () => {
 
   it('retries a failing message with delays, then dead-letters it with the reason after N attempts', async () => {
     let calls = 0;
-    await consume(async () => {
+    const lastAttempts: boolean[] = [];
+    await consume(async (_e, context) => {
       calls += 1;
+      lastAttempts.push(context.lastAttempt);
       throw new Error('database unavailable');
     }).ready();
     const envelope = makeEnvelope(PingContract, 'test', { n: 2 });
     await publisher.publish(exchange, 'ping.retry', envelope);
     await waitFor(async () => (await queueDepth(dlqName(queue))) === 1, { what: 'dead letter' });
     expect(calls).toBe(3);
+    expect(lastAttempts).toEqual([false, false, true]);
     const [dead] = await listDeadLetters(amqpUrl(), queue);
     expect(dead).toMatchObject({ messageId: envelope.id, attempts: 3, routingKey: 'ping.retry' });
     expect(dead!.reason).toContain('gave up after 3 attempts');
@@ -195,6 +199,7 @@ describe('rpc', () => {
       producer: 'test',
       methods: [
         rpcMethod(EchoRequest, async ({ text }) => {
+          if (text === 'trace') return { echoed: currentCorrelationId() };
           if (text === 'fail') throw new RpcError('not_found', 'no such thing');
           return { echoed: text.toUpperCase() };
         }),
@@ -205,8 +210,13 @@ describe('rpc', () => {
     await expect(client.call(rpcQueue, EchoRequest, { text: 'hello' })).resolves.toEqual({ echoed: 'HELLO' });
     await expect(client.call(rpcQueue, EchoRequest, { text: 'fail' })).rejects.toMatchObject({ code: 'not_found', message: 'no such thing' });
     await expect(client.call(rpcQueue, PingContract, { n: 1 })).rejects.toMatchObject({ code: 'unknown_method' });
+    // the server works in the caller's correlation context, not the request's reply id
+    await expect(runWithContext({ correlationId: 'trace-42' }, () => client.call(rpcQueue, EchoRequest, { text: 'trace' }))).resolves.toEqual({ echoed: 'trace-42' });
     await server.stop();
+    // a call still waiting when the client closes ends at once instead of hanging
+    const waiting = expect(client.call(rpcQueue, EchoRequest, { text: 'nobody answers now' }, { timeoutMs: 60_000 })).rejects.toMatchObject({ code: 'closed' });
     await client.close();
+    await waiting;
   });
 });
 

@@ -4,6 +4,7 @@ import type { ConfirmChannel } from 'amqplib';
 import { validateEnvelope, type Contract, type Envelope, type Topology } from '@crm/contracts';
 import { currentCorrelationId } from '@crm/logging';
 import type { Broker } from './broker';
+import { Headers } from './headers';
 import { declareTopology } from './topology';
 
 export class PublishError extends Error {
@@ -37,7 +38,7 @@ export function messageProperties(envelope: Envelope, headers: Record<string, un
     appId: envelope.producer,
     contentType: 'application/json',
     timestamp: Math.floor(Date.now() / 1000),
-    headers,
+    headers: { [Headers.correlationId]: envelope.correlationId, ...headers },
   };
 }
 

@@ -3,6 +3,7 @@ import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Topology } from '@crm/contracts';
 import { runWithContext, type Logger } from '@crm/logging';
 import type { Broker } from './broker';
+import { Headers } from './headers';
 import { declareTopology } from './topology';
 
 export interface QueueConsumerOptions {
@@ -54,7 +55,7 @@ export abstract class QueueConsumer {
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
     const context = {
-      correlationId: message.properties.correlationId ?? message.properties.messageId ?? 'unknown',
+      correlationId: correlationIdOf(message),
       messageId: message.properties.messageId,
       queue: this.options.queue,
     };
@@ -92,6 +93,13 @@ export abstract class QueueConsumer {
     if (this.inFlight.size > 0) this.logger.warn('stopped with messages still in hand; the broker redelivers them', { queue: this.options.queue, count: this.inFlight.size });
     await this.channel.close();
   }
+}
+
+/** The work's correlation id: the envelope's (in a header, as RPC requests use the property for replies), else the property. */
+function correlationIdOf(message: ConsumeMessage): string {
+  const header = message.properties.headers?.[Headers.correlationId];
+  if (typeof header === 'string' && header) return header;
+  return message.properties.correlationId ?? message.properties.messageId ?? 'unknown';
 }
 
 /** Sends to a queue on a confirm channel and waits for the broker's confirm. */

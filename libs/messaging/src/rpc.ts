@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { RpcReply, validateEnvelope, type Contract, type Envelope, type RpcReplyPayload, type Topology } from '@crm/contracts';
-import { currentCorrelationId } from '@crm/logging';
 import type { Broker } from './broker';
 import { makeEnvelope, messageProperties } from './publisher';
 import { QueueConsumer, settle } from './queue-consumer';
@@ -57,9 +56,10 @@ export class RpcServer extends QueueConsumer {
     const { replyTo, correlationId } = message.properties;
     const reply = await this.answer(message);
     if (replyTo && correlationId) {
-      const envelope = makeEnvelope(RpcReply, this.producer, reply, { correlationId });
+      // The envelope carries the caller's trace (the current context); the property matches the reply to its request.
+      const envelope = makeEnvelope(RpcReply, this.producer, reply);
       try {
-        channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(envelope)), { ...messageProperties(envelope), persistent: false });
+        channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(envelope)), { ...messageProperties(envelope), persistent: false, correlationId });
       } catch (error) {
         this.logger.warn('could not send RPC reply', { reason: (error as Error).message });
       }
@@ -138,7 +138,7 @@ export class RpcClient {
   async call<P, R>(queue: string, contract: Contract<P>, payload: P, options: { timeoutMs?: number } = {}): Promise<R> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     const requestId = randomUUID();
-    const envelope = makeEnvelope(contract, this.producer, payload, { correlationId: currentCorrelationId() });
+    const envelope = makeEnvelope(contract, this.producer, payload);
     validateEnvelope(envelope, contract);
     const reply = new Promise<RpcReplyPayload>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -162,8 +162,12 @@ export class RpcClient {
     return answer.result as R;
   }
 
+  /** Closes the channel; calls still waiting end at once with the error `closed`. */
   async close(): Promise<void> {
-    for (const [, pending] of this.pending) clearTimeout(pending.timer);
+    for (const [, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.resolve({ ok: false, error: { code: 'closed', message: 'the RPC client was closed before an answer came' } });
+    }
     this.pending.clear();
     await this.channel.close();
   }
