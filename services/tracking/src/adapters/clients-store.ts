@@ -53,6 +53,8 @@ const view = (row: ClientRow): ClientView => ({
 
 /** Per-client enablement and provider API keys, sealed at rest (bound to their client id). */
 export class ClientsStore {
+  private readonly openedKeys = new Map<string, string>();
+
   constructor(
     private readonly pool: Pool,
     private readonly box: SecretBox,
@@ -99,8 +101,20 @@ export class ClientsStore {
     );
     const row = rows[0];
     if (!row) return null;
-    const apiKey = this.box.open(row.api_key_sealed, `tracking-client:${clientId}`);
+    return { clientId: row.client_id, enabled: row.enabled, apiKey: this.opened(clientId, row.api_key_sealed), include: row.include };
+  }
+
+  /**
+   * The row is read on every lookup (so disabling a client takes effect at once on every
+   * replica), but a sealed key is opened once: the same sealed value always holds the same key.
+   */
+  private opened(clientId: string, sealed: string): string {
+    const known = this.openedKeys.get(sealed);
+    if (known !== undefined) return known;
+    const apiKey = this.box.open(sealed, `tracking-client:${clientId}`);
     registerSecret(apiKey);
-    return { clientId: row.client_id, enabled: row.enabled, apiKey, include: row.include };
+    if (this.openedKeys.size >= 10_000) this.openedKeys.clear();
+    this.openedKeys.set(sealed, apiKey);
+    return apiKey;
   }
 }
