@@ -1,4 +1,4 @@
-import { loadConfig, commonSpecs, num, str } from '@crm/config';
+import { loadConfig, commonSpecs, str, wholeNumber } from '@crm/config';
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
   const { DATABASE_URL: _noDatabase, ...common } = commonSpecs('webhook-ingest', 3001);
@@ -7,9 +7,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     {
       ...common,
       BODY_LIMIT: str({ default: '1mb', desc: 'Largest delivery accepted; larger ones get 413.' }),
-      WEBHOOK_KEY_CACHE_SECONDS: num({ default: 300, desc: 'How long a webhook key from auth is kept in memory.' }),
-      AUTH_RPC_TIMEOUT_MS: num({ default: 2000, desc: 'Wait for auth to give a webhook key (the CRC must answer within 3 s).' }),
-      PUBLISH_TIMEOUT_MS: num({ default: 5000, desc: 'Wait for the broker to confirm a delivery before answering 503.' }),
+      WEBHOOK_KEY_CACHE_SECONDS: wholeNumber(1)({ default: 300, desc: 'How long a webhook key from auth is kept in memory.' }),
+      AUTH_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 2000, desc: 'Wait for auth to give a webhook key (the CRC must answer within 3 s).' }),
+      PUBLISH_TIMEOUT_MS: wholeNumber(1)({ default: 5000, desc: 'Wait for the broker to confirm a delivery before answering 503.' }),
     },
     env,
   );
