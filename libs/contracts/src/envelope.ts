@@ -81,6 +81,3 @@ export function validateEnvelope<P = unknown>(message: unknown, expected?: Contr
   return envelope;
 }
 
-export function knownMessageTypes(): string[] {
-  return [...registry.keys()];
-}

@@ -6,7 +6,6 @@ export {
   validateEnvelope,
   ContractViolation,
   describeErrors,
-  knownMessageTypes,
 } from './envelope';
 export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
 export * from './messages';

@@ -3,5 +3,3 @@ export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './p
 export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listDeadLetters, replayDeadLetters, type DeadLetter } from './dead-letters';
-export { declareTopology, dlqName, retryQueueName, BROKER_DELIVERY_LIMIT } from './topology';
-export { Headers } from './headers';

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 
 const run = promisify(execFile);
 
-export const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** The broker tests talk to: AMQP_URL, else what global setup started, else the local one. */
 export function amqpUrl(): string {

@@ -57,7 +57,7 @@ export async function freshDatabase(prefix: string): Promise<TestDatabase> {
   };
 }
 
-/** Deletes queues and exchanges (and the queues' retry/DLQ companions) so a test starts clean. */
+/** Deletes queues (with their DLQs) and exchanges so a test starts clean. */
 export async function deleteBrokerObjects(queues: string[], exchanges: string[] = []): Promise<void> {
   const connection = await amqplib.connect(amqpUrl());
   try {
