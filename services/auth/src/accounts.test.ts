@@ -11,6 +11,7 @@ import { closeServer, listen, portOf } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
 import { testLogger } from '@crm/testing';
 import { AccountStore } from './adapters/accounts';
+import type { AuthEvents } from './adapters/events';
 import { Keyring } from './adapters/keyring';
 import { PlatformClient } from './adapters/platform/client';
 import { runCli } from './cli-commands';
@@ -220,6 +221,45 @@ describe('removing an account', () => {
     const event = await h.waitForPublished('account.disconnected', (p) => p.accountId === accountId);
     expect(event.envelope.payload).toMatchObject({ reason: 'removed', accessTokenMasked: masked, consumerKey: h.secrets.consumerKey, screenName: 'leaving_lea' });
     expect((await h.crm.delete(`/v1/accounts/${accountId}`)).status).toBe(404);
+  });
+
+  it('answers one of two concurrent DELETEs with 204 and the other with 404, publishing account.disconnected once', async () => {
+    const accountId = await h.connectAndSubscribe('@racing_rae');
+    const statuses = (await Promise.all([h.crm.delete(`/v1/accounts/${accountId}`), h.crm.delete(`/v1/accounts/${accountId}`)])).map((r) => r.status);
+    expect(statuses.sort()).toEqual([204, 404]);
+    // auth publishes on one channel, so once a later event arrived every earlier one has.
+    const marker = await h.connectAndSubscribe('@marker_mo');
+    expect((await h.crm.delete(`/v1/accounts/${marker}`)).status).toBe(204);
+    await h.waitForPublished('account.disconnected', (p) => p.accountId === marker);
+    expect(h.published.filter((p) => p.routingKey === 'account.disconnected' && p.envelope.payload.accountId === accountId)).toHaveLength(1);
+  });
+
+  it('announces a removal only from the caller whose delete removed the row, when both found the account', async () => {
+    const accountId = await h.connect('@twice_tam');
+    // Both removals pass the lookup and the unsubscribe before either deletes: the race the transaction must settle.
+    let release!: () => void;
+    const bothUnsubscribing = new Promise<void>((resolve) => (release = resolve));
+    let unsubscribing = 0;
+    const announced: string[] = [];
+    const service = new AccountService(
+      {
+        pool: h.auth.pool,
+        accounts: new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)),
+        requests: null!,
+        platform: null!,
+        events: { accountDisconnected: async (payload: { accountId: string }) => void announced.push(payload.accountId) } as unknown as AuthEvents,
+        logger: testLogger(),
+        unsubscribe: async () => {
+          if (++unsubscribing === 2) release();
+          await bothUnsubscribing;
+          return true;
+        },
+      },
+      { envName: 'test', consumerKey: h.secrets.consumerKey, authorizeUrl: 'http://x/oauth/authorize', callbackUrl: () => 'http://auth/v1/oauth/callback', connectionTtlSeconds: 900 },
+    );
+    const removed = await Promise.all([service.remove(accountId), service.remove(accountId)]);
+    expect(removed.sort()).toEqual([false, true]);
+    expect(announced).toEqual([accountId]);
   });
 });
 

@@ -1,37 +1,30 @@
-import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, num, str, url } from '@crm/config';
+import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, str, url, wholeNumber } from '@crm/config';
 
 /**
- * Values that let `pnpm start` run on a developer's machine. They are used only when
- * NODE_ENV is not `production`; in production every one of them must be set.
+ * auth's settings. The LOCAL_DEV values let `pnpm start` run on a developer's machine; they
+ * are used only when NODE_ENV is not `production`, where every secret must be set.
  */
-const LOCAL_ONLY = {
-  consumerKey: 'local-dev-consumer-key',
-  consumerSecret: 'local-dev-consumer-secret',
-  credentialsKey: LOCAL_DEV.credentialsKey,
-  crmToken: LOCAL_DEV.crmToken,
-};
-
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
     'auth',
     {
       ...commonSpecs('auth', 3003),
       SOCIAL_API_URL: url({ devDefault: 'http://127.0.0.1:3101' }),
-      SOCIAL_CONSUMER_KEY: str({ devDefault: LOCAL_ONLY.consumerKey }),
-      SOCIAL_CONSUMER_SECRET: str({ devDefault: LOCAL_ONLY.consumerSecret }),
+      SOCIAL_CONSUMER_KEY: str({ devDefault: LOCAL_DEV.consumerKey }),
+      SOCIAL_CONSUMER_SECRET: str({ devDefault: LOCAL_DEV.consumerSecret }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
-      CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_ONLY.credentialsKey }),
+      CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_DEV.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),
-      CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_ONLY.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
+      CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_DEV.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
       PUBLIC_URL: url({ default: undefined, desc: "auth's own address as browsers reach it (the OAuth callback is under it); http://127.0.0.1:<port> when unset." }),
       CRM_CONNECTED_URL: url({ default: undefined, desc: "Where the browser goes after a connection succeeded (accountId and screenName added); auth's own page when unset." }),
       SOCIAL_AUTHORIZE_URL: url({ default: undefined, desc: 'The platform page a user approves on; SOCIAL_API_URL/oauth/authorize when unset.' }),
       SOCIAL_APP_OWNER_ACCOUNT_ID: str({ default: undefined, desc: "The connected account of the app's owner: webhooks are registered in its user context." }),
-      SOCIAL_HTTP_TIMEOUT_MS: num({ default: 10_000, desc: 'How long a call to the platform may take; a send that times out has an unknown outcome.' }),
-      CONNECTION_TTL_SECONDS: num({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
-      WEBHOOK_CHECK_INTERVAL_MS: num({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
-      COMMAND_PREFETCH: num({ default: 5, desc: 'Commands handled at once by this process.' }),
+      SOCIAL_HTTP_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a call to the platform may take; a send that times out has an unknown outcome.' }),
+      CONNECTION_TTL_SECONDS: wholeNumber(1)({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
+      WEBHOOK_CHECK_INTERVAL_MS: wholeNumber(0)({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
+      COMMAND_PREFETCH: wholeNumber(1)({ default: 5, desc: 'Commands handled at once by this process.' }),
     },
     env,
   );
@@ -41,8 +34,8 @@ export type AuthConfig = ReturnType<typeof readConfig>;
 
 export function usesLocalOnlySecrets(config: AuthConfig): boolean {
   return (
-    config.SOCIAL_CONSUMER_SECRET === LOCAL_ONLY.consumerSecret ||
-    config.CREDENTIALS_KEY === LOCAL_ONLY.credentialsKey ||
-    config.CRM_API_TOKENS.includes(LOCAL_ONLY.crmToken)
+    config.SOCIAL_CONSUMER_SECRET === LOCAL_DEV.consumerSecret ||
+    config.CREDENTIALS_KEY === LOCAL_DEV.credentialsKey ||
+    config.CRM_API_TOKENS.includes(LOCAL_DEV.crmToken)
   );
 }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { AccountRevoked, Queues, SocialCommand, SYSTEM_TOPOLOGY, type AccountRevokedPayload, type SocialCommandPayload, type WebhookInvalidPayload } from '@crm/contracts';
+import { AccountRevoked, Queues, SocialCommand, SYSTEM_TOPOLOGY, type AccountRevokedPayload, type SocialCommandPayload } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
@@ -21,7 +21,7 @@ import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
-import { WebhookAdmin } from './operations/webhooks';
+import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
@@ -76,11 +76,16 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
 
-  const reportInvalid = (payload: WebhookInvalidPayload) => events.webhookInvalid(payload);
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
+  // One check at a time (timer and HTTP share the running one): two overlapping checks would both publish webhook.invalid.
+  let checking: Promise<WebhookCheck> | null = null;
+  const checkWebhooks = () =>
+    (checking ??= webhooks.checkInvalid((payload) => events.webhookInvalid(payload)).finally(() => {
+      checking = null;
+    }));
   const accountService = new AccountService(
     { pool, accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
     {
@@ -102,13 +107,12 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
 
-  const retry = SYSTEM_TOPOLOGY.queues.find((q) => q.name === Queues.authCommands)?.retry;
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
     contracts: [SocialCommand],
     prefetch: config.COMMAND_PREFETCH,
-    handler: createCommandHandler({ executor, events, maxAttempts: retry?.maxAttempts ?? 8 }),
+    handler: createCommandHandler({ executor, events }),
   });
   const accountEventsConsumer = new Consumer<AccountRevokedPayload>(broker, {
     queue: Queues.authAccountEvents,
@@ -125,7 +129,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       accounts: accountService,
       webhooks,
       executor,
-      reportInvalid,
+      checkWebhooks,
       logger,
       crmApiTokens: config.CRM_API_TOKENS,
       crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
@@ -137,11 +141,10 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
-  let checking: Promise<unknown> = Promise.resolve();
   const timer =
     config.WEBHOOK_CHECK_INTERVAL_MS > 0
       ? setInterval(() => {
-          checking = webhooks.checkInvalid(reportInvalid).catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
+          checkWebhooks().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
         }, config.WEBHOOK_CHECK_INTERVAL_MS)
       : null;
   timer?.unref();
@@ -158,7 +161,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       await Promise.all([consumer.stop(), accountEventsConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
-      await checking;
+      await checking?.catch(() => undefined); // its failure was logged or answered already
       await publisher.close();
       await broker.close();
       await pool.end();

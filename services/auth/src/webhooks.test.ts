@@ -116,6 +116,22 @@ describe('the periodic check', () => {
     await waitFor(() => invalidEvents().length === 2, { what: 'a second webhook.invalid' });
   });
 
+  it('runs one check at a time: concurrent checks by hand and by the timer publish webhook.invalid once', async () => {
+    h.webhook!.crc = 'right';
+    await waitFor(async () => (await h.auth.pool.query('SELECT invalid_reported_at FROM webhook_registrations')).rows[0]?.invalid_reported_at === null, { what: 'the report cleared' });
+    const before = invalidEvents().length;
+
+    h.webhook!.crc = 'wrong';
+    await h.sim.post('/control/platform/webhooks/check');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => h.crm.post('/v1/webhooks/check')));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    await waitFor(() => invalidEvents().length > before, { what: 'webhook.invalid' });
+    // auth publishes on one channel: once a later event arrived, any duplicate would have too.
+    const marker = await h.connect('@check_marker');
+    await h.waitForPublished('account.connected', (p) => p.accountId === marker);
+    expect(invalidEvents()).toHaveLength(before + 1);
+  });
+
   it('deletes the webhook in the owner context', async () => {
     h.webhook!.crc = 'right';
     const [webhook] = (await h.crm.get('/v1/webhooks')).data.items as { id: string }[];

@@ -1,5 +1,6 @@
 import type { Pool } from '@crm/db';
 import { registerSecret } from '@crm/logging';
+import { aadFor } from './key-rotation';
 import type { Keyring } from './keyring';
 
 interface AppCredentialsRow {
@@ -12,8 +13,6 @@ export interface AppCredentials {
   consumerSecret: string;
 }
 
-const aad = (envName: string) => `app:${envName}`;
-
 /** The app credentials of each webhook environment, sealed at rest. */
 export class AppCredentialsStore {
   constructor(
@@ -22,7 +21,7 @@ export class AppCredentialsStore {
   ) {}
 
   async save(envName: string, credentials: AppCredentials): Promise<void> {
-    const sealed = this.keys.seal(credentials.consumerSecret, aad(envName));
+    const sealed = this.keys.seal(credentials.consumerSecret, aadFor.appSecret(envName));
     await this.pool.query(
       `INSERT INTO app_credentials (env_name, consumer_key, consumer_secret_sealed)
        VALUES ($1, $2, $3)
@@ -35,7 +34,7 @@ export class AppCredentialsStore {
     const { rows } = await this.pool.query<AppCredentialsRow>('SELECT consumer_key, consumer_secret_sealed FROM app_credentials WHERE env_name = $1', [envName]);
     const row = rows[0];
     if (!row) return null;
-    const consumerSecret = this.keys.open(row.consumer_secret_sealed, aad(envName));
+    const consumerSecret = this.keys.open(row.consumer_secret_sealed, aadFor.appSecret(envName));
     registerSecret(consumerSecret);
     return { consumerKey: row.consumer_key, consumerSecret };
   }

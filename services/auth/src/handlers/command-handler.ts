@@ -9,14 +9,14 @@ import { CommandConflict, InvalidInput, type ActionExecutor } from '../operation
  * worker holding the command) is thrown, so the consumer retries it after a delay; on the
  * last attempt it becomes a failed result instead, so every command gets an answer.
  */
-export function createCommandHandler(deps: { executor: ActionExecutor; events: AuthEvents; maxAttempts: number }): MessageHandler<SocialCommandPayload> {
+export function createCommandHandler(deps: { executor: ActionExecutor; events: AuthEvents }): MessageHandler<SocialCommandPayload> {
   return async (envelope, context) => {
     const command = envelope.payload;
     let result;
     try {
       result = await deps.executor.execute(
         { commandId: command.commandId, source: 'broker', action: command.action, accountId: command.accountId, input: command.input, context: command.context },
-        { final: context.attempt >= deps.maxAttempts },
+        { final: context.lastAttempt },
       );
     } catch (error) {
       if (error instanceof CommandConflict || error instanceof InvalidInput) throw new PermanentFailure(error.message);

@@ -1,10 +1,9 @@
 import { Router, type Express } from 'express';
 import { HttpError, requireBearerToken } from '@crm/http';
-import type { WebhookInvalidPayload } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import type { AccountService } from '../operations/accounts';
 import type { ActionExecutor } from '../operations/executor';
-import type { WebhookAdmin } from '../operations/webhooks';
+import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
 import { domainErrors } from './errors';
 import { CALLBACK_PAGES, sendPage } from './pages';
@@ -14,8 +13,8 @@ export interface AuthRoutesDeps {
   accounts: AccountService;
   webhooks: WebhookAdmin;
   executor: ActionExecutor;
-  /** Publishes webhook.invalid. */
-  reportInvalid: (invalid: WebhookInvalidPayload) => Promise<void>;
+  /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
+  checkWebhooks: () => Promise<WebhookCheck>;
   logger: Logger;
   crmApiTokens: string[];
   /** Where a browser goes after a connection succeeded; auth's own page when null. */
@@ -97,7 +96,7 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
     res.json({ envName: webhooks.envName, items: await webhooks.list() });
   });
   router.post('/v1/webhooks/check', async (_req, res) => {
-    res.json(await webhooks.checkInvalid(deps.reportInvalid));
+    res.json(await deps.checkWebhooks());
   });
   router.post('/v1/webhooks/:webhookId/crc', async (req, res) => {
     res.json(await webhooks.recheck(webhookId(req.params.webhookId), owner(req)));

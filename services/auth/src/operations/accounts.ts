@@ -139,11 +139,12 @@ export class AccountService {
     const account = await this.deps.accounts.find(accountId);
     if (!account) return false;
     await this.deps.unsubscribe(accountId); // with the app's bearer token: works even when the account's token no longer does
-    await withTransaction(this.deps.pool, async (client) => {
-      await this.deps.accounts.delete(accountId, client);
+    return withTransaction(this.deps.pool, async (client) => {
+      // A concurrent removal that deleted the row first has already announced it.
+      if (!(await this.deps.accounts.delete(accountId, client))) return false;
       await this.deps.events.accountDisconnected({ ...this.view(account), reason: 'removed', disconnectedAt: new Date().toISOString() });
+      return true;
     });
-    return true;
   }
 
   /** The platform refused the account's token (401 code 89): mark it and tell, once, in one transaction. */

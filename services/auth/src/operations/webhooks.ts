@@ -13,6 +13,12 @@ export interface Webhook {
   createdAt: string | null;
 }
 
+/** What one webhook check found: how many webhooks it looked at, and those it reported invalid. */
+export interface WebhookCheck {
+  checked: number;
+  invalid: WebhookInvalidPayload[];
+}
+
 export interface WebhookAdminOptions {
   envName: string;
   publicWebhookUrl: string;
@@ -149,7 +155,7 @@ export class WebhookAdmin {
    * The periodic check: re-runs the CRC of every webhook the platform marks invalid, and
    * reports it (auth publishes webhook.invalid) when that fails: once, until the webhook is valid again.
    */
-  async checkInvalid(report: (invalid: WebhookInvalidPayload) => Promise<void>): Promise<{ checked: number; invalid: WebhookInvalidPayload[] }> {
+  async checkInvalid(report: (invalid: WebhookInvalidPayload) => Promise<void>): Promise<WebhookCheck> {
     const registration = await this.deps.registrations.find(this.options.envName);
     const invalid: WebhookInvalidPayload[] = [];
     const webhooks = await this.list();
