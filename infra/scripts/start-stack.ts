@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { LOCAL_DEV } from '@crm/config';
 
 const root = join(__dirname, '..', '..');
 const env = process.env;
@@ -31,10 +32,10 @@ const ports = {
   simulator: portOf('SOCIAL_SIMULATOR', 3101),
   trackingSimulator: portOf('TRACKING_SIMULATOR', 3102),
 };
-const crmToken = (env.CRM_API_TOKENS ?? 'local-dev-token').split(',')[0];
+const crmToken = (env.CRM_API_TOKENS ?? LOCAL_DEV.crmToken).split(',')[0];
 const databaseUrl = (prefix: string, name: string) => env[`${prefix}_DATABASE_URL`] ?? `${databaseServer}/${name}`;
 const webhookUrl = env.PUBLIC_WEBHOOK_URL ?? `http://127.0.0.1:${ports.webhookIngest}/webhooks/${envName}`;
-const consumerSecret = env.SOCIAL_CONSUMER_SECRET ?? 'local-dev-consumer-secret';
+const consumerSecret = env.SOCIAL_CONSUMER_SECRET ?? LOCAL_DEV.consumerSecret;
 
 const parts: Part[] = [
   {

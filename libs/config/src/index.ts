@@ -54,6 +54,9 @@ export const wholeNumber = (min: number) =>
 export const LOCAL_DEV = {
   crmToken: 'local-dev-token',
   credentialsKey: Buffer.alloc(32, 'local-dev-credentials-key').toString('base64'),
+  /** The social app's credentials, shared by auth, the platform simulator and the local stack so their signatures agree. */
+  consumerKey: 'local-dev-consumer-key',
+  consumerSecret: 'local-dev-consumer-secret',
 } as const;
 
 /** A comma-separated list, empty entries dropped. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mask, SecretBox } from './index';
+import { mask, sameSecret, SecretBox } from './index';
 
 const key = () => randomBytes(32).toString('base64');
 
@@ -35,5 +35,16 @@ describe('mask', () => {
   it('keeps four characters at each end', () => {
     expect(mask('abcdefghijklmnopwxyz')).toBe('abcd…wxyz');
     expect(mask('short')).toBe('…');
+  });
+});
+
+describe('sameSecret', () => {
+  it('is true only for equal strings, whatever their lengths', () => {
+    expect(sameSecret('token-value', 'token-value')).toBe(true);
+    expect(sameSecret('', '')).toBe(true);
+    expect(sameSecret('token-value', 'token-valuf')).toBe(false);
+    expect(sameSecret('token-value', 'token-value-longer')).toBe(false);
+    expect(sameSecret('token', '')).toBe(false);
+    expect(sameSecret('ünïcode', 'ünïcode')).toBe(true);
   });
 });

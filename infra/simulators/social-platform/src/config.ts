@@ -1,4 +1,4 @@
-import { listenPort, loadConfig, logLevel, num, str, url } from '@crm/config';
+import { listenPort, LOCAL_DEV, loadConfig, logLevel, str, url, wholeNumber } from '@crm/config';
 import { registerSecret } from '@crm/logging';
 
 export interface SimulatorConfig {
@@ -21,10 +21,10 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     'social-platform-simulator',
     {
       PORT: listenPort({ default: 3101 }),
-      SOCIAL_CONSUMER_KEY: str({ default: 'local-dev-consumer-key' }),
-      OAUTH_TIMESTAMP_WINDOW_SECONDS: num({ default: 300 }),
+      SOCIAL_CONSUMER_KEY: str({ default: LOCAL_DEV.consumerKey }),
+      OAUTH_TIMESTAMP_WINDOW_SECONDS: wholeNumber(1)({ default: 300 }),
       // The same default auth uses locally, so the local stack agrees on signatures out of the box.
-      SOCIAL_CONSUMER_SECRET: str({ default: 'local-dev-consumer-secret' }),
+      SOCIAL_CONSUMER_SECRET: str({ default: LOCAL_DEV.consumerSecret }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       // Optional: its default depends on SOCIAL_ENV_NAME, so it is filled in below.
       WEBHOOK_URL: url({ default: undefined }),

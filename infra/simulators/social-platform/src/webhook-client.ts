@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import axios, { type AxiosResponse } from 'axios';
+import { sameSecret } from '@crm/secrets';
 import { crcResponse, sign, SIGNATURE_HEADER } from '@crm/webhook-signature';
 
 /** The platform gives a CRC answer 3 seconds. */
@@ -88,7 +89,7 @@ export async function runCrcCheck(url: string, secret: string, { timeoutMs = CRC
   const body = bodyOf(response);
   const given = typeof body === 'object' && body !== null ? (body as { response_token?: unknown }).response_token : undefined;
   if (typeof given !== 'string') return { valid: false, status: 200, reason: 'the answer has no response_token string' };
-  if (given !== crcResponse(secret, token).response_token) {
+  if (!sameSecret(given, crcResponse(secret, token).response_token)) {
     return { valid: false, status: 200, reason: 'response_token does not match the HMAC-SHA256 of the token with the consumer secret' };
   }
   return { valid: true, status: 200 };

@@ -1,9 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createHttpApp, HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { registerSecret } from '@crm/logging';
+import { sameSecret } from '@crm/secrets';
 import { CallLog } from './calls';
 import type { SimulatorConfig } from './config';
 import { FAILURE_MODES, FAILURE_TARGETS, Failures, type FailureMode, type FailureTarget } from './failures';
@@ -24,7 +25,6 @@ type Body = Record<string, unknown>;
 
 const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
 const isObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
-const digest = (value: string) => createHash('sha256').update(value).digest();
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function requireObject(value: unknown, what = 'the body'): Body {
@@ -131,7 +131,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
     const given = basicAuthUser(req);
     if (!given) throw new HttpError(401, 'unauthorized', 'send HTTP basic auth: clientId as user name, the API key as password', { 'www-authenticate': 'Basic realm="tracking"' });
     const key = clients.get(given.username);
-    const valid = key !== undefined && timingSafeEqual(digest(given.password), digest(key));
+    const valid = key !== undefined && sameSecret(given.password, key);
     if (!valid) throw new HttpError(401, 'unauthorized', 'unknown client or wrong API key', { 'www-authenticate': 'Basic realm="tracking"' });
     if (given.username !== clientId) throw new HttpError(403, 'forbidden', `client '${given.username}' may not read tasks of client '${clientId}'`);
   }

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { sameSecret } from '@crm/secrets';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
 import { baseUrl, decodePairs, hmacSha1, parseOAuthHeader, sameSignature, signatureBaseString } from './oauth1';
@@ -60,9 +60,6 @@ export function actingUser(res: Response): UserRecord {
   if (who.kind !== 'user') throw Errors.wrongCredentialKind('needs a user access token');
   return who.user;
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
  * Checks an OAuth 1.0a request as the platform does: the consumer key, HMAC-SHA1, the

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Response, Router } from 'express';
+import { sameSecret } from '@crm/secrets';
 import { answer, authenticate, callerOf, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
@@ -19,8 +20,6 @@ function page(res: Response, status: number, title: string, body: string): void 
 function formAnswer(res: Response, values: Record<string, string>): void {
   res.type('application/x-www-form-urlencoded').send(new URLSearchParams(values).toString());
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** RFC 1738 decoding of the basic credentials' two halves, as the platform documents them. */
 function basicCredentials(header: string | undefined): { key: string; secret: string } | null {
@@ -115,7 +114,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     const verifier = who.oauth.get('oauth_verifier') ?? param(res, 'oauth_verifier');
     const approved = who.request.approved;
     state.requestTokens.delete(who.token); // one exchange per request token, whatever its outcome
-    if (!approved || !verifier || !timingSafeEqual(digest(verifier), digest(approved.verifier)) || Date.now() - who.request.createdAt > REQUEST_TOKEN_TTL_MS) {
+    if (!approved || !verifier || !sameSecret(verifier, approved.verifier) || Date.now() - who.request.createdAt > REQUEST_TOKEN_TTL_MS) {
       throw new PlatformError(401, 32, 'Invalid oauth_verifier parameter', {}, 'verifier missing, wrong, or the request was not approved');
     }
     const user = state.user({ id: approved.userId });
@@ -126,7 +125,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
   router.post('/oauth2/token', async (req, res) => {
     res.locals.caller = { kind: 'basic' };
     const credentials = basicCredentials(req.get('authorization'));
-    const valid = credentials !== null && timingSafeEqual(digest(credentials.key), digest(config.SOCIAL_CONSUMER_KEY)) && timingSafeEqual(digest(credentials.secret), digest(config.SOCIAL_CONSUMER_SECRET));
+    const valid = credentials !== null && sameSecret(credentials.key, config.SOCIAL_CONSUMER_KEY) && sameSecret(credentials.secret, config.SOCIAL_CONSUMER_SECRET);
     if (!valid) throw Errors.badAppCredentials();
     if (param(res, 'grant_type') !== 'client_credentials') throw new PlatformError(400, 170, 'Missing required parameter: grant_type');
     // The platform hands out the same bearer token until it is invalidated.
