@@ -154,11 +154,6 @@ export function postLiked(input: { account: UserRef; liker: UserRef; post: PostT
 }
 
 export type RelationKind = 'follow_events' | 'block_events' | 'mute_events';
-export const RELATION_TYPES: Record<RelationKind, readonly string[]> = {
-  follow_events: ['follow', 'unfollow'],
-  block_events: ['block', 'unblock'],
-  mute_events: ['mute', 'unmute'],
-};
 
 /** follow/unfollow, block/unblock, mute/unmute by `source` of `target`. */
 export function userRelation(

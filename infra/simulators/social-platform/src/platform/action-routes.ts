@@ -1,7 +1,8 @@
 import type { Request, Response, Router } from 'express';
+import { postDeleted, type RelationKind } from '../activity-deliveries';
 import { DEFAULT_APP } from '../deliveries';
 import { nextEventId } from '../ids';
-import { postCreated, postDeleted, postLiked, userRelation, type UserEventKind } from './activity';
+import { postCreated, postLiked, userRelation } from './activity';
 import { actingUser, answer, authenticate, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
@@ -166,7 +167,7 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     if (post.authorId !== me.id) throw new PlatformError(403, 183, "You may not delete another user's status.");
     state.posts.delete(post.id);
     await answer(res, 200, postObject(state, post, me.id));
-    activity.deliver(me.id, postDeleted(me.id, post));
+    activity.deliver(me.id, postDeleted({ account: me.id, postId: post.id, author: post.authorId }));
   });
   router.post(v('statuses/retweet/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
@@ -206,7 +207,7 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     await answer(res, 200, { users, next_cursor: next, next_cursor_str: String(next), previous_cursor: 0, previous_cursor_str: '0' });
   });
 
-  const relation = (path: string, map: Map<string, Set<string>>, add: boolean, kind: UserEventKind | null, type: string) =>
+  const relation = (path: string, map: Map<string, Set<string>>, add: boolean, kind: RelationKind | null, type: string) =>
     router.post(v(path), user, async (_req, res) => {
       const me = actingUser(res);
       const target = targetUser(state, res);

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@crm/logging';
-import { DEFAULT_APP, directMessageReceived, directMessageSent, serializeLikePlatform } from '../deliveries';
+import { directMessageReceived, directMessageSent, serializeLikePlatform } from '../deliveries';
 import { sendDelivery } from '../webhook-client';
-import { platformDate } from '../activity-deliveries';
+import { platformDate, type RelationKind } from '../activity-deliveries';
 import { postObject, userObject } from './objects';
 import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
 
 /**
  * What the account does through the API comes back to its webhook as Account Activity
- * deliveries, as on the platform. Builders of the kinds deliveries.ts does not build live here.
+ * deliveries, as on the platform. The builders here carry the platform's stored posts and
+ * users; where a delivery holds no more than ids (deletes, revokes), the routes use those of
+ * activity-deliveries.ts.
  */
 
 /** Users inside follow/block/mute events carry a string `id` and no `id_str`. */
@@ -21,10 +23,6 @@ export function postCreated(state: PlatformState, forUserId: string, post: Post)
   return { for_user_id: forUserId, tweet_create_events: [postObject(state, post)] };
 }
 
-export function postDeleted(forUserId: string, post: Post): Record<string, unknown> {
-  return { for_user_id: forUserId, tweet_delete_events: [{ status: { id: post.id, user_id: post.authorId }, timestamp_ms: String(Date.now()) }] };
-}
-
 export function postLiked(state: PlatformState, forUserId: string, liker: UserRecord, post: Post): Record<string, unknown> {
   const now = Date.now();
   return {
@@ -33,16 +31,9 @@ export function postLiked(state: PlatformState, forUserId: string, liker: UserRe
   };
 }
 
-export type UserEventKind = 'follow_events' | 'block_events' | 'mute_events';
-
 /** follow/unfollow, block/unblock, mute/unmute by `source` of `target`. */
-export function userRelation(kind: UserEventKind, type: string, forUserId: string, source: UserRecord, target: UserRecord): Record<string, unknown> {
+export function userRelation(kind: RelationKind, type: string, forUserId: string, source: UserRecord, target: UserRecord): Record<string, unknown> {
   return { for_user_id: forUserId, [kind]: [{ type, created_timestamp: String(Date.now()), source: eventUser(source), target: eventUser(target) }] };
-}
-
-/** The user removed the app: delivered without `for_user_id`. */
-export function appRevoked(userId: string): Record<string, unknown> {
-  return { user_event: { revoke: { date_time: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'), target: { app_id: DEFAULT_APP.id }, source: { user_id: userId } } } };
 }
 
 /** One delivery the platform side sent to a registered webhook. */

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { HttpError } from '@crm/http';
+import { appRevoked } from '../activity-deliveries';
 import { UserRefError } from '../users';
 import { recheckWebhooks } from './account-activity-routes';
-import { appRevoked } from './activity';
 import type { PlatformContext } from './context';
 import { postObject, userObject } from './objects';
 import type { Fault, UserRecord } from './state';
@@ -78,7 +78,7 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
   router.post(`${base}/tokens/revoke`, (req, res) => {
     const user = userFrom(body(req.body), 'user');
     const revoked = state.revokeAccessTokens(user.id);
-    activity.deliver(user.id, appRevoked(user.id));
+    activity.deliver(user.id, appRevoked({ account: user.id }));
     res.json({ revoked });
   });
 
