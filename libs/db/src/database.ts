@@ -54,8 +54,18 @@ export async function migrate(url: string, dir: string, logger?: Logger): Promis
   return applied.map((m) => m.name);
 }
 
-/** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
-export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** PostgreSQL broke a deadlock (40P01) or a serialization conflict (40001): the transaction may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/** Attempts in all of a transaction PostgreSQL keeps breaking (the first one included). */
+export const TRANSACTION_ATTEMPTS = 3;
+
+const isRetryable = (error: unknown) => RETRYABLE.has((error as { code?: string } | null)?.code ?? '');
+
+/** A short random pause, growing per attempt, so the transactions that collided do not collide again in step. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** (attempt - 1)));
+
+async function runOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -67,6 +77,23 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/**
+ * Runs `work` in one transaction: committed if it resolves, rolled back if it throws. When
+ * PostgreSQL aborts it for a deadlock or a serialization failure, it runs again from the
+ * start (up to TRANSACTION_ATTEMPTS in all), so `work` must do nothing outside the
+ * transaction that cannot be repeated: everything it did inside was rolled back.
+ */
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runOnce(pool, work);
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
+      await backoff(attempt);
+    }
   }
 }
 

@@ -1,16 +1,13 @@
-import { DM_MAX_LENGTH, POST_MAX_LENGTH } from '@crm/contracts';
-
 /**
  * An agent's reply from a ticket: a DM to the contact on a DM ticket, a public reply to the
- * ticket's last inbound post on a public one. Text limits are the platform's, counted in code
- * points as auth counts them.
+ * ticket's last inbound post on a public one.
  */
 
-export type ReplyChannel = 'dm' | 'public';
-
-const replyLimit = (channel: ReplyChannel) => (channel === 'dm' ? DM_MAX_LENGTH : POST_MAX_LENGTH);
-
-/** The reply's text, or the problem with the body, naming the field. */
+/**
+ * The reply's text, or the problem with the body, naming the field. Only what the command's
+ * contract cannot say in terms of this body is checked here (its length, per channel, is the
+ * contract's); a blank text is refused here too, where it can be said plainly.
+ */
 export function readReplyText(body: unknown): { text: string } | { problem: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'send a JSON object {"text": "..."} with content-type application/json' };
   const extra = Object.keys(body).filter((key) => key !== 'text');
@@ -20,13 +17,6 @@ export function readReplyText(body: unknown): { text: string } | { problem: stri
   if (typeof text !== 'string') return { problem: '/text must be a string' };
   if (text.trim() === '') return { problem: '/text must not be blank' };
   return { text };
-}
-
-/** The problem with the text's length on this channel, if any. */
-export function lengthProblem(text: string, channel: ReplyChannel): string | null {
-  const length = [...text].length;
-  const limit = replyLimit(channel);
-  return length > limit ? `/text is ${length} characters long; a ${channel === 'dm' ? 'DM' : 'public reply'} takes at most ${limit}` : null;
 }
 
 /** Account states in which nothing can be sent on the account's behalf, with why, for a person. */

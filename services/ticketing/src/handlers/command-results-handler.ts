@@ -1,9 +1,8 @@
 import type { SocialCommandResultPayload } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { MessageHandler } from '@crm/messaging';
 import { markOutboundFailed, markOutboundSent } from '../adapters/db/outbound';
-import { inTransaction } from '../adapters/db/transactions';
 import { isUuid } from '../http/cursor';
 
 /** The actions ticketing sends (replies from tickets); results of other commands are not ours. */
@@ -24,7 +23,7 @@ export function createCommandResultsHandler({ pool, logger }: { pool: Pool; logg
       return;
     }
     const activityId = result.commandId;
-    const changed = await inTransaction(pool, async (client) => {
+    const changed = await withTransaction(pool, async (client) => {
       if (result.outcome === 'succeeded') {
         if (result.platformId) return markOutboundSent(client, activityId, result.platformId);
         return markOutboundFailed(client, activityId, 'unknown', { code: 'outcome_unknown', message: 'the platform accepted the reply but auth reported no id for it', platformCode: null });

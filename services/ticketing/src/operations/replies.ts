@@ -1,14 +1,13 @@
-import { Exchanges, SocialCommand, validateActionInput, validateEnvelope, type SocialCommandPayload } from '@crm/contracts';
-import type { Pool, PoolClient } from '@crm/db';
+import { Exchanges, SocialCommand, validateActionInput, type SocialCommandPayload } from '@crm/contracts';
+import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { makeEnvelope } from '@crm/messaging';
 import { markOutboundFailed, insertPendingOutbound } from '../adapters/db/outbound';
 import { enqueue, type OutboxRow } from '../adapters/db/outbox';
 import { findReplyTarget, lastInboundPost, touchTicket } from '../adapters/db/replies';
-import { inTransaction } from '../adapters/db/transactions';
 import { isUuid } from '../http/cursor';
-import { lengthProblem, readReplyText, unavailableBecause } from '../domain/replies';
+import { readReplyText, unavailableBecause } from '../domain/replies';
 
 export interface RepliesDeps {
   pool: Pool;
@@ -34,13 +33,11 @@ export class Replies {
     if ('problem' in read) throw new HttpError(400, 'invalid_reply', read.problem);
     const { text } = read;
 
-    const { activityId, command } = await inTransaction(this.deps.pool, async (client) => {
+    const { activityId, command } = await withTransaction(this.deps.pool, async (client) => {
       const ticket = await findReplyTarget(client, ticketId);
       if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
       const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
       if (unavailable) throw new HttpError(409, 'account_unavailable', unavailable);
-      const tooLong = lengthProblem(text, ticket.channel);
-      if (tooLong) throw new HttpError(400, 'invalid_reply', tooLong);
 
       let pending: Parameters<typeof insertPendingOutbound>[1];
       let command: Pick<SocialCommandPayload, 'action' | 'input'>;
@@ -54,6 +51,7 @@ export class Replies {
         pending = { accountId: ticket.account_id, ticketId, kind: 'reply_by_account', text, contactId: post.authorContactId ?? ticket.contact_id, conversationKey: null, parentPostId: post.postId };
         command = { action: 'reply', input: { inReplyToPostId: post.postId, text } };
       }
+      // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
       const problems = validateActionInput(command.action, command.input);
       if (problems.length > 0) throw new HttpError(400, 'invalid_reply', problems.join('; ').replace(/\/input\//g, '/'));
 
@@ -66,7 +64,6 @@ export class Replies {
         // Derived from the activity: a command relayed twice is one message to whoever looks.
         { id: `command-${activityId}` },
       );
-      validateEnvelope(envelope, SocialCommand);
       await enqueue(client, this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
       await touchTicket(client, ticketId, now);
       return { activityId, command };

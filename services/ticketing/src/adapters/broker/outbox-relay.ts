@@ -1,9 +1,8 @@
 import { ContractViolation } from '@crm/contracts';
-import type { Pool, PoolClient } from '@crm/db';
+import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { Publisher } from '@crm/messaging';
 import { claimOutbox, deleteOutbox, noteOutboxFailure, type OutboxRow } from '../db/outbox';
-import { inTransaction } from '../db/transactions';
 
 const BATCH = 20;
 
@@ -68,7 +67,7 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const { more } = await inTransaction(this.deps.pool, async (client) => {
+      const { more } = await withTransaction(this.deps.pool, async (client) => {
         const rows = await claimOutbox(client, BATCH);
         for (const row of rows) {
           try {

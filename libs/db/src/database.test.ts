@@ -1,0 +1,70 @@
+import { freshDatabase, type TestDatabase } from '@crm/testing';
+import { createPool, TRANSACTION_ATTEMPTS, withTransaction, type Pool } from './index';
+
+let db: TestDatabase;
+let pool: Pool;
+
+beforeAll(async () => {
+  db = await freshDatabase('db_transactions');
+  pool = createPool(db.url, { max: 4 });
+  await pool.query('CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)');
+});
+
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+beforeEach(async () => {
+  await pool.query('TRUNCATE counters');
+  await pool.query('INSERT INTO counters (id, n) VALUES (1, 0), (2, 0)');
+});
+
+describe('withTransaction', () => {
+  it('runs a transaction PostgreSQL broke for a deadlock again: both transactions commit', async () => {
+    let runs = 0;
+    let locked = 0;
+    let bothLocked!: () => void;
+    const crosswise = new Promise<void>((resolve) => (bothLocked = resolve));
+    // Each takes one row, waits until the other holds the other row, then takes it: a deadlock on the first attempt.
+    const bump = (first: number, second: number) =>
+      withTransaction(pool, async (client) => {
+        runs += 1;
+        await client.query('UPDATE counters SET n = n + 1 WHERE id = $1', [first]);
+        locked += 1;
+        if (locked === 2) bothLocked();
+        await crosswise;
+        await client.query('UPDATE counters SET n = n + 1 WHERE id = $1', [second]);
+        return `${first}-${second}`;
+      });
+
+    await expect(Promise.all([bump(1, 2), bump(2, 1)])).resolves.toEqual(['1-2', '2-1']);
+    expect(runs).toBe(3); // one of the two ran again
+    const { rows } = await pool.query<{ id: number; n: number }>('SELECT id, n FROM counters ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+  });
+
+  it('gives up after a bounded number of attempts, and never retries other errors', async () => {
+    let runs = 0;
+    const alwaysConflicting = withTransaction(pool, async (client) => {
+      runs += 1;
+      await client.query('UPDATE counters SET n = n + 1 WHERE id = 1');
+      throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+    });
+    await expect(alwaysConflicting).rejects.toMatchObject({ code: '40001' });
+    expect(runs).toBe(TRANSACTION_ATTEMPTS);
+
+    runs = 0;
+    const broken = withTransaction(pool, async (client) => {
+      runs += 1;
+      await client.query('UPDATE counters SET n = n + 1 WHERE id = 1');
+      await client.query('SELECT * FROM no_such_table');
+    });
+    await expect(broken).rejects.toMatchObject({ code: '42P01' });
+    expect(runs).toBe(1);
+    expect((await pool.query('SELECT n FROM counters WHERE id = 1')).rows[0]).toEqual({ n: 0 }); // every attempt rolled back
+  });
+});
