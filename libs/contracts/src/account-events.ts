@@ -3,7 +3,7 @@ import { defineContract } from './envelope';
 /**
  * `account.revoked` on the `account.events` topic exchange: the account's owner revoked the
  * app's access on the platform. ticketing publishes it when a `user_event` revoke delivery
- * arrives; auth (which forgets the credentials) and ticketing consume it. The other account
+ * arrives, after recording it; auth consumes it (and forgets the credentials). The other account
  * events (connected, disconnected, needs-reconnect, webhook.invalid) are auth's, in
  * auth-account-events.ts.
  */

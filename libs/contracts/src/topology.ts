@@ -1,4 +1,5 @@
 import { ACCOUNT_REVOKED_KEY } from './account-events';
+import { AuthAccountEventKeys } from './auth-account-events';
 import { SOCIAL_ACTIONS } from './commands';
 
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
@@ -66,7 +67,13 @@ export const SYSTEM_TOPOLOGY: Topology = {
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
-    { name: Queues.ticketingAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: '#' }], retry: DEFAULT_RETRY },
+    // auth's account events only: ticketing records `account.revoked` itself, in the transaction that records the revoke delivery.
+    {
+      name: Queues.ticketingAccountEvents,
+      kind: 'work',
+      bindings: Object.values(AuthAccountEventKeys).map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
+      retry: DEFAULT_RETRY,
+    },
     { name: Queues.authRpc, kind: 'rpc' },
     { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
     { name: Queues.trackingRpc, kind: 'rpc' },

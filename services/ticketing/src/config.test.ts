@@ -2,8 +2,8 @@ import { ConfigError } from '@crm/config';
 import { acceptsLocalDevToken, loadTicketingConfig, LOCAL_DEV_TOKEN } from './config';
 
 describe('ticketing configuration', () => {
-  it('works out of the box locally, with the documented development token', () => {
-    const config = loadTicketingConfig({});
+  it('works out of the box locally (pnpm start sets NODE_ENV=development), with the documented development token', () => {
+    const config = loadTicketingConfig({ NODE_ENV: 'development' });
     expect(config).toEqual({
       AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
       PORT: 3002,
@@ -31,8 +31,9 @@ describe('ticketing configuration', () => {
     expect(acceptsLocalDevToken(config)).toBe(false);
   });
 
-  it('requires CRM_API_TOKENS in production', () => {
+  it('requires CRM_API_TOKENS in production, and when NODE_ENV is not set', () => {
     expect(() => loadTicketingConfig({ NODE_ENV: 'production' })).toThrow(new ConfigError('ticketing: invalid configuration: CRM_API_TOKENS is missing'));
+    expect(() => loadTicketingConfig({})).toThrow(new ConfigError('ticketing: invalid configuration: CRM_API_TOKENS is missing'));
     expect(loadTicketingConfig({ NODE_ENV: 'production', CRM_API_TOKENS: 'prod-token' }).CRM_API_TOKENS).toEqual(['prod-token']);
   });
 

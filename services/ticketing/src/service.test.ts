@@ -1,6 +1,6 @@
 import amqplib from 'amqplib';
 import pg from 'pg';
-import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, AuthAccountEventKeys, Exchanges, Queues, type Contract } from '@crm/contracts';
+import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, ACCOUNT_REVOKED_KEY, AuthAccountEventKeys, Exchanges, Queues, SYSTEM_TOPOLOGY, type Contract } from '@crm/contracts';
 import { withTransaction } from '@crm/db';
 import { listDeadLetters } from '@crm/messaging';
 import {
@@ -15,6 +15,9 @@ import {
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { insertPendingOutbound, markOutboundSent } from './adapters/db/outbound';
+import { savePartnerConfig } from './adapters/db/partner-configs';
+import { withDefaults } from './domain/partner-config';
+import { ActivityPipeline } from './handlers/activity-handler';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { filledTemplate, fixture, repairedOfficialDm } from './testing/fixtures';
@@ -567,6 +570,11 @@ describe('revoke', () => {
       expect(new Set(messages!.map((m) => m.properties.messageId)).size).toBe(1);
       const envelope = JSON.parse(messages![0]!.content.toString()) as { type: string; payload: unknown };
       expect(envelope).toMatchObject({ type: 'account.revoked.v1', payload: { accountId: account, appId: expect.any(String), revokedAt: '2026-07-03T10:00:00.000Z', detectedBy: 'webhook' } });
+      // For auth (its queue holds them: auth does not run here), not for ticketing again: it recorded the revoke itself.
+      expect((await channel.checkQueue(Queues.authAccountEvents)).messageCount).toBeGreaterThanOrEqual(2);
+      const ticketingKeys = SYSTEM_TOPOLOGY.queues.find((q) => q.name === Queues.ticketingAccountEvents)!.bindings!.map((b) => b.routingKey);
+      expect(ticketingKeys).toEqual(Object.values(AuthAccountEventKeys));
+      expect(ticketingKeys).not.toContain(ACCOUNT_REVOKED_KEY);
     } finally {
       await connection.close();
     }
@@ -666,6 +674,22 @@ describe('deliveries for an account without a partner configuration', () => {
     const { body } = await api.get<{ items: { envelopeId: string }[] }>(`/v1/held-deliveries?accountId=${account}`);
     expect(body.items.map((item) => item.envelopeId)).toEqual([`broken-${account}`]);
     expect(logEntries(logLines).some((entry) => entry.message === 'a held delivery cannot be recorded; it stays held' && entry.envelopeId === `broken-${account}`)).toBe(true);
+  });
+
+  it('a stopped pipeline starts no release: the deliveries stay held for the next start', async () => {
+    const account = newAccount();
+    await deliver(directMessageReceived({ account, customer: ANA, text: 'anyone?' }));
+    const stoppedLog = capturingLogger('stopped');
+    const stopped = new ActivityPipeline({ pool, logger: stoppedLog.logger, publisher: { publish: () => Promise.resolve() } });
+    await stopped.stop();
+    // Configured straight in the database: no PUT, so no release is started by the API.
+    await withTransaction(pool, (client) => savePartnerConfig(client, withDefaults(account, {}, { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 })));
+    expect(await stopped.release(account)).toBe(0);
+    await stopped.releaseReady();
+    expect(stoppedLog.lines).toEqual([]);
+    await service.pipeline.release(account);
+    expect(await count('SELECT count(*) AS n FROM held_deliveries WHERE account_id = $1', [account])).toBe(0);
+    expect(await tickets(`accountId=${account}`)).toHaveLength(1);
   });
 
   it('a revoke is not held: it needs no configuration', async () => {

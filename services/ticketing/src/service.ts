@@ -48,7 +48,7 @@ export interface RunningTicketing {
   pipeline: ActivityPipeline;
   /** Publishes the commands of replies (transactional outbox). */
   relay: OutboxRelay;
-  /** In order: stop consuming (in-flight work finishes), close HTTP, let releases finish, close the broker, end the pool. */
+  /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
   stop: () => Promise<void>;
@@ -167,8 +167,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
       ]);
     },
     () => closeServer(httpServer),
-    // Releases started by a PUT or the timer, and a relay run, finish before the pool closes.
-    () => pipeline.idle(),
+    // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
+    () => pipeline.stop(),
     () => relay.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => rpc.close(),

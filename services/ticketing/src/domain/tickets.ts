@@ -7,6 +7,8 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 /** Statuses in which a ticket still takes new activity of its conversation. */
 export const ACTIVE_STATUSES = ['open', 'pending'] as const satisfies readonly TicketStatus[];
 
+export const isActive = (status: TicketStatus): boolean => (ACTIVE_STATUSES as readonly TicketStatus[]).includes(status);
+
 export interface TicketState {
   id: string;
   status: TicketStatus;
@@ -55,7 +57,7 @@ const minutesAfter = (start: Date, minutes: number) => new Date(start.getTime() 
  */
 export function placeInbound(holder: TicketState | null, occurredAt: Date, reopenWindowMinutes: number): 'append' | 'reopen' | 'new' {
   if (!holder) return 'new';
-  if (holder.status === 'open' || holder.status === 'pending') return 'append';
+  if (isActive(holder.status)) return 'append';
   if (holder.status !== 'resolved' || reopenWindowMinutes <= 0) return 'new';
   const resolvedAt = holder.resolvedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
   return occurredAt.getTime() - resolvedAt <= reopenWindowMinutes * 60_000 ? 'reopen' : 'new';

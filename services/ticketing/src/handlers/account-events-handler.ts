@@ -2,12 +2,10 @@ import {
   AccountConnected,
   AccountDisconnected,
   AccountNeedsReconnect,
-  AccountRevoked,
   WebhookInvalid,
   type AccountConnectedPayload,
   type AccountDisconnectedPayload,
   type AccountNeedsReconnectPayload,
-  type AccountRevokedPayload,
   type Contract,
   type Envelope,
   type WebhookInvalidPayload,
@@ -22,11 +20,13 @@ export type AccountEventPayload =
   | AccountConnectedPayload
   | AccountDisconnectedPayload
   | AccountNeedsReconnectPayload
-  | AccountRevokedPayload
   | WebhookInvalidPayload;
 
-/** The message types `ticketing.account-events` accepts. */
-export const ACCOUNT_EVENT_CONTRACTS = [AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountRevoked, WebhookInvalid] as Contract<AccountEventPayload>[];
+/**
+ * The message types `ticketing.account-events` accepts: auth's. `account.revoked` is
+ * ticketing's own, recorded with the revoke delivery, so the queue is not bound to it.
+ */
+export const ACCOUNT_EVENT_CONTRACTS = [AccountConnected, AccountDisconnected, AccountNeedsReconnect, WebhookInvalid] as Contract<AccountEventPayload>[];
 
 /** What an account event changes in ticketing's mirror of the account; null for events about no account. */
 export function accountChangeOf(envelope: Envelope<AccountEventPayload>): AccountChange | null {
@@ -50,10 +50,6 @@ export function accountChangeOf(envelope: Envelope<AccountEventPayload>): Accoun
   if (type === AccountNeedsReconnect.type) {
     const event = envelope.payload as AccountNeedsReconnectPayload;
     return { accountId: event.accountId, status: 'needs_reconnect', at: new Date(event.detectedAt), screenName: event.screenName };
-  }
-  if (type === AccountRevoked.type) {
-    const event = envelope.payload as AccountRevokedPayload;
-    return { accountId: event.accountId, status: 'revoked', at: new Date(event.revokedAt), consumerKeyMasked: null, accessTokenMasked: null };
   }
   return null;
 }

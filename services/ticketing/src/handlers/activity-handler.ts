@@ -1,5 +1,5 @@
 import { ACCOUNT_REVOKED_KEY, AccountRevoked, Exchanges, type Envelope, type RawActivityPayload } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import { withTransaction, type Pool } from '@crm/db';
 import { runWithContext, type Logger } from '@crm/logging';
 import { makeEnvelope, PermanentFailure, type MessageContext, type MessageHandler, type Publisher } from '@crm/messaging';
 import { interpretActivity } from '../domain/activity';
@@ -8,7 +8,6 @@ import type { Interpretation } from '../domain/events';
 import type { PartnerConfig } from '../domain/partner-config';
 import { accountsReadyForRelease, claimOldestHeld, deleteHeld, holdDelivery } from '../adapters/db/held-deliveries';
 import { lockAccountShared } from '../adapters/db/locks';
-import { inTransaction } from '../adapters/db/transactions';
 import { loadPartnerConfig } from '../adapters/db/partner-configs';
 import { emptyCounts, recordEvents, type Counts, type Recorded } from './record-events';
 
@@ -40,6 +39,10 @@ const needsConfiguration = (interpretation: Interpretation) => interpretation.ev
  */
 export class ActivityPipeline {
   private readonly releasing = new Map<string, Promise<number>>();
+  /** The periodic look for releasable accounts, while one runs. */
+  private sweeping: Promise<void> | null = null;
+  /** Set by stop(): no release starts, and releases in progress end after their current delivery. */
+  private stopping = false;
 
   constructor(private readonly deps: ActivityPipelineDeps) {}
 
@@ -51,7 +54,7 @@ export class ActivityPipeline {
       let counts: Counts = emptyCounts();
       let held = false;
       if (events.length > 0) {
-        const result = await inTransaction(this.deps.pool, async (client) => {
+        const result = await withTransaction(this.deps.pool, async (client) => {
           if (!needsConfiguration(interpretation)) return recordEvents(client, events, null, envelope.id);
           await lockAccountShared(client, accountId);
           const config = await loadPartnerConfig(client, accountId);
@@ -94,11 +97,13 @@ export class ActivityPipeline {
    * Processes the held deliveries of an account that now has a configuration, oldest first,
    * each in its own transaction that also deletes it. Safe with several replicas: a delivery
    * being released elsewhere is skipped, and recording is idempotent. Calls for an account
-   * already being released in this process join that run. Resolves with the number released.
+   * already being released in this process join that run. Resolves with the number released
+   * (none once the pipeline is stopping: the next start releases them).
    */
   release(accountId: string): Promise<number> {
     const running = this.releasing.get(accountId);
     if (running) return running;
+    if (this.stopping) return Promise.resolve(0);
     const run = this.releaseAll(accountId).finally(() => this.releasing.delete(accountId));
     this.releasing.set(accountId, run);
     return run;
@@ -108,8 +113,8 @@ export class ActivityPipeline {
     let released = 0;
     // Deliveries that can never be recorded (only possible after a change of the code) stay held, logged, and do not block the rest.
     const unusable: number[] = [];
-    for (;;) {
-      const result = await inTransaction(this.deps.pool, async (client) => {
+    while (!this.stopping) {
+      const result = await withTransaction(this.deps.pool, async (client) => {
         await lockAccountShared(client, accountId);
         const config: PartnerConfig | null = await loadPartnerConfig(client, accountId);
         const row = config ? await claimOldestHeld(client, accountId, unusable) : null;
@@ -132,23 +137,43 @@ export class ActivityPipeline {
       if (!result) break;
       if (!result.recorded) continue;
       released += 1;
-      await this.publishRevocations(result.recorded);
+      // A revoke is never held (it needs no configuration), so a release has nothing to publish.
       this.deps.logger.info('held activity released', { envelopeId: result.envelopeId, kind: result.kind, accountId, ...result.recorded.counts });
     }
     return released;
   }
 
-  /** Releases every account whose held deliveries can go now (at start, and periodically as a safety net). */
-  async releaseReady(): Promise<void> {
-    for (const accountId of await accountsReadyForRelease(this.deps.pool)) {
-      await this.release(accountId).catch((error: unknown) =>
-        this.deps.logger.error('releasing held deliveries failed; will try again', { accountId, reason: (error as Error).message }),
-      );
+  /**
+   * Releases every account whose held deliveries can go now (at start, and periodically as a
+   * safety net). Never rejects: a failure is logged and the next round tries again. A call
+   * while a round runs joins it.
+   */
+  releaseReady(): Promise<void> {
+    this.sweeping ??= this.sweep().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      for (const accountId of await accountsReadyForRelease(this.deps.pool)) {
+        if (this.stopping) return;
+        await this.release(accountId).catch((error: unknown) =>
+          this.deps.logger.error('releasing held deliveries failed; will try again', { accountId, reason: (error as Error).message }),
+        );
+      }
+    } catch (error) {
+      this.deps.logger.error('looking for held deliveries to release failed; will try again', { reason: (error as Error).message });
     }
   }
 
   /** Resolves once releases in progress in this process are done. */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.releasing.values()]);
+    await Promise.allSettled([...this.releasing.values(), this.sweeping]);
+  }
+
+  /** Starts no more releases and resolves once those in progress have stopped (before the pool closes). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
   }
 }

@@ -21,7 +21,7 @@ import type {
 import type { PoolClient } from '@crm/db';
 import { dmConversationKey, eventConversationKey, lockKeyOf, postConversationKey } from '../domain/events';
 import { dispositionOf, route, type PartnerConfig } from '../domain/partner-config';
-import { newTicket, placeInbound, subjectOf, type TicketState } from '../domain/tickets';
+import { isActive, newTicket, placeInbound, subjectOf, type TicketState } from '../domain/tickets';
 import { userById } from '../domain/users';
 import { recordAccountChange } from '../adapters/db/accounts';
 import {
@@ -278,9 +278,9 @@ class Recorder {
       return 'appended';
     }
     const ticketId = await this.open(event, activityId, { channel: 'dm', conversationKey, text: event.text, sender: event.counterpart, lang: null });
-    // DMs of the conversation recorded before it had any ticket (the account wrote first, or its reply arrived first).
-    if (!holder) await adoptConversation(this.client, event.accountId, conversationKey, ticketId);
-    await this.refresh(ticketId);
+    // DMs of the conversation recorded before it had any ticket (the account wrote first, or its reply arrived first);
+    // the summary open() wrote stands unless some moved.
+    if (!holder && (await adoptConversation(this.client, event.accountId, conversationKey, ticketId)) > 0) await this.refresh(ticketId);
     return 'opened';
   }
 
@@ -321,7 +321,7 @@ class Recorder {
     if (!activityId) return 'duplicate';
     if (holder && placement !== 'new') {
       await this.join(holder, activityId, placement);
-      await this.adoptThread(holder.id, event.accountId, [event.post.id]);
+      await this.adoptThread(holder.id, true, event.accountId, [event.post.id]); // joining left it open
       return 'appended';
     }
     if (disposition === 'timeline') return 'timeline';
@@ -334,7 +334,7 @@ class Recorder {
       // No ticket holds the parent (yet): if one comes to hold it, this ticket folds into it.
       awaitingPostId: holder ? null : parentId,
     });
-    await this.adoptThread(ticketId, event.accountId, [event.post.id]);
+    await this.adoptThread(ticketId, true, event.accountId, [event.post.id]);
     return 'opened';
   }
 
@@ -347,7 +347,7 @@ class Recorder {
     if (!holder) return 'timeline';
     await attachToTicket(this.client, activityId, holder.id);
     await this.refresh(holder.id);
-    await this.adoptThread(holder.id, event.accountId, [event.post.id]);
+    await this.adoptThread(holder.id, isActive(holder.status), event.accountId, [event.post.id]);
     return 'appended';
   }
 
@@ -355,12 +355,10 @@ class Recorder {
    * Posts just placed on a ticket may be the parents of activity recorded earlier (deliveries
    * come in any order): ticketless replies join the ticket, and tickets opened by replies
    * while their parent was unknown fold into it, so the result is what in-order processing
-   * gives. Customers' replies only join an open or pending ticket; a ticket an agent has
-   * worked on stays on its own.
+   * gives. Customers' replies only join an `active` (open or pending) ticket; a ticket an
+   * agent has worked on stays on its own.
    */
-  private async adoptThread(ticketId: string, accountId: string, postIds: string[]): Promise<void> {
-    const { rows } = await this.client.query<{ status: string }>('SELECT status FROM tickets WHERE id = $1', [ticketId]);
-    const active = rows[0]?.status === 'open' || rows[0]?.status === 'pending';
+  private async adoptThread(ticketId: string, active: boolean, accountId: string, postIds: string[]): Promise<void> {
     const queue = [...postIds];
     let changed = false;
     let inbound = false;
@@ -399,8 +397,8 @@ class Recorder {
     const contact = contactOf(event);
     const conversationKey = 'post' in event ? postConversationKey(event.accountId, event.post.id) : eventConversationKey(event.accountId, event.platformEventId);
     const text = fields.text ?? `${event.kind.replace(/_/g, ' ')} by @${contact?.screenName ?? contact?.id ?? 'unknown'}`;
-    const ticketId = await this.open(event, activityId, { channel: 'public', conversationKey, text, sender: contact, lang: 'post' in event ? event.post.lang : null });
-    await this.refresh(ticketId);
+    // The ticket holds this activity alone: open() wrote its summary.
+    await this.open(event, activityId, { channel: 'public', conversationKey, text, sender: contact, lang: 'post' in event ? event.post.lang : null });
     return 'opened';
   }
 

@@ -32,12 +32,6 @@ export interface RouteDeps {
 /** How many timeline entries a contact's page shows (the newest). */
 const CONTACT_TIMELINE_LIMIT = 500;
 
-function pageIdOf(req: Request<{ pageId: string }>): string {
-  const { pageId } = req.params;
-  if (!/^[0-9]{1,30}$/.test(pageId)) throw new HttpError(400, 'invalid_parameter', "pageId must be the account's platform id (digits)");
-  return pageId;
-}
-
 function ticketIdOf(req: Request<{ id: string }>): string {
   const { id } = req.params;
   if (!isUuid(id)) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id.slice(0, 100)}'`);
@@ -96,14 +90,14 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
     });
 
     app.get('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
-      const pageId = pageIdOf(req);
+      const pageId = platformIdParam(req.params, 'pageId')!;
       const row = await findPartnerConfigRow(pool, pageId);
       if (!row) throw new HttpError(404, 'partner_config_not_found', `no partner configuration for page '${pageId}'`);
       res.json(partnerConfigJson(row));
     });
 
     app.put('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
-      const pageId = pageIdOf(req);
+      const pageId = platformIdParam(req.params, 'pageId')!;
       const body: unknown = req.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new HttpError(400, 'invalid_partner_config', 'send the configuration as a JSON object with content-type application/json');

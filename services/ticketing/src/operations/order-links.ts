@@ -15,7 +15,10 @@ export interface OrderLinksDeps {
   readWaitMs: number;
 }
 
-const ticketExists = async (pool: Pool, ticketId: string) => (await pool.query('SELECT 1 FROM tickets WHERE id = $1', [ticketId])).rowCount === 1;
+const ticketNotFound = (ticketId: string) => new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
+
+/** PostgreSQL's foreign key violation: the ticket a link names does not exist. */
+const isMissingTicket = (error: unknown) => (error as { code?: string }).code === '23503';
 
 /**
  * Tickets linked to orders, and whether tracking can show them. Tracking is asked when the
@@ -31,15 +34,15 @@ export class OrderLinks {
   async link(ticketId: string, body: unknown): Promise<OrderRow> {
     const read = readOrderLink(body);
     if ('problems' in read) throw new HttpError(400, 'invalid_order_link', read.problems.join('; '));
-    if (!(await ticketExists(this.deps.pool, ticketId))) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
-    const row = await linkOrder(this.deps.pool, ticketId, read.link.clientId, read.link.taskId);
+    const row = await linkOrder(this.deps.pool, ticketId, read.link.clientId, read.link.taskId).catch((error: unknown) => {
+      throw isMissingTicket(error) ? ticketNotFound(ticketId) : error;
+    });
     this.deps.logger.info('ticket linked to an order', { ticketId, ...read.link });
     return (await this.check(ticketId, read.link)) ?? row;
   }
 
   async unlink(ticketId: string): Promise<void> {
-    if (!(await ticketExists(this.deps.pool, ticketId))) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
-    await unlinkOrder(this.deps.pool, ticketId);
+    if (!(await unlinkOrder(this.deps.pool, ticketId))) throw ticketNotFound(ticketId);
     this.deps.logger.info('ticket unlinked from its order', { ticketId });
   }
 

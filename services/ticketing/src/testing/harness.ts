@@ -1,29 +1,17 @@
 import { Exchanges, RawActivity, SYSTEM_TOPOLOGY, type Contract, type Envelope } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
-import type { TicketingConfig } from '../config';
+import { loadTicketingConfig, type TicketingConfig } from '../config';
 import { rawActivity } from './deliveries';
 
 /** Pieces the integration tests of ticketing share. */
 
 export const TEST_TOKEN = 'test-token-ticketing';
 
+/** The service's own defaults, with what tests need: any free port, debug logs, a quick shutdown, the test token. */
 export function testConfig(overrides: Partial<TicketingConfig> & { AMQP_URL: string; DATABASE_URL: string }): TicketingConfig {
   return {
-    PORT: 0,
-    LOG_LEVEL: 'debug',
-    SHUTDOWN_TIMEOUT_MS: 5_000,
-    CRM_API_TOKENS: ['another-token', TEST_TOKEN],
-    DEFAULT_QUEUE: 'social',
-    DEFAULT_FOLDER: 'inbox',
-    SLA_FIRST_RESPONSE_MINUTES: 60,
-    SLA_RESOLUTION_MINUTES: 1440,
-    ACTIVITY_PREFETCH: 10,
-    HELD_RELEASE_INTERVAL_MS: 60_000,
-    OUTBOX_RELAY_INTERVAL_MS: 5_000,
-    TRACKING_RPC_TIMEOUT_MS: 10_000,
-    TRACKING_REFRESH_AFTER_MS: 60_000,
-    TRACKING_READ_WAIT_MS: 1_500,
+    ...loadTicketingConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_MS: '5000', CRM_API_TOKENS: `another-token,${TEST_TOKEN}` }),
     ...overrides,
   };
 }

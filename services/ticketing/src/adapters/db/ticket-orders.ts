@@ -27,8 +27,14 @@ export async function linkOrder(db: Pool | PoolClient, ticketId: string, clientI
   return rows[0] ?? (await findOrder(db, ticketId))!;
 }
 
-export async function unlinkOrder(db: Pool | PoolClient, ticketId: string): Promise<void> {
-  await db.query('DELETE FROM ticket_orders WHERE ticket_id = $1', [ticketId]);
+/** Unlinks the ticket from its order, if any; false when there is no such ticket (one statement: nothing to guard a delete). */
+export async function unlinkOrder(db: Pool | PoolClient, ticketId: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `WITH unlinked AS (DELETE FROM ticket_orders WHERE ticket_id = $1 RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM unlinked) OR EXISTS (SELECT 1 FROM tickets WHERE id = $1) AS found`,
+    [ticketId],
+  );
+  return rows[0]!.found;
 }
 
 export async function findOrder(db: Pool | PoolClient, ticketId: string): Promise<OrderRow | null> {
