@@ -119,6 +119,8 @@ function startPart(part: Part): void {
     cwd: join(root, part.dir),
     env: { NODE_ENV: 'development', ...env, AMQP_URL: amqpUrl, SOCIAL_ENV_NAME: envName, ...part.env, PORT: String(part.port) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: Ctrl-C reaches only this script, which then stops each part with one SIGTERM.
+    detached: true,
   });
   children.set(part.name, child);
   prefixLines(part.name, child.stdout!, process.stdout);
