@@ -93,6 +93,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       consumerKey: config.SOCIAL_CONSUMER_KEY,
       authorizeUrl: config.SOCIAL_AUTHORIZE_URL ?? `${config.SOCIAL_API_URL.replace(/\/$/, '')}/oauth/authorize`,
       callbackUrl: () => `${publicUrl()}/v1/oauth/callback`,
+      startUrl: () => `${publicUrl()}/v1/oauth/start`,
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
     },
   );
