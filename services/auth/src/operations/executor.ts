@@ -3,7 +3,7 @@ import { validateActionInput, type CommandError, type CommandOutcome, type Socia
 import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
-import type { PlatformClient } from '../adapters/platform/client';
+import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
 import { ACTIONS, platformIdOf } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
@@ -124,38 +124,56 @@ export class ActionExecutor {
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
 
+    let answer: PlatformAnswer;
     try {
-      const answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
-      return await this.finish(call, 'succeeded', platformIdOf(definition.kind, answer.data), answer.data, null);
+      answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
     } catch (failure) {
-      if (failure instanceof RateLimited) {
-        this.deps.gate.close(gateKey, failure.resetAt);
-        await release();
-        return this.later(call, failure, final);
-      }
-      if (failure instanceof PlatformRejected) {
-        if (failure.invalidToken) {
-          await release(); // refused before anything was done: the command may run once the account is back
-          await this.deps.accountService.tokenRefused(call.accountId, failure);
-          return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
-        }
-        return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
-      }
-      if (failure instanceof PlatformNotReached) {
-        await release();
-        return this.later(call, failure, final);
-      }
-      if (failure instanceof PlatformFailed || failure instanceof NoAnswer) {
-        if (definition.kind === 'write') {
-          const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
-          return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
-        }
-        await release();
-        return this.later(call, failure, final);
-      }
-      await release();
-      throw failure;
+      return this.notDone(call, failure, { gateKey, final, release });
     }
+    return this.done(call, platformIdOf(definition.kind, answer.data), answer.data);
+  }
+
+  /**
+   * The platform did it: record so. Failing to store its answer must never make the command
+   * look unsent (a retry would send it again): the result is stored without the answer, and
+   * if even that fails the command stays `sending`, which a retry takes for an unknown outcome.
+   */
+  private async done(call: ActionCall, platformId: string | null, data: unknown): Promise<ActionResult> {
+    try {
+      return await this.finish(call, 'succeeded', platformId, data, null);
+    } catch (error) {
+      this.deps.logger.error("the action was done but the platform's answer could not be stored; storing the result without it", { action: call.action, commandId: call.commandId, reason: (error as Error).message });
+      return this.finish(call, 'succeeded', platformId, null, null);
+    }
+  }
+
+  /** The platform call failed: a result, a retry later, or (for what may have happened) `unknown`, never a second send. */
+  private async notDone(call: ActionCall, failure: unknown, how: { gateKey: string; final: boolean; release: () => Promise<void> }): Promise<ActionResult> {
+    const definition = ACTIONS[call.action];
+    if (failure instanceof RateLimited) {
+      this.deps.gate.close(how.gateKey, failure.resetAt);
+      await how.release();
+      return this.later(call, failure, how.final);
+    }
+    if (failure instanceof PlatformRejected) {
+      if (failure.invalidToken) {
+        await how.release(); // refused before anything was done: the command may run once the account is back
+        await this.deps.accountService.tokenRefused(call.accountId, failure);
+        return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
+      }
+      return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
+    }
+    if (failure instanceof PlatformNotReached) {
+      await how.release();
+      return this.later(call, failure, how.final);
+    }
+    if ((failure instanceof PlatformFailed || failure instanceof NoAnswer) && definition.kind === 'write') {
+      const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
+      return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
+    }
+    await how.release();
+    if (failure instanceof PlatformFailed || failure instanceof NoAnswer) return this.later(call, failure, how.final);
+    throw failure;
   }
 
   /** Retry later, or on the last chance give up with a failed result. */
