@@ -62,7 +62,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    files: ['**/*.test.ts', 'bench/**', 'infra/scripts/**', '**/cli.ts', '**/*.mjs', '**/*.cjs'],
+    files: ['**/*.test.ts', '**/*.conformance.ts', 'bench/**', 'infra/scripts/**', '**/cli.ts', '**/*.mjs', '**/*.cjs'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -2,7 +2,9 @@
 # Sets up a machine of ours from a fresh clone, then runs what is asked:
 #   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
 #   test   the same set-up, then every test
-#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does)
+#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does); then,
+#          when ../shared/fixtures exists beside the repository, the conformance suite
+#          against the platform's published examples (jest.conformance.config.cjs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -41,6 +43,10 @@ ensure_postgres() {
   fi
 }
 
+counts() { # label, jest --json output file
+  node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")); console.log(`${process.argv[1]}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$1" "$2" || true
+}
+
 command="${1:-start}"
 ensure_pnpm
 say "installing dependencies"
@@ -66,7 +72,14 @@ case "$command" in
     status=0
     pnpm test --json --outputFile="$results" || status=$?
     # One plain closing line for whoever reads the log: counts of tests passed and failed.
-    node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8")); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$results" || true
+    counts "tests" "$results"
+    fixtures="$(cd .. && pwd)/shared/fixtures"
+    if [ -d "$fixtures" ]; then
+      say "conformance against $fixtures"
+      rm -f "$results"
+      CONFORMANCE_FIXTURES="$fixtures" pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results" || status=$?
+      counts "conformance" "$results"
+    fi
     rm -f "$results"
     exit "$status"
     ;;
