@@ -65,19 +65,21 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres
 case "$command" in
   test) exec pnpm test ;;
   ci)
-    say "typecheck"; pnpm typecheck
-    say "lint"; pnpm lint
+    # Every step runs and the first failure decides the exit status, so one run reports all problems.
+    status=0
+    step() { "$@" || { local rc=$?; [ "$status" -ne 0 ] || status=$rc; }; }
+    say "typecheck"; step pnpm typecheck
+    say "lint"; step pnpm lint
     say "test"
     results="$(mktemp)"
-    status=0
-    pnpm test --json --outputFile="$results" || status=$?
+    step pnpm test --json --outputFile="$results"
     # One plain closing line for whoever reads the log: counts of tests passed and failed.
     counts "tests" "$results"
     fixtures="$(cd .. && pwd)/shared/fixtures"
     if [ -d "$fixtures" ]; then
       say "conformance against $fixtures"
       rm -f "$results"
-      CONFORMANCE_FIXTURES="$fixtures" pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results" || status=$?
+      step env CONFORMANCE_FIXTURES="$fixtures" pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results"
       counts "conformance" "$results"
     fi
     rm -f "$results"
