@@ -33,7 +33,7 @@ function boundaries() {
   ];
   for (const service of SERVICES) {
     const others = serviceImports(SERVICES.filter((name) => name !== service));
-    const noHttp = relativeFolder('http', `only http/ depends on the HTTP layer; move what is shared out of http/.`);
+    const noHttp = relativeFolder('http', 'Only http/ depends on the HTTP layer; move what is shared out of http/.');
     const noAdapters = relativeFolder('adapters', 'domain/ holds rules without I/O; adapters depend on it, not the other way round.');
     const root = `services/${service}/src`;
     configs.push(

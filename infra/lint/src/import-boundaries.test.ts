@@ -39,14 +39,14 @@ const source = (...specifiers: string[]) => specifiers.map((s, i) => `import * a
 describe('import boundaries (eslint.config.mjs)', () => {
   const violations: [string, Case, RegExp][] = [
     ['domain importing adapters', { filePath: 'services/auth/src/domain/x.ts', code: source('../adapters/accounts') }, /adapters depend on it/],
-    ['domain importing http', { filePath: 'services/tracking/src/domain/x.ts', code: source('../http/params') }, /only http\/ depends on the HTTP layer/],
+    ['domain importing http', { filePath: 'services/tracking/src/domain/x.ts', code: source('../http/params') }, /Only http\/ depends on the HTTP layer/],
     ['domain importing the database lib', { filePath: 'services/auth/src/domain/x.ts', code: source('@crm/db') }, /rules without I\/O/],
     ['domain importing the broker lib', { filePath: 'services/webhook-ingest/src/domain/x.ts', code: source('@crm/messaging') }, /rules without I\/O/],
     ['domain importing pg', { filePath: 'services/auth/src/domain/nested/x.ts', code: 'import type { Pool } from "pg";\nexport type P = Pool;\n' }, /rules without I\/O/],
     ['domain importing amqplib', { filePath: 'services/tracking/src/domain/x.ts', code: source('amqplib') }, /rules without I\/O/],
     ['domain importing express', { filePath: 'services/auth/src/domain/x.ts', code: source('express') }, /rules without I\/O/],
-    ['a handler importing http', { filePath: 'services/auth/src/handlers/x.ts', code: source('../http/params') }, /only http\/ depends on the HTTP layer/],
-    ['an operation importing http', { filePath: 'services/auth/src/operations/x.ts', code: source('../http/errors') }, /only http\/ depends on the HTTP layer/],
+    ['a handler importing http', { filePath: 'services/auth/src/handlers/x.ts', code: source('../http/params') }, /Only http\/ depends on the HTTP layer/],
+    ['an operation importing http', { filePath: 'services/auth/src/operations/x.ts', code: source('../http/errors') }, /Only http\/ depends on the HTTP layer/],
     ['a service importing another by package', { filePath: 'services/auth/src/service.ts', code: source('@crm/ticketing/src/domain/tickets') }, /reached through the broker/],
     ['a service importing another by path', { filePath: 'services/tracking/src/adapters/x.ts', code: source('../../../auth/src/domain/actions') }, /reached through the broker/],
     ["a service's domain importing another service", { filePath: 'services/auth/src/domain/x.ts', code: source('@crm/tracking') }, /reached through the broker/],
