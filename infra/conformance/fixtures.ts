@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * The folder of the platform's published examples the conformance suite checks the services
  * against (`CONFORMANCE_FIXTURES`, holding `social/`). The suite runs only when it is given
- * (infra/scripts/bootstrap.sh ci, when ../shared/fixtures exists): without it, it fails.
+ * (infra/scripts/bootstrap.sh ci, when CI has the examples): without it, it fails.
  */
 export function conformanceFixtures(): string {
   const dir = process.env.CONFORMANCE_FIXTURES;
