@@ -35,7 +35,7 @@ const trackingErrors: ErrorRequestHandler = (error, _req, res, next) => {
   next(error);
 };
 
-/** The CRM-facing API of tracking (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
+/** The CRM-facing API of tracking (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
 export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDeps): (app: Express) => void {
   return (app) => {
     app.use('/v1', requireBearerToken(apiTokens));
