@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { createPool, ensureDatabase, migrate } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { Broker, Publisher } from '@crm/messaging';
+import { Broker, OutboxRelay, Publisher } from '@crm/messaging';
 import { AuthEvents } from './adapters/events';
 import { rotateCredentialsKey } from './adapters/key-rotation';
 import type { AuthConfig } from './config';
@@ -70,12 +70,13 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
         print({ deleted: target });
         return 0;
       case 'webhook check': {
-        // Publishing webhook.invalid needs the broker, and only this command does.
+        // Relaying webhook.invalid now (rather than on the running auth's next round) needs the broker, and only this command does.
         const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
         const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+        const relay = new OutboxRelay({ pool, publisher, logger });
         try {
-          const events = new AuthEvents(publisher);
-          print(await webhooks.checkInvalid((payload) => events.webhookInvalid(payload)));
+          print(await webhooks.checkInvalid(new AuthEvents(pool, relay)));
+          await relay.stop();
         } finally {
           await publisher.close();
           await broker.close();

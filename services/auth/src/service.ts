@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { AccountRevoked, Queues, SocialCommand, SYSTEM_TOPOLOGY, type AccountRevokedPayload, type SocialCommandPayload } from '@crm/contracts';
+import { Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
-import { Broker, Consumer, Publisher, RpcServer } from '@crm/messaging';
+import { Broker, Consumer, OutboxRelay, Publisher, RpcServer } from '@crm/messaging';
 import { AccountStore } from './adapters/accounts';
 import { AppCredentialsStore } from './adapters/app-credentials';
 import { CommandStore } from './adapters/commands';
@@ -15,7 +15,7 @@ import { PlatformClient } from './adapters/platform/client';
 import { WebhookRegistrations } from './adapters/webhook-registrations';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
-import { createAccountEventsHandler } from './handlers/account-events-handler';
+import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
@@ -31,7 +31,9 @@ export interface RunningService {
   pool: Pool;
   webhooks: WebhookAdmin;
   consumer: Consumer<SocialCommandPayload>;
-  accountEventsConsumer: Consumer<AccountRevokedPayload>;
+  activityConsumer: Consumer<RawActivityPayload>;
+  /** Publishes what auth enqueued in its transactions (account events, command results). */
+  relay: OutboxRelay;
   stop: () => Promise<void>;
 }
 
@@ -72,7 +74,8 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
 
   const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
   const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  const events = new AuthEvents(publisher);
+  const relay = new OutboxRelay({ pool, publisher, logger });
+  const events = new AuthEvents(pool, relay);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
 
@@ -83,11 +86,11 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   // One check at a time (timer and HTTP share the running one): two overlapping checks would both publish webhook.invalid.
   let checking: Promise<WebhookCheck> | null = null;
   const checkWebhooks = () =>
-    (checking ??= webhooks.checkInvalid((payload) => events.webhookInvalid(payload)).finally(() => {
+    (checking ??= webhooks.checkInvalid(events).finally(() => {
       checking = null;
     }));
   const accountService = new AccountService(
-    { pool, accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
+    { accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -100,6 +103,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     accounts,
     accountService,
     commands: new CommandStore(pool),
+    events,
     platform,
     gate: new RateLimitGate(),
     logger,
@@ -112,13 +116,13 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     topology: SYSTEM_TOPOLOGY,
     contracts: [SocialCommand],
     prefetch: config.COMMAND_PREFETCH,
-    handler: createCommandHandler({ executor, events }),
+    handler: createCommandHandler({ executor }),
   });
-  const accountEventsConsumer = new Consumer<AccountRevokedPayload>(broker, {
-    queue: Queues.authAccountEvents,
+  const activityConsumer = new Consumer<RawActivityPayload>(broker, {
+    queue: Queues.authActivity,
     topology: SYSTEM_TOPOLOGY,
-    contracts: [AccountRevoked],
-    handler: createAccountEventsHandler({ accounts, logger }),
+    contracts: [RawActivity],
+    handler: createActivityHandler({ accounts: accountService, logger }),
   });
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
 
@@ -137,6 +141,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
     }),
   });
+  relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
@@ -155,13 +160,15 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     pool,
     webhooks,
     consumer,
-    accountEventsConsumer,
+    activityConsumer,
+    relay,
     stop: async () => {
       if (timer) clearInterval(timer);
-      await Promise.all([consumer.stop(), accountEventsConsumer.stop()]);
+      await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
       await checking?.catch(() => undefined); // its failure was logged or answered already
+      await relay.stop(); // what it has not relayed yet stays in the outbox for the next start
       await publisher.close();
       await broker.close();
       await pool.end();

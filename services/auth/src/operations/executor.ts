@@ -3,6 +3,7 @@ import { validateActionInput, type CommandError, type CommandOutcome, type Socia
 import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
+import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient } from '../adapters/platform/client';
 import { ACTIONS, platformIdOf } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
@@ -73,6 +74,8 @@ export class ActionExecutor {
       accounts: AccountStore;
       accountService: AccountService;
       commands: CommandStore;
+      /** A broker command's result is announced on `social.command-results`, enqueued as its record is finished. */
+      events: AuthEvents;
       platform: PlatformClient;
       gate: RateLimitGate;
       logger: Logger;
@@ -95,7 +98,7 @@ export class ActionExecutor {
       const inputSha256 = digest(call.action, call.accountId, call.input);
       record = await this.deps.commands.record({ commandId: call.commandId, source: call.source, action: call.action, accountId: call.accountId, inputSha256 });
       if (record.inputSha256 !== inputSha256) throw new CommandConflict(`command ${call.commandId} was already used for another action, account or input`);
-      if (TERMINAL.has(record.state) && record.result) return { ...record.result, replayed: true };
+      if (TERMINAL.has(record.state) && record.result) return this.replay(call, record.result);
       if (record.state === 'sending') {
         const abandoned = record.sendingSince !== null && record.sendingSince.getTime() < Date.now() - this.deps.leaseMs;
         if (!abandoned) throw new CommandBusy(`command ${call.commandId} is being sent by another worker`);
@@ -158,6 +161,12 @@ export class ActionExecutor {
     }
   }
 
+  /** A command delivered again: its stored result, announced again for a broker command (its sender asked again). */
+  private async replay(call: ActionCall, result: SocialCommandResultPayload): Promise<ActionResult> {
+    if (call.source === 'broker') await this.deps.events.storeAndAnnounce((client) => this.deps.events.commandResult(client, result));
+    return { ...result, replayed: true };
+  }
+
   /** Retry later, or on the last chance give up with a failed result. */
   private async later(call: ActionCall, reason: TryLater['reason'], final: boolean): Promise<ActionResult> {
     const retryAfter = reason instanceof RateLimited ? reason.retryAfterSeconds() : null;
@@ -178,7 +187,13 @@ export class ActionExecutor {
       ...(call.context ? { context: call.context } : {}),
       completedAt: new Date().toISOString(),
     };
-    if (call.commandId) await this.deps.commands.finish(call.commandId, outcome, result);
+    const { commandId } = call;
+    if (commandId) {
+      await this.deps.events.storeAndAnnounce(async (client) => {
+        await this.deps.commands.finish(commandId, outcome, result, client);
+        if (call.source === 'broker') await this.deps.events.commandResult(client, result);
+      });
+    }
     if (outcome !== 'succeeded') this.deps.logger.info('action did not succeed', { action: call.action, accountId: call.accountId, commandId: call.commandId, outcome, code: failure?.code });
     return { ...result, replayed: false };
   }
