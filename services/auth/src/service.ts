@@ -55,40 +55,23 @@ export function registerConfigSecrets(config: AuthConfig): void {
   for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret);
 }
 
-/**
- * Wires auth: database, sealed credentials, the platform client, account connection and
- * webhook administration, the command consumer, RPC answers, HTTP, and the periodic
- * webhook check.
- */
-export async function startAuth(config: AuthConfig, deps: { logger: Logger }): Promise<RunningService> {
-  const { logger } = deps;
-  registerConfigSecrets(config);
-  if (usesLocalOnlySecrets(config)) logger.warn('using local development secrets (consumer secret, credentials key or CRM token); set them outside local development');
-
+async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'auth' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
-  const { keys, platform, accounts, appCredentials, registrations } = platformParts(config, pool, logger);
-  await appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
+  return pool;
+}
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
-  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  const relay = new OutboxRelay({ pool, publisher, logger });
-  const events = new AuthEvents(pool, relay);
-  let port = 0;
-  const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
+type Parts = ReturnType<typeof platformParts>;
 
+/** auth's use cases: webhook administration, account connection, and actions for accounts. */
+function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
+  const { keys, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
-  // One check at a time (timer and HTTP share the running one): two overlapping checks would both publish webhook.invalid.
-  let checking: Promise<WebhookCheck> | null = null;
-  const checkWebhooks = () =>
-    (checking ??= webhooks.checkInvalid(events).finally(() => {
-      checking = null;
-    }));
   const accountService = new AccountService(
     { accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
     {
@@ -110,36 +93,75 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
+  return { webhooks, accountService, executor };
+}
 
+/** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
+function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; logger: Logger }) {
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
     contracts: [SocialCommand],
     prefetch: config.COMMAND_PREFETCH,
-    handler: createCommandHandler({ executor }),
+    handler: createCommandHandler({ executor: deps.executor }),
   });
   const activityConsumer = new Consumer<RawActivityPayload>(broker, {
     queue: Queues.authActivity,
     topology: SYSTEM_TOPOLOGY,
     contracts: [RawActivity],
-    handler: createActivityHandler({ accounts: accountService, logger }),
+    handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(deps.parts.appCredentials) });
+  return { consumer, activityConsumer, rpc };
+}
+
+/** Runs the webhook check one at a time (timer and HTTP share the running one): two overlapping checks would both announce webhook.invalid. */
+function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
+  let checking: Promise<WebhookCheck> | null = null;
+  return {
+    run: () =>
+      (checking ??= webhooks.checkInvalid(events).finally(() => {
+        checking = null;
+      })),
+    /** Waits for a check in progress; its failure was logged or answered already. */
+    settled: async () => void (await checking?.catch(() => undefined)),
+  };
+}
+
+const routeSettings = (config: AuthConfig) => ({
+  crmApiTokens: config.CRM_API_TOKENS,
+  crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
+  connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
+});
+
+/**
+ * Wires auth: database, sealed credentials, the platform client, account connection and
+ * webhook administration, the outbox relay, the consumers, RPC answers, HTTP, and the
+ * periodic webhook check.
+ */
+export async function startAuth(config: AuthConfig, deps: { logger: Logger }): Promise<RunningService> {
+  const { logger } = deps;
+  registerConfigSecrets(config);
+  if (usesLocalOnlySecrets(config)) logger.warn('using local development secrets (consumer secret, credentials key or CRM token); set them outside local development');
+
+  const pool = await openDatabase(config, logger);
+  const parts = platformParts(config, pool, logger);
+  await parts.appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
+
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  const relay = new OutboxRelay({ pool, publisher, logger });
+  const events = new AuthEvents(pool, relay);
+  let port = 0;
+  const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
+  const { webhooks, accountService, executor } = useCases(config, pool, parts, events, logger, publicUrl);
+  const check = oneCheckAtATime(webhooks, events);
+  const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, logger });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: authRoutes({
-      accounts: accountService,
-      webhooks,
-      executor,
-      checkWebhooks,
-      logger,
-      crmApiTokens: config.CRM_API_TOKENS,
-      crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
-      publicUrl,
-      connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
-    }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
@@ -149,7 +171,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const timer =
     config.WEBHOOK_CHECK_INTERVAL_MS > 0
       ? setInterval(() => {
-          checkWebhooks().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
+          check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
         }, config.WEBHOOK_CHECK_INTERVAL_MS)
       : null;
   timer?.unref();
@@ -167,7 +189,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
-      await checking?.catch(() => undefined); // its failure was logged or answered already
+      await check.settled();
       await relay.stop(); // what it has not relayed yet stays in the outbox for the next start
       await publisher.close();
       await broker.close();
