@@ -131,34 +131,40 @@ export class ActionExecutor {
       const answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
       return await this.finish(call, 'succeeded', platformIdOf(definition.kind, answer.data), answer.data, null);
     } catch (failure) {
-      if (failure instanceof RateLimited) {
-        this.deps.gate.close(gateKey, failure.resetAt);
-        await release();
-        return this.later(call, failure, final);
+      return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
+    }
+  }
+
+  /** What a failed platform call becomes: a result, a retry later (TryLater), or the error itself. */
+  private async failed(call: ActionCall, failure: unknown, how: { writes: boolean; gateKey: string; release: () => Promise<void>; final: boolean }): Promise<ActionResult> {
+    const { release, final } = how;
+    if (failure instanceof RateLimited) {
+      this.deps.gate.close(how.gateKey, failure.resetAt);
+      await release();
+      return this.later(call, failure, final);
+    }
+    if (failure instanceof PlatformRejected) {
+      if (failure.invalidToken) {
+        await release(); // refused before anything was done: the command may run once the account is back
+        await this.deps.accountService.tokenRefused(call.accountId, failure);
+        return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
       }
-      if (failure instanceof PlatformRejected) {
-        if (failure.invalidToken) {
-          await release(); // refused before anything was done: the command may run once the account is back
-          await this.deps.accountService.tokenRefused(call.accountId, failure);
-          return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
-        }
-        return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
-      }
-      if (failure instanceof PlatformNotReached) {
-        await release();
-        return this.later(call, failure, final);
-      }
-      if (failure instanceof PlatformFailed || failure instanceof NoAnswer) {
-        if (definition.kind === 'write') {
-          const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
-          return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
-        }
-        await release();
-        return this.later(call, failure, final);
+      return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
+    }
+    if (failure instanceof PlatformNotReached) {
+      await release();
+      return this.later(call, failure, final);
+    }
+    if (failure instanceof PlatformFailed || failure instanceof NoAnswer) {
+      if (how.writes) {
+        const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
+        return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
       }
       await release();
-      throw failure;
+      return this.later(call, failure, final);
     }
+    await release();
+    throw failure;
   }
 
   /** A command delivered again: its stored result, announced again for a broker command (its sender asked again). */
