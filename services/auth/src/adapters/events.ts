@@ -17,7 +17,7 @@ import {
   type WebhookInvalidPayload,
 } from '@crm/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@crm/db';
-import { enqueueOutbox, makeEnvelope, type EnvelopeOptions, type OutboxRelay } from '@crm/messaging';
+import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
 
 const PRODUCER = 'auth';
 
@@ -51,8 +51,8 @@ export class AuthEvents {
     return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.needsReconnect, makeEnvelope(AccountNeedsReconnect, PRODUCER, payload));
   }
 
-  accountRevoked(client: PoolClient, payload: AccountRevokedPayload, options: EnvelopeOptions = {}): Promise<void> {
-    return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, makeEnvelope(AccountRevoked, PRODUCER, payload, options));
+  accountRevoked(client: PoolClient, payload: AccountRevokedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, makeEnvelope(AccountRevoked, PRODUCER, payload));
   }
 
   webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {
