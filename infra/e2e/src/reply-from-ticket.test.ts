@@ -245,7 +245,7 @@ describe('a reply from a ticket, end to end', () => {
     expect(failed).toMatchObject({ direction: 'outbound', platformEventId: null, failure: { code: 'platform_rejected', message: 'You cannot send messages to this user.', platformCode: 349 } });
   });
 
-  it('a revoke on the platform reaches auth through ticketing: the credentials are forgotten and replies are refused', async () => {
+  it('a revoke on the platform reaches auth and ticketing: the credentials are forgotten and replies are refused', async () => {
     const credentials = await new AccountStore(auth.pool, new Keyring(CREDENTIALS_KEY)).credentials(accountId);
     tokens = credentials!.token;
     expect((await sim.post('/control/platform/tokens/revoke', { user: accountId })).status).toBe(200);

@@ -2,8 +2,8 @@ import { defineContract } from './envelope';
 
 /**
  * `account.revoked` on the `account.events` topic exchange: the account's owner revoked the
- * app's access on the platform. ticketing publishes it when a `user_event` revoke delivery
- * arrives, after recording it; auth consumes it (and forgets the credentials). The other account
+ * app's access on the platform. auth announces it when a `user_event` revoke delivery arrives,
+ * in the transaction that forgets the credentials; ticketing mirrors it. The other account
  * events (connected, disconnected, needs-reconnect, webhook.invalid) are auth's, in
  * auth-account-events.ts.
  */

@@ -48,6 +48,8 @@ export const Queues = {
   ticketingAccountEvents: 'ticketing.account-events',
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
+  authActivity: 'auth.activity',
+  /** Retired (auth now learns a revoke from `auth.activity`): no longer in the topology; the name stays only while ticketing's tests still look it up. */
   authAccountEvents: 'auth.account-events',
   trackingRpc: 'tracking.rpc',
 } as const;
@@ -67,17 +69,20 @@ export const SYSTEM_TOPOLOGY: Topology = {
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
-    // auth's account events only: ticketing records `account.revoked` itself, in the transaction that records the revoke delivery.
+    // auth's account events, `account.revoked` among them (auth records and announces a revoke).
     {
       name: Queues.ticketingAccountEvents,
       kind: 'work',
-      bindings: Object.values(AuthAccountEventKeys).map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
+      bindings: [
+        ...Object.values(AuthAccountEventKeys).map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
+        { exchange: Exchanges.accountEvents, routingKey: ACCOUNT_REVOKED_KEY },
+      ],
       retry: DEFAULT_RETRY,
     },
     { name: Queues.authRpc, kind: 'rpc' },
     { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
     { name: Queues.trackingRpc, kind: 'rpc' },
-    // auth forgets an account's credentials when its owner revoked the app (ticketing learns it by webhook).
-    { name: Queues.authAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: ACCOUNT_REVOKED_KEY }], retry: DEFAULT_RETRY },
+    // The platform's user events (webhook-ingest routes them `user_event.<revoking user id>`): auth records a revoke and announces account.revoked.
+    { name: Queues.authActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: 'user_event.#' }], retry: DEFAULT_RETRY },
   ],
 };

@@ -1,3 +1,3 @@
 export { createHttpApp, requireBearerToken, type HttpAppOptions, type ReadinessCheck } from './app';
 export { HttpError, errorBody } from './errors';
-export { listen, portOf, closeServer, stopOnSignals, type StopStep } from './service';
+export { listen, portOf, closeServer, stopOnSignals, runService, type StopStep, type StartedService, type ServiceDefinition, type ReadyMessage } from './service';

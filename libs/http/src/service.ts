@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import type { Logger } from '@crm/logging';
+import { exitOnConfigError } from '@crm/config';
+import { createLogger, type Logger } from '@crm/logging';
 
 /** Listens on `port` (0 picks a free one) and resolves with the server once it listens. */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
@@ -58,4 +59,55 @@ export function stopOnSignals(logger: Logger, steps: StopStep[], timeoutMs = 10_
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** What a started service hands the skeleton: where it listens and how it stops. */
+export type StartedService = { port: number } & ({ stop: StopStep } | { stopSteps: StopStep[] });
+
+interface BaseConfig {
+  LOG_LEVEL: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+export interface ServiceDefinition<C extends BaseConfig> {
+  name: string;
+  /** Reads the environment; throws ConfigError (one line naming every problem) when it cannot. */
+  readConfig: () => C;
+  start: (config: C, deps: { logger: Logger }) => Promise<StartedService>;
+  /** How long the stop steps may take before the exit is forced; SHUTDOWN_TIMEOUT_MS when not given. */
+  stopTimeoutMs?: (config: C) => number;
+}
+
+/** Sent to a parent process that started the service with an IPC channel: the explicit ready hook. */
+export interface ReadyMessage {
+  ready: string;
+  port: number;
+}
+
+/**
+ * The one skeleton every service's main.ts runs: read the config (a ConfigError is printed as
+ * one line and exits 78), start, stop cleanly on SIGTERM/SIGINT, and say it is ready (a log
+ * line, and a message to a parent that listens). A start that fails is logged and exits 1.
+ */
+export async function runService<C extends BaseConfig>(definition: ServiceDefinition<C>): Promise<void> {
+  let config: C;
+  try {
+    config = definition.readConfig();
+  } catch (error) {
+    exitOnConfigError(error);
+  }
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  try {
+    const service = await definition.start(config, { logger });
+    const steps = 'stopSteps' in service ? service.stopSteps : [service.stop];
+    stopOnSignals(logger, steps, definition.stopTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS);
+    const url = `http://127.0.0.1:${service.port}`;
+    logger.info(`${definition.name} ready`, { url, health: `${url}/health/ready` });
+    process.send?.({ ready: definition.name, port: service.port } satisfies ReadyMessage);
+  } catch (error) {
+    logger.error(`${definition.name} could not start`, { err: error });
+    process.exitCode = 1;
+    // let the log line flush before leaving
+    setTimeout(() => process.exit(1), 100).unref();
+  }
 }

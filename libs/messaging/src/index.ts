@@ -3,3 +3,4 @@ export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './p
 export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listDeadLetters, replayDeadLetters, type DeadLetter } from './dead-letters';
+export { OutboxRelay, enqueueOutbox, type OutboxRelayDeps, type OutboxRow } from './outbox';

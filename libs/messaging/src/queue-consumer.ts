@@ -23,6 +23,7 @@ export abstract class QueueConsumer {
   private readonly channel: ChannelWrapper;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly consumerTags = new Map<ConfirmChannel, string>();
+  private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
   private stopping = false;
   protected readonly logger: Logger;
 
@@ -63,8 +64,21 @@ export abstract class QueueConsumer {
       .catch((error: unknown) => {
         this.logger.error('message handling crashed; it will be redelivered', { err: error });
       })
-      .finally(() => this.inFlight.delete(work));
+      .finally(() => {
+        this.inFlight.delete(work);
+        for (const listener of this.settledListeners) listener(message.properties.messageId as string | undefined);
+      });
     this.inFlight.add(work);
+  }
+
+  /**
+   * Calls `listener` with a message's id once its handling is over (acked, sent to a retry
+   * queue or the DLQ, or left for redelivery): the explicit hook to wait on for a message that
+   * changes nothing observable. Returns the function that removes the listener.
+   */
+  onSettled(listener: (messageId: string | undefined) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
   }
 
   /** Handles one message and settles it (ack, or republish then ack) on `channel`. */

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import express from 'express';
+import { withTransaction, type PoolClient } from '@crm/db';
 import { closeServer, listen, portOf } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
 import { browserSession, testLogger } from '@crm/testing';
@@ -104,6 +105,8 @@ describe('the OAuth callback', () => {
     expect(replay.status).toBe(409);
     expect(replay.data).toContain('already used');
     expect(await accountCount()).toBe(1);
+    // Announced after the commit, by the outbox relay.
+    await h.waitForPublished('account.connected');
     expect(h.published.filter((p) => p.routingKey === 'account.connected')).toHaveLength(1);
   });
 
@@ -125,7 +128,7 @@ describe('the OAuth callback', () => {
     const server: Server = await listen(fake, 0, '127.0.0.1');
     try {
       const platform = new PlatformClient({ baseUrl: `http://127.0.0.1:${portOf(server)}`, consumerKey: 'k', consumerSecret: 's', timeoutMs: 1000, logger: testLogger() });
-      const service = new AccountService({ pool: h.auth.pool, accounts: null!, requests: null!, platform, events: null!, logger: testLogger(), unsubscribe: async () => false }, {
+      const service = new AccountService({ accounts: null!, requests: null!, platform, events: null!, logger: testLogger(), unsubscribe: async () => false }, {
         envName: 'test',
         consumerKey: 'k',
         authorizeUrl: 'http://x/oauth/authorize',
@@ -308,11 +311,13 @@ describe('removing an account', () => {
     const announced: string[] = [];
     const service = new AccountService(
       {
-        pool: h.auth.pool,
         accounts: new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)),
         requests: null!,
         platform: null!,
-        events: { accountDisconnected: async (payload: { accountId: string }) => void announced.push(payload.accountId) } as unknown as AuthEvents,
+        events: {
+          storeAndAnnounce: (work: (client: PoolClient) => Promise<boolean>) => withTransaction(h.auth.pool, work),
+          accountDisconnected: async (_client: PoolClient, payload: { accountId: string }) => void announced.push(payload.accountId),
+        } as unknown as AuthEvents,
         logger: testLogger(),
         unsubscribe: async () => {
           if (++unsubscribing === 2) release();

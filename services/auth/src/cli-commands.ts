@@ -1,13 +1,13 @@
 /** The auth CLI's commands (see cli.ts), callable in-process by tests. */
 import { parseArgs } from 'node:util';
 import { SYSTEM_TOPOLOGY } from '@crm/contracts';
-import { createPool, ensureDatabase, migrate } from '@crm/db';
+import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { Broker, Publisher } from '@crm/messaging';
+import { Broker, OutboxRelay, Publisher } from '@crm/messaging';
 import { AuthEvents } from './adapters/events';
 import { rotateCredentialsKey } from './adapters/key-rotation';
 import type { AuthConfig } from './config';
-import { WebhookAdmin } from './operations/webhooks';
+import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
 
 const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
@@ -22,26 +22,77 @@ export interface CliIo {
 
 const ACCOUNT_ID = /^[0-9]{1,20}$/;
 
-/** Runs one CLI command; resolves with the exit code. */
-export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
+interface CliArgs {
+  group?: string;
+  verb?: string;
+  target?: string;
+  owner?: string;
+}
+
+/** The command line's parts, or what is wrong with it. */
+function parseCliArgs(argv: string[]): CliArgs | { problem: string } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' } } });
   } catch (error) {
-    io.err(`${(error as Error).message}\n${USAGE}`);
-    return 2;
+    return { problem: (error as Error).message };
   }
   const [group, verb, target] = parsed.positionals;
   const owner = parsed.values.owner;
   const needsTarget = (group === 'webhook' && (verb === 'crc' || verb === 'delete')) || (group === 'subscription' && ['add', 'check', 'remove'].includes(verb ?? ''));
-  if (needsTarget && (!target || !ACCOUNT_ID.test(target))) {
-    io.err(`${group} ${verb} needs a numeric id\n${USAGE}`);
+  if (needsTarget && (!target || !ACCOUNT_ID.test(target))) return { problem: `${group} ${verb} needs a numeric id` };
+  if (owner !== undefined && !ACCOUNT_ID.test(owner)) return { problem: '--owner must be a numeric account id' };
+  return { group, verb, target, owner };
+}
+
+/** `webhook check`: announces webhook.invalid through the outbox, and relays it now rather than on the running auth's next round. */
+async function checkWebhooksNow(config: AuthConfig, pool: Pool, webhooks: WebhookAdmin, logger: Logger): Promise<WebhookCheck> {
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  const relay = new OutboxRelay({ pool, publisher, logger });
+  try {
+    const found = await webhooks.checkInvalid(new AuthEvents(pool, relay));
+    await relay.stop();
+    return found;
+  } finally {
+    await publisher.close();
+    await broker.close();
+  }
+}
+
+/** `subscription add|check|remove <accountId>`, `subscription list|count`; resolves with the exit code. */
+async function subscriptionCommand(verb: string, target: string | undefined, webhooks: WebhookAdmin, config: AuthConfig, print: (value: unknown) => void): Promise<number> {
+  switch (verb) {
+    case 'add':
+      print({ accountId: target, subscribed: true, ...(await webhooks.subscribe(target!)) });
+      return 0;
+    case 'check': {
+      const subscribed = await webhooks.isSubscribed(target!);
+      print({ accountId: target, subscribed });
+      return subscribed ? 0 : 1;
+    }
+    case 'remove': {
+      const removed = await webhooks.unsubscribe(target!);
+      print({ accountId: target, removed });
+      return removed ? 0 : 1;
+    }
+    case 'list':
+      print({ envName: config.SOCIAL_ENV_NAME, items: (await webhooks.listSubscriptions()).map((accountId) => ({ accountId })) });
+      return 0;
+    default: // count
+      print(await webhooks.countSubscriptions());
+      return 0;
+  }
+}
+
+/** Runs one CLI command; resolves with the exit code. */
+export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
+  const args = parseCliArgs(argv);
+  if ('problem' in args) {
+    io.err(`${args.problem}\n${USAGE}`);
     return 2;
   }
-  if (owner !== undefined && !ACCOUNT_ID.test(owner)) {
-    io.err(`--owner must be a numeric account id\n${USAGE}`);
-    return 2;
-  }
+  const { group, verb, target, owner } = args;
 
   registerConfigSecrets(config);
   await ensureDatabase(config.DATABASE_URL);
@@ -69,38 +120,15 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
         await webhooks.remove(target!, owner);
         print({ deleted: target });
         return 0;
-      case 'webhook check': {
-        // Publishing webhook.invalid needs the broker, and only this command does.
-        const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
-        const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-        try {
-          const events = new AuthEvents(publisher);
-          print(await webhooks.checkInvalid((payload) => events.webhookInvalid(payload)));
-        } finally {
-          await publisher.close();
-          await broker.close();
-        }
+      case 'webhook check':
+        print(await checkWebhooksNow(config, pool, webhooks, logger)); // only this command needs the broker
         return 0;
-      }
       case 'subscription add':
-        print({ accountId: target, subscribed: true, ...(await webhooks.subscribe(target!)) });
-        return 0;
-      case 'subscription check': {
-        const subscribed = await webhooks.isSubscribed(target!);
-        print({ accountId: target, subscribed });
-        return subscribed ? 0 : 1;
-      }
-      case 'subscription remove': {
-        const removed = await webhooks.unsubscribe(target!);
-        print({ accountId: target, removed });
-        return removed ? 0 : 1;
-      }
+      case 'subscription check':
+      case 'subscription remove':
       case 'subscription list':
-        print({ envName: config.SOCIAL_ENV_NAME, items: (await webhooks.listSubscriptions()).map((accountId) => ({ accountId })) });
-        return 0;
       case 'subscription count':
-        print(await webhooks.countSubscriptions());
-        return 0;
+        return await subscriptionCommand(verb!, target, webhooks, config, print);
       case 'rotate-key':
         print({ resealed: await rotateCredentialsKey(pool, keys) });
         return 0;

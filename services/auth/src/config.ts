@@ -25,6 +25,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       CONNECTION_TTL_SECONDS: wholeNumber(1)({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
       WEBHOOK_CHECK_INTERVAL_MS: wholeNumber(0)({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
       COMMAND_PREFETCH: wholeNumber(1)({ default: 5, desc: 'Commands handled at once by this process.' }),
+      OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often announcements left in the outbox (broker down, a crash before the publish) are published again.' }),
     },
     env,
   );

@@ -1,10 +1,13 @@
 /**
- * `account.revoked` (published by ticketing when the platform delivers a revoke) makes auth
- * forget the account's credentials: the account shows as revoked, its sealed token pair is
- * gone, actions fail without a call to the platform, and connecting it again works.
+ * A revoke delivery (`user_event` on `social.activity`, as webhook-ingest publishes it) makes
+ * auth forget the account's credentials and announce `account.revoked`, once per change: the
+ * account shows as revoked, its sealed token pair is gone, actions fail without a call to the
+ * platform, and connecting it again works.
  */
-import { AccountRevoked, ACCOUNT_REVOKED_KEY, Exchanges, SYSTEM_TOPOLOGY } from '@crm/contracts';
-import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
+import { createHash } from 'node:crypto';
+import { Exchanges, Queues, RawActivity, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { Broker, listDeadLetters, makeEnvelope, Publisher } from '@crm/messaging';
+import { appRevoked } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { testLogger, waitFor } from '@crm/testing';
 import { startHarness, type Harness } from './testing/harness';
 
@@ -14,7 +17,7 @@ let publisher: Publisher;
 
 beforeAll(async () => {
   h = await startHarness({ prefix: 'auth_revoke' });
-  broker = new Broker({ url: h.vhost.url, name: 'ticketing-as-test', logger: testLogger() });
+  broker = new Broker({ url: h.vhost.url, name: 'webhook-ingest-as-test', logger: testLogger() });
   publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
   await publisher.ready();
 });
@@ -25,12 +28,26 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** What ticketing publishes when a revoke delivery arrives. */
-async function revoke(accountId: string, revokedAt: Date): Promise<string> {
-  const envelope = makeEnvelope(AccountRevoked, 'ticketing', { accountId, appId: '3033300', revokedAt: revokedAt.toISOString(), detectedBy: 'webhook' });
-  await publisher.publish(Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, envelope);
-  return envelope.id;
+/** What webhook-ingest publishes when the platform delivers a revoke. */
+const revoke = (accountId: string, revokedAt: Date) => deliver(accountId, appRevoked({ account: accountId, createdAt: revokedAt }));
+
+/** Publishes a `user_event` delivery as webhook-ingest does; resolves once auth settled it. */
+async function deliver(accountId: string, delivery: Record<string, unknown>): Promise<void> {
+  const bodySha256 = createHash('sha256').update(JSON.stringify(delivery)).digest('hex');
+  const envelope = makeEnvelope(RawActivity, 'webhook-ingest', { envName: 'test', kind: 'user_event', forUserId: accountId, receivedAt: new Date().toISOString(), bodySha256, delivery });
+  let settled = false;
+  const off = h.auth.activityConsumer.onSettled((messageId) => {
+    settled ||= messageId === envelope.id;
+  });
+  try {
+    await publisher.publish(Exchanges.socialActivity, `user_event.${accountId}`, envelope);
+    await waitFor(() => settled, { what: `revoke ${envelope.id} handled` });
+  } finally {
+    off();
+  }
 }
+
+const announcedRevokes = (accountId: string) => h.published.filter((p) => p.routingKey === 'account.revoked' && p.envelope.payload.accountId === accountId);
 
 const tokensOf = async (accountId: string) =>
   (await h.auth.pool.query('SELECT access_token_sealed, access_token_secret_sealed FROM accounts WHERE account_id = $1', [accountId])).rows[0] as {
@@ -38,19 +55,22 @@ const tokensOf = async (accountId: string) =>
     access_token_secret_sealed: string | null;
   };
 
-const handled = (envelopeId: string) =>
-  waitFor(() => h.logLines.some((line) => line.includes(envelopeId) && line.includes('account revoke')), { what: `revoke ${envelopeId} handled` });
-
-describe('account.revoked', () => {
+describe('a revoke delivery', () => {
   let accountId: string;
 
-  it('forgets the token pair and shows the account as revoked', async () => {
+  it('forgets the token pair, shows the account as revoked and announces account.revoked', async () => {
     accountId = await h.connect('@revoking_rita');
     expect((await tokensOf(accountId)).access_token_sealed).toEqual(expect.any(String));
 
-    const id = await revoke(accountId, new Date());
+    const revokedAt = new Date();
+    await revoke(accountId, revokedAt);
     await waitFor(async () => (await h.crm.get(`/v1/accounts/${accountId}`)).data.status === 'revoked', { what: 'account revoked' });
-    await handled(id);
+    const announced = await h.waitForPublished('account.revoked', (p) => p.accountId === accountId);
+    expect(announced.envelope).toMatchObject({
+      type: 'account.revoked.v1',
+      producer: 'auth',
+      payload: { accountId, appId: expect.stringMatching(/^[0-9]+$/), revokedAt: new Date(Math.floor(revokedAt.getTime() / 1000) * 1000).toISOString(), detectedBy: 'webhook' },
+    });
     expect(await tokensOf(accountId)).toEqual({ access_token_sealed: null, access_token_secret_sealed: null });
     const shown = (await h.crm.get(`/v1/accounts/${accountId}`)).data;
     expect(shown).toMatchObject({ accountId, status: 'revoked', statusReason: expect.stringContaining('revoked') });
@@ -65,17 +85,29 @@ describe('account.revoked', () => {
   });
 
   it('a revoke seen again, or older than a new connection, changes nothing', async () => {
-    const again = await revoke(accountId, new Date());
-    await handled(again);
+    await revoke(accountId, new Date());
     expect((await h.crm.get(`/v1/accounts/${accountId}`)).data.status).toBe('revoked');
 
     const before = new Date();
     expect(await h.connect('@revoking_rita')).toBe(accountId);
     expect((await h.crm.get(`/v1/accounts/${accountId}`)).data.status).toBe('connected');
     // Delivered late: it happened before the account was connected again.
-    const late = await revoke(accountId, new Date(before.getTime() - 60_000));
-    await handled(late);
+    await revoke(accountId, new Date(before.getTime() - 60_000));
     expect((await h.crm.get(`/v1/accounts/${accountId}`)).data.status).toBe('connected');
     expect((await tokensOf(accountId)).access_token_sealed).toEqual(expect.any(String));
+
+    // Announced once, for the one change. The outbox is relayed in order on one channel: once a later announcement arrived, every earlier one has.
+    const marker = await h.connect('@marker_max');
+    await h.waitForPublished('account.connected', (p) => p.accountId === marker);
+    expect(announcedRevokes(accountId)).toHaveLength(1);
+  });
+
+  it('an unreadable revoke goes to the DLQ and changes nothing', async () => {
+    const other = await h.connect('@steady_sam');
+    await deliver(other, { user_event: { revoke: { date_time: 'yesterday', source: { user_id: other } } } });
+    const dead = await listDeadLetters(h.vhost.url, Queues.authActivity);
+    expect(dead).toEqual([expect.objectContaining({ reason: expect.stringContaining('date_time') })]);
+    expect((await h.crm.get(`/v1/accounts/${other}`)).data.status).toBe('connected');
+    expect(announcedRevokes(other)).toEqual([]);
   });
 });

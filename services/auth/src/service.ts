@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { AccountRevoked, Queues, SocialCommand, SYSTEM_TOPOLOGY, type AccountRevokedPayload, type SocialCommandPayload } from '@crm/contracts';
+import { Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
-import { Broker, Consumer, Publisher, RpcServer } from '@crm/messaging';
+import { Broker, Consumer, OutboxRelay, Publisher, RpcServer } from '@crm/messaging';
 import { AccountStore } from './adapters/accounts';
 import { AppCredentialsStore } from './adapters/app-credentials';
 import { CommandStore } from './adapters/commands';
@@ -15,7 +15,7 @@ import { PlatformClient } from './adapters/platform/client';
 import { WebhookRegistrations } from './adapters/webhook-registrations';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
-import { createAccountEventsHandler } from './handlers/account-events-handler';
+import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
@@ -31,7 +31,9 @@ export interface RunningService {
   pool: Pool;
   webhooks: WebhookAdmin;
   consumer: Consumer<SocialCommandPayload>;
-  accountEventsConsumer: Consumer<AccountRevokedPayload>;
+  activityConsumer: Consumer<RawActivityPayload>;
+  /** Publishes what auth enqueued in its transactions (account events, command results). */
+  relay: OutboxRelay;
   stop: () => Promise<void>;
 }
 
@@ -53,41 +55,25 @@ export function registerConfigSecrets(config: AuthConfig): void {
   for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret);
 }
 
-/**
- * Wires auth: database, sealed credentials, the platform client, account connection and
- * webhook administration, the command consumer, RPC answers, HTTP, and the periodic
- * webhook check.
- */
-export async function startAuth(config: AuthConfig, deps: { logger: Logger }): Promise<RunningService> {
-  const { logger } = deps;
-  registerConfigSecrets(config);
-  if (usesLocalOnlySecrets(config)) logger.warn('using local development secrets (consumer secret, credentials key or CRM token); set them outside local development');
-
+async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
   await ensureDatabase(config.DATABASE_URL);
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'auth' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
-  const { keys, platform, accounts, appCredentials, registrations } = platformParts(config, pool, logger);
-  await appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
+  return pool;
+}
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
-  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  const events = new AuthEvents(publisher);
-  let port = 0;
-  const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
+type Parts = ReturnType<typeof platformParts>;
 
+/** auth's use cases: webhook administration, account connection, and actions for accounts. */
+function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
+  const { keys, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
-  // One check at a time (timer and HTTP share the running one): two overlapping checks would both publish webhook.invalid.
-  let checking: Promise<WebhookCheck> | null = null;
-  const checkWebhooks = () =>
-    (checking ??= webhooks.checkInvalid((payload) => events.webhookInvalid(payload)).finally(() => {
-      checking = null;
-    }));
   const accountService = new AccountService(
-    { pool, accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
+    { accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -101,43 +87,84 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     accounts,
     accountService,
     commands: new CommandStore(pool),
+    events,
     platform,
     gate: new RateLimitGate(),
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
+  return { webhooks, accountService, executor };
+}
 
+/** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
+function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; logger: Logger }) {
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
     contracts: [SocialCommand],
     prefetch: config.COMMAND_PREFETCH,
-    handler: createCommandHandler({ executor, events }),
+    handler: createCommandHandler({ executor: deps.executor }),
   });
-  const accountEventsConsumer = new Consumer<AccountRevokedPayload>(broker, {
-    queue: Queues.authAccountEvents,
+  const activityConsumer = new Consumer<RawActivityPayload>(broker, {
+    queue: Queues.authActivity,
     topology: SYSTEM_TOPOLOGY,
-    contracts: [AccountRevoked],
-    handler: createAccountEventsHandler({ accounts, logger }),
+    contracts: [RawActivity],
+    handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(deps.parts.appCredentials) });
+  return { consumer, activityConsumer, rpc };
+}
+
+/** Runs the webhook check one at a time (timer and HTTP share the running one): two overlapping checks would both announce webhook.invalid. */
+function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
+  let checking: Promise<WebhookCheck> | null = null;
+  return {
+    run: () =>
+      (checking ??= webhooks.checkInvalid(events).finally(() => {
+        checking = null;
+      })),
+    /** Waits for a check in progress; its failure was logged or answered already. */
+    settled: async () => void (await checking?.catch(() => undefined)),
+  };
+}
+
+const routeSettings = (config: AuthConfig) => ({
+  crmApiTokens: config.CRM_API_TOKENS,
+  crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
+  connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
+});
+
+/**
+ * Wires auth: database, sealed credentials, the platform client, account connection and
+ * webhook administration, the outbox relay, the consumers, RPC answers, HTTP, and the
+ * periodic webhook check.
+ */
+export async function startAuth(config: AuthConfig, deps: { logger: Logger }): Promise<RunningService> {
+  const { logger } = deps;
+  registerConfigSecrets(config);
+  if (usesLocalOnlySecrets(config)) logger.warn('using local development secrets (consumer secret, credentials key or CRM token); set them outside local development');
+
+  const pool = await openDatabase(config, logger);
+  const parts = platformParts(config, pool, logger);
+  await parts.appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
+
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  const relay = new OutboxRelay({ pool, publisher, logger });
+  const events = new AuthEvents(pool, relay);
+  let port = 0;
+  const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
+  const { webhooks, accountService, executor } = useCases(config, pool, parts, events, logger, publicUrl);
+  const check = oneCheckAtATime(webhooks, events);
+  const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, logger });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: authRoutes({
-      accounts: accountService,
-      webhooks,
-      executor,
-      checkWebhooks,
-      logger,
-      crmApiTokens: config.CRM_API_TOKENS,
-      crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
-      publicUrl,
-      connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
-    }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, ...routeSettings(config) }),
   });
+  relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
@@ -145,7 +172,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const timer =
     config.WEBHOOK_CHECK_INTERVAL_MS > 0
       ? setInterval(() => {
-          checkWebhooks().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
+          check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
         }, config.WEBHOOK_CHECK_INTERVAL_MS)
       : null;
   timer?.unref();
@@ -156,13 +183,15 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     pool,
     webhooks,
     consumer,
-    accountEventsConsumer,
+    activityConsumer,
+    relay,
     stop: async () => {
       if (timer) clearInterval(timer);
-      await Promise.all([consumer.stop(), accountEventsConsumer.stop()]);
+      await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
-      await checking?.catch(() => undefined); // its failure was logged or answered already
+      await check.settled();
+      await relay.stop(); // what it has not relayed yet stays in the outbox for the next start
       await publisher.close();
       await broker.close();
       await pool.end();

@@ -62,6 +62,7 @@ beforeAll(async () => {
       rpcMethod(WebhookKeyRequest, async ({ envName }) => {
         keyLookups += 1;
         if (envName === 'dev') return { consumerSecret: SECRET };
+        if (envName === 'sealed') throw new RpcError('internal', 'the key cannot be unsealed');
         throw new RpcError('unknown_environment', `no environment ${envName}`);
       }),
     ],
@@ -98,6 +99,16 @@ describe('CRC', () => {
     const res = await http.get(`${base}/webhooks/staging`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } });
     expect(res.status).toBe(404);
     expect(res.data.error).toEqual({ code: 'unknown_environment', message: expect.stringContaining('staging') });
+    const unusable = await http.get(`${base}/webhooks/not%20a%20name`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } });
+    expect(unusable.status).toBe(404);
+    expect(unusable.data.error).toEqual({ code: 'unknown_environment', message: "no webhook environment 'not a name'" });
+  });
+
+  it('says 503 with Retry-After when auth cannot give the key', async () => {
+    const res = await http.get(`${base}/webhooks/sealed`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } });
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.data.error).toEqual({ code: 'key_unavailable', message: 'the webhook key cannot be read right now; retry later' });
   });
 });
 

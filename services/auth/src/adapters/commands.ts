@@ -1,5 +1,5 @@
 import type { SocialAction, SocialCommandResultPayload } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import type { Pool, PoolClient } from '@crm/db';
 
 export type CommandState = 'pending' | 'sending' | 'succeeded' | 'failed' | 'unknown';
 
@@ -79,8 +79,8 @@ export class CommandStore {
     await this.pool.query(`UPDATE commands SET state = 'pending', sending_since = NULL, updated_at = now() WHERE command_id = $1 AND state = 'sending'`, [commandId]);
   }
 
-  async finish(commandId: string, state: 'succeeded' | 'failed' | 'unknown', result: SocialCommandResultPayload): Promise<void> {
-    await this.pool.query(`UPDATE commands SET state = $2, result = $3, sending_since = NULL, updated_at = now() WHERE command_id = $1`, [commandId, state, JSON.stringify(result)]);
+  async finish(commandId: string, state: 'succeeded' | 'failed' | 'unknown', result: SocialCommandResultPayload, db: Pool | PoolClient = this.pool): Promise<void> {
+    await db.query(`UPDATE commands SET state = $2, result = $3, sending_since = NULL, updated_at = now() WHERE command_id = $1`, [commandId, state, JSON.stringify(result)]);
   }
 
   async find(commandId: string): Promise<CommandRecord | null> {

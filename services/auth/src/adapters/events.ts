@@ -2,6 +2,8 @@ import {
   AccountConnected,
   AccountDisconnected,
   AccountNeedsReconnect,
+  AccountRevoked,
+  ACCOUNT_REVOKED_KEY,
   AuthAccountEventKeys,
   commandResultRoutingKey,
   Exchanges,
@@ -10,36 +12,56 @@ import {
   type AccountConnectedPayload,
   type AccountDisconnectedPayload,
   type AccountNeedsReconnectPayload,
+  type AccountRevokedPayload,
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
 } from '@crm/contracts';
-import { makeEnvelope, type Publisher } from '@crm/messaging';
+import { withTransaction, type Pool, type PoolClient } from '@crm/db';
+import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
 
 const PRODUCER = 'auth';
 
-/** What auth tells the rest of the system: account events and command results, each confirmed by the broker. */
+/**
+ * What auth tells the rest of the system: account events and command results. Each is enqueued
+ * in the outbox inside the transaction that stores the change it announces, so a change is
+ * announced exactly when it is stored; the relay publishes it (broker-confirmed) after the commit.
+ */
 export class AuthEvents {
-  constructor(private readonly publisher: Publisher) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+  ) {}
 
-  accountConnected(payload: AccountConnectedPayload): Promise<void> {
-    return this.publisher.publish(Exchanges.accountEvents, AuthAccountEventKeys.connected, makeEnvelope(AccountConnected, PRODUCER, payload));
+  /** Runs `work` in one transaction, then relays at once what it enqueued (the relay's round would too, later). */
+  async storeAndAnnounce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const result = await withTransaction(this.pool, work);
+    void this.relay.kick();
+    return result;
   }
 
-  accountDisconnected(payload: AccountDisconnectedPayload): Promise<void> {
-    return this.publisher.publish(Exchanges.accountEvents, AuthAccountEventKeys.disconnected, makeEnvelope(AccountDisconnected, PRODUCER, payload));
+  accountConnected(client: PoolClient, payload: AccountConnectedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.connected, makeEnvelope(AccountConnected, PRODUCER, payload));
   }
 
-  accountNeedsReconnect(payload: AccountNeedsReconnectPayload): Promise<void> {
-    return this.publisher.publish(Exchanges.accountEvents, AuthAccountEventKeys.needsReconnect, makeEnvelope(AccountNeedsReconnect, PRODUCER, payload));
+  accountDisconnected(client: PoolClient, payload: AccountDisconnectedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.disconnected, makeEnvelope(AccountDisconnected, PRODUCER, payload));
   }
 
-  webhookInvalid(payload: WebhookInvalidPayload): Promise<void> {
-    return this.publisher.publish(Exchanges.accountEvents, AuthAccountEventKeys.webhookInvalid, makeEnvelope(WebhookInvalid, PRODUCER, payload));
+  accountNeedsReconnect(client: PoolClient, payload: AccountNeedsReconnectPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.needsReconnect, makeEnvelope(AccountNeedsReconnect, PRODUCER, payload));
+  }
+
+  accountRevoked(client: PoolClient, payload: AccountRevokedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, makeEnvelope(AccountRevoked, PRODUCER, payload));
+  }
+
+  webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.webhookInvalid, makeEnvelope(WebhookInvalid, PRODUCER, payload));
   }
 
   /** A command's result; its message id is derived from the command id, so a republished result is recognisable. */
-  commandResult(result: SocialCommandResultPayload): Promise<void> {
+  commandResult(client: PoolClient, result: SocialCommandResultPayload): Promise<void> {
     const envelope = makeEnvelope(SocialCommandResult, PRODUCER, result, { id: `result-${result.commandId}` });
-    return this.publisher.publish(Exchanges.socialCommandResults, commandResultRoutingKey(result.action, result.outcome), envelope);
+    return enqueueOutbox(client, Exchanges.socialCommandResults, commandResultRoutingKey(result.action, result.outcome), envelope);
   }
 }

@@ -1,4 +1,4 @@
-import type { Pool } from '@crm/db';
+import type { Pool, PoolClient } from '@crm/db';
 
 export interface WebhookRegistration {
   envName: string;
@@ -46,7 +46,7 @@ export class WebhookRegistrations {
   }
 
   /** Records that webhook.invalid went out (true), or that the webhook is valid again (false). */
-  async setInvalidReported(envName: string, webhookId: string, reported: boolean): Promise<void> {
-    await this.pool.query(`UPDATE webhook_registrations SET invalid_reported_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE env_name = $1 AND webhook_id = $2`, [envName, webhookId, reported]);
+  async setInvalidReported(envName: string, webhookId: string, reported: boolean, db: Pool | PoolClient = this.pool): Promise<void> {
+    await db.query(`UPDATE webhook_registrations SET invalid_reported_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE env_name = $1 AND webhook_id = $2`, [envName, webhookId, reported]);
   }
 }

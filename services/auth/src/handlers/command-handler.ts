@@ -1,20 +1,18 @@
 import type { SocialCommandPayload } from '@crm/contracts';
 import { PermanentFailure, type MessageHandler } from '@crm/messaging';
-import type { AuthEvents } from '../adapters/events';
 import { CommandConflict, InvalidInput, type ActionExecutor } from '../operations/executor';
 
 /**
- * Consumes `auth.commands`: carries the command out (at most once per command id) and
- * publishes its result. What may succeed later (rate limit, platform unreachable, another
- * worker holding the command) is thrown, so the consumer retries it after a delay; on the
+ * Consumes `auth.commands`: carries the command out (at most once per command id); the
+ * executor announces its result through the outbox, with the record of the outcome. What may
+ * succeed later (rate limit, platform unreachable, another worker holding the command) is thrown, so the consumer retries it after a delay; on the
  * last attempt it becomes a failed result instead, so every command gets an answer.
  */
-export function createCommandHandler(deps: { executor: ActionExecutor; events: AuthEvents }): MessageHandler<SocialCommandPayload> {
+export function createCommandHandler(deps: { executor: ActionExecutor }): MessageHandler<SocialCommandPayload> {
   return async (envelope, context) => {
     const command = envelope.payload;
-    let result;
     try {
-      result = await deps.executor.execute(
+      await deps.executor.execute(
         { commandId: command.commandId, source: 'broker', action: command.action, accountId: command.accountId, input: command.input, context: command.context },
         { final: context.lastAttempt },
       );
@@ -22,8 +20,5 @@ export function createCommandHandler(deps: { executor: ActionExecutor; events: A
       if (error instanceof CommandConflict || error instanceof InvalidInput) throw new PermanentFailure(error.message);
       throw error;
     }
-    // A stored result is published again on redelivery: the first publish may not have been confirmed.
-    const { replayed: _replayed, ...payload } = result;
-    await deps.events.commandResult(payload);
   };
 }

@@ -1,4 +1,3 @@
-import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { AccessToken, AccountStore, AccountSummary } from '../adapters/accounts';
 import type { ConnectionRequests, OpenResult } from '../adapters/connection-requests';
@@ -49,12 +48,11 @@ interface VerifiedUser {
 /**
  * Connecting accounts (three-legged OAuth 1.0a, or importing a token pair), listing and
  * removing them, and noticing when one must be connected again. Every change that others
- * mirror is published as an account event in the same transaction that stores it.
+ * mirror is announced as an account event, enqueued in the transaction that stores it.
  */
 export class AccountService {
   constructor(
     private readonly deps: {
-      pool: Pool;
       accounts: AccountStore;
       requests: ConnectionRequests;
       platform: PlatformClient;
@@ -125,7 +123,7 @@ export class AccountService {
     try {
       return { status: 'connected', account: await this.store(user, token, 'oauth') };
     } catch (error) {
-      // Stored and announced together or not at all (e.g. the broker did not confirm the event).
+      // Stored and announced together or not at all.
       this.deps.logger.error('connection could not be stored', { accountId: user.id_str, reason: (error as Error).message });
       return { status: 'failed', reason: 'auth could not store the connection' };
     }
@@ -159,21 +157,35 @@ export class AccountService {
     const account = await this.deps.accounts.find(accountId);
     if (!account) return false;
     await this.deps.unsubscribe(accountId); // with the app's bearer token: works even when the account's token no longer does
-    return withTransaction(this.deps.pool, async (client) => {
+    return this.deps.events.storeAndAnnounce(async (client) => {
       // A concurrent removal that deleted the row first has already announced it.
       if (!(await this.deps.accounts.delete(accountId, client))) return false;
-      await this.deps.events.accountDisconnected({ ...this.view(account), reason: 'removed', disconnectedAt: new Date().toISOString() });
+      await this.deps.events.accountDisconnected(client, { ...this.view(account), reason: 'removed', disconnectedAt: new Date().toISOString() });
       return true;
     });
   }
 
   /** The platform refused the account's token (401 code 89): mark it and tell, once, in one transaction. */
   async tokenRefused(accountId: string, error: PlatformRejected): Promise<void> {
-    await withTransaction(this.deps.pool, async (client) => {
+    await this.deps.events.storeAndAnnounce(async (client) => {
       const account = await this.deps.accounts.markNeedsReconnect(accountId, error.platformMessage, client);
       if (!account) return;
       this.deps.logger.warn('account needs a reconnect', { accountId, platformCode: error.platformCode });
-      await this.deps.events.accountNeedsReconnect({ ...this.view(account), reason: { platformCode: error.platformCode, message: error.platformMessage }, detectedAt: new Date().toISOString() });
+      await this.deps.events.accountNeedsReconnect(client, { ...this.view(account), reason: { platformCode: error.platformCode, message: error.platformMessage }, detectedAt: new Date().toISOString() });
+    });
+  }
+
+  /**
+   * The account's owner revoked the app on the platform (at `revokedAt`): forget its token pair,
+   * show it as revoked and announce `account.revoked`, in one transaction. A revoke seen again,
+   * or older than the account's latest connection, changes and announces nothing.
+   */
+  async revoked(revoke: { accountId: string; appId: string | null; revokedAt: string }): Promise<boolean> {
+    return this.deps.events.storeAndAnnounce(async (client) => {
+      const reason = "the account's owner revoked the app's access (platform delivery)";
+      if (!(await this.deps.accounts.markRevoked(revoke.accountId, new Date(revoke.revokedAt), reason, client))) return false;
+      await this.deps.events.accountRevoked(client, { ...revoke, detectedBy: 'webhook' });
+      return true;
     });
   }
 
@@ -185,12 +197,12 @@ export class AccountService {
   }
 
   private async store(user: VerifiedUser, token: AccessToken, via: 'oauth' | 'import'): Promise<AccountSummary> {
-    return withTransaction(this.deps.pool, async (client) => {
+    return this.deps.events.storeAndAnnounce(async (client) => {
       const account = await this.deps.accounts.save(
         { accountId: user.id_str, screenName: user.screen_name, name: user.name ?? null, envName: this.options.envName, consumerKey: this.options.consumerKey, token, via },
         client,
       );
-      await this.deps.events.accountConnected({ ...this.view(account), name: account.name, via, connectedAt: account.connectedAt });
+      await this.deps.events.accountConnected(client, { ...this.view(account), name: account.name, via, connectedAt: account.connectedAt });
       this.deps.logger.info('account connected', { accountId: account.accountId, screenName: account.screenName, via });
       return account;
     });

@@ -3,6 +3,7 @@ import { validateActionInput, type CommandError, type CommandOutcome, type Socia
 import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
+import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
 import { ACTIONS, platformIdOf } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
@@ -73,6 +74,8 @@ export class ActionExecutor {
       accounts: AccountStore;
       accountService: AccountService;
       commands: CommandStore;
+      /** A broker command's result is announced on `social.command-results`, enqueued as its record is finished. */
+      events: AuthEvents;
       platform: PlatformClient;
       gate: RateLimitGate;
       logger: Logger;
@@ -95,7 +98,7 @@ export class ActionExecutor {
       const inputSha256 = digest(call.action, call.accountId, call.input);
       record = await this.deps.commands.record({ commandId: call.commandId, source: call.source, action: call.action, accountId: call.accountId, inputSha256 });
       if (record.inputSha256 !== inputSha256) throw new CommandConflict(`command ${call.commandId} was already used for another action, account or input`);
-      if (TERMINAL.has(record.state) && record.result) return { ...record.result, replayed: true };
+      if (TERMINAL.has(record.state) && record.result) return this.replay(call, record.result);
       if (record.state === 'sending') {
         const abandoned = record.sendingSince !== null && record.sendingSince.getTime() < Date.now() - this.deps.leaseMs;
         if (!abandoned) throw new CommandBusy(`command ${call.commandId} is being sent by another worker`);
@@ -128,7 +131,7 @@ export class ActionExecutor {
     try {
       answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
     } catch (failure) {
-      return this.notDone(call, failure, { gateKey, final, release });
+      return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
     }
     return this.done(call, platformIdOf(definition.kind, answer.data), answer.data);
   }
@@ -147,33 +150,42 @@ export class ActionExecutor {
     }
   }
 
-  /** The platform call failed: a result, a retry later, or (for what may have happened) `unknown`, never a second send. */
-  private async notDone(call: ActionCall, failure: unknown, how: { gateKey: string; final: boolean; release: () => Promise<void> }): Promise<ActionResult> {
-    const definition = ACTIONS[call.action];
+  /** What a failed platform call becomes: a result, a retry later (TryLater), or the error itself. */
+  private async failed(call: ActionCall, failure: unknown, how: { writes: boolean; gateKey: string; release: () => Promise<void>; final: boolean }): Promise<ActionResult> {
+    const { release, final } = how;
     if (failure instanceof RateLimited) {
       this.deps.gate.close(how.gateKey, failure.resetAt);
-      await how.release();
-      return this.later(call, failure, how.final);
+      await release();
+      return this.later(call, failure, final);
     }
     if (failure instanceof PlatformRejected) {
       if (failure.invalidToken) {
-        await how.release(); // refused before anything was done: the command may run once the account is back
+        await release(); // refused before anything was done: the command may run once the account is back
         await this.deps.accountService.tokenRefused(call.accountId, failure);
         return this.finish(call, 'failed', null, null, error('reconnect_needed', `the platform refused account ${call.accountId}'s token: ${failure.platformMessage}`, { code: failure.platformCode, status: failure.status }));
       }
       return this.finish(call, 'failed', null, null, error('platform_rejected', failure.platformMessage, { code: failure.platformCode, status: failure.status }));
     }
     if (failure instanceof PlatformNotReached) {
-      await how.release();
-      return this.later(call, failure, how.final);
+      await release();
+      return this.later(call, failure, final);
     }
-    if ((failure instanceof PlatformFailed || failure instanceof NoAnswer) && definition.kind === 'write') {
-      const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
-      return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
+    if (failure instanceof PlatformFailed || failure instanceof NoAnswer) {
+      if (how.writes) {
+        const platform = failure instanceof PlatformFailed ? { code: failure.platformCode, status: failure.status } : {};
+        return this.finish(call, 'unknown', null, null, error('outcome_unknown', `${failure.message}: the ${call.action} may or may not have happened, and is not sent again`, platform));
+      }
+      await release();
+      return this.later(call, failure, final);
     }
-    await how.release();
-    if (failure instanceof PlatformFailed || failure instanceof NoAnswer) return this.later(call, failure, how.final);
+    await release();
     throw failure;
+  }
+
+  /** A command delivered again: its stored result, announced again for a broker command (its sender asked again). */
+  private async replay(call: ActionCall, result: SocialCommandResultPayload): Promise<ActionResult> {
+    if (call.source === 'broker') await this.deps.events.storeAndAnnounce((client) => this.deps.events.commandResult(client, result));
+    return { ...result, replayed: true };
   }
 
   /** Retry later, or on the last chance give up with a failed result. */
@@ -196,7 +208,13 @@ export class ActionExecutor {
       ...(call.context ? { context: call.context } : {}),
       completedAt: new Date().toISOString(),
     };
-    if (call.commandId) await this.deps.commands.finish(call.commandId, outcome, result);
+    const { commandId } = call;
+    if (commandId) {
+      await this.deps.events.storeAndAnnounce(async (client) => {
+        await this.deps.commands.finish(commandId, outcome, result, client);
+        if (call.source === 'broker') await this.deps.events.commandResult(client, result);
+      });
+    }
     if (outcome !== 'succeeded') this.deps.logger.info('action did not succeed', { action: call.action, accountId: call.accountId, commandId: call.commandId, outcome, code: failure?.code });
     return { ...result, replayed: false };
   }

@@ -1,6 +1,7 @@
 import type { WebhookInvalidPayload } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
+import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient, Signer } from '../adapters/platform/client';
 import type { WebhookRegistrations } from '../adapters/webhook-registrations';
 import { AccountNotConnected, OwnerUnknown } from '../domain/errors';
@@ -153,9 +154,10 @@ export class WebhookAdmin {
 
   /**
    * The periodic check: re-runs the CRC of every webhook the platform marks invalid, and
-   * reports it (auth publishes webhook.invalid) when that fails: once, until the webhook is valid again.
+   * reports it (auth announces webhook.invalid, with the note that it did) when that fails: once,
+   * until the webhook is valid again.
    */
-  async checkInvalid(report: (invalid: WebhookInvalidPayload) => Promise<void>): Promise<WebhookCheck> {
+  async checkInvalid(events: Pick<AuthEvents, 'storeAndAnnounce' | 'webhookInvalid'>): Promise<WebhookCheck> {
     const registration = await this.deps.registrations.find(this.options.envName);
     const invalid: WebhookInvalidPayload[] = [];
     const webhooks = await this.list();
@@ -172,8 +174,10 @@ export class WebhookAdmin {
       if (ours?.invalidReportedAt) continue;
       const payload: WebhookInvalidPayload = { envName: this.options.envName, webhookId: webhook.id, url: webhook.url, reason: result.reason ?? 'the CRC failed', checkedAt: new Date().toISOString() };
       this.deps.logger.warn('webhook invalid', { envName: payload.envName, webhookId: payload.webhookId, reason: payload.reason });
-      await report(payload);
-      if (ours) await this.deps.registrations.setInvalidReported(this.options.envName, webhook.id, true);
+      await events.storeAndAnnounce(async (client) => {
+        await events.webhookInvalid(client, payload);
+        if (ours) await this.deps.registrations.setInvalidReported(this.options.envName, webhook.id, true, client);
+      });
       invalid.push(payload);
     }
     return { checked: webhooks.length, invalid };

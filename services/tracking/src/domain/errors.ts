@@ -17,15 +17,3 @@ export class TrackingError extends Error {
     super(message);
   }
 }
-
-/** The HTTP status of each failure. */
-export const HTTP_STATUS: Record<TrackingErrorCode, number> = {
-  client_not_found: 404,
-  client_disabled: 403,
-  task_not_found: 404,
-  provider_auth_failed: 502,
-  provider_rejected: 422,
-  provider_unavailable: 503,
-  provider_timeout: 504,
-  circuit_open: 503,
-};

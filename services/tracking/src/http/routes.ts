@@ -1,10 +1,10 @@
-import type { ErrorRequestHandler, Express, Request, Response } from 'express';
-import { errorBody, HttpError, requireBearerToken } from '@crm/http';
+import type { Express, Request, Response } from 'express';
+import { requireBearerToken } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { MissingApiKey, type ClientsStore } from '../adapters/clients-store';
-import { HTTP_STATUS, TrackingError } from '../domain/errors';
-import { describeFieldErrors } from '../domain/field-errors';
-import { InvalidTaskSeed, type TaskLookups } from '../lookups';
+import type { ClientsStore } from '../adapters/clients-store';
+import { TrackingError } from '../domain/errors';
+import type { TaskLookups } from '../lookups';
+import { domainErrors } from './errors';
 import { clientIdParam, clientSettingsBody, includeParam, taskIdParam } from './params';
 
 export interface RouteDeps {
@@ -16,24 +16,6 @@ export interface RouteDeps {
 
 type ClientParams = { clientId: string };
 type TaskParams = { clientId: string; taskId: string };
-
-/** Lookup failures as HTTP answers; a create's validation errors list every field. */
-const trackingErrors: ErrorRequestHandler = (error, _req, res, next) => {
-  if (error instanceof InvalidTaskSeed) {
-    res.status(400).json({ error: { ...errorBody('invalid_task', describeFieldErrors(error.errors)).error, fields: error.errors } });
-    return;
-  }
-  if (error instanceof TrackingError) {
-    const headers: Record<string, string> = error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-    next(new HttpError(HTTP_STATUS[error.code], error.code, error.message, headers));
-    return;
-  }
-  if (error instanceof MissingApiKey) {
-    next(new HttpError(400, 'invalid_client', error.message));
-    return;
-  }
-  next(error);
-};
 
 /** The CRM-facing API of tracking (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
 export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDeps): (app: Express) => void {
@@ -74,6 +56,6 @@ export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDep
       res.status(result.created ? 201 : 200).json(result);
     });
 
-    app.use('/v1', trackingErrors);
+    app.use('/v1', domainErrors);
   };
 }

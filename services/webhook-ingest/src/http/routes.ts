@@ -1,11 +1,12 @@
 import express, { type Express, type Request } from 'express';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { PublishError, type Publisher } from '@crm/messaging';
+import type { Publisher } from '@crm/messaging';
 import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } from '@crm/webhook-signature';
-import { KeyUnavailable, UnknownEnvironment, type WebhookKeys } from '../adapters/webhook-keys';
+import { UnknownEnvironment, type WebhookKeys } from '../adapters/webhook-keys';
 import { publishActivity } from '../adapters/activity-publisher';
 import { ENV_NAME_PATTERN, inspectDelivery } from '../domain/delivery';
+import { domainErrors } from './errors';
 
 export interface WebhookRouteDeps {
   keys: WebhookKeys;
@@ -15,16 +16,11 @@ export interface WebhookRouteDeps {
   publishTimeoutMs: number;
 }
 
+/** The environment's key; UnknownEnvironment or KeyUnavailable (answered by ./errors) when there is none to use. */
 async function keyFor(keys: WebhookKeys, req: Request): Promise<string> {
   const envName = String(req.params.envName);
-  if (!ENV_NAME_PATTERN.test(envName)) throw new HttpError(404, 'unknown_environment', `no webhook environment '${envName.slice(0, 64)}'`);
-  try {
-    return await keys.get(envName);
-  } catch (error) {
-    if (error instanceof UnknownEnvironment) throw new HttpError(404, 'unknown_environment', `no webhook environment '${envName}'`);
-    if (error instanceof KeyUnavailable) throw new HttpError(503, 'key_unavailable', 'the webhook key cannot be read right now; retry later', { 'retry-after': '5' });
-    throw error;
-  }
+  if (!ENV_NAME_PATTERN.test(envName)) throw new UnknownEnvironment(`'${envName.slice(0, 64)}' is not an environment name`);
+  return keys.get(envName);
 }
 
 /** The Account Activity webhook: CRC answers and signed deliveries. */
@@ -47,16 +43,11 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
 
     const delivery = inspectDelivery(raw);
     if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
-    try {
-      await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
-    } catch (error) {
-      if (error instanceof PublishError) {
-        deps.logger.warn('delivery not confirmed by the broker; answering 503 so the platform redelivers', { reason: error.message });
-        throw new HttpError(503, 'broker_unavailable', 'the delivery could not be stored; retry later', { 'retry-after': '5' });
-      }
-      throw error;
-    }
+    // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
+    await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
     deps.logger.info('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
     res.status(200).json({ accepted: true });
   });
+
+  app.use('/webhooks/:envName', domainErrors(deps.logger));
 }

@@ -1,0 +1,143 @@
+import { ContractViolation, type Envelope } from '@crm/contracts';
+import { withTransaction, type Pool, type PoolClient } from '@crm/db';
+import type { Logger } from '@crm/logging';
+import type { Publisher } from './publisher';
+
+/**
+ * A transactional outbox: messages to publish are stored in the transaction that records what
+ * they announce, so the two commit together (store, then announce). The relay publishes them.
+ * Each service that uses it has this table in its own migrations:
+ *
+ *   CREATE TABLE outbox (
+ *     id          bigserial PRIMARY KEY,
+ *     exchange    text NOT NULL,
+ *     routing_key text NOT NULL,
+ *     envelope    jsonb NOT NULL,
+ *     created_at  timestamptz NOT NULL DEFAULT now(),
+ *     attempts    integer NOT NULL DEFAULT 0,
+ *     last_error  text
+ *   );
+ */
+
+export interface OutboxRow {
+  id: string;
+  exchange: string;
+  routing_key: string;
+  envelope: Envelope<Record<string, unknown>>;
+}
+
+/** Stores a message to publish, in the caller's transaction (`client` is inside BEGIN). */
+export async function enqueueOutbox(client: PoolClient, exchange: string, routingKey: string, envelope: Envelope): Promise<void> {
+  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) VALUES ($1, $2, $3::jsonb)', [exchange, routingKey, JSON.stringify(envelope)]);
+}
+
+/**
+ * The oldest waiting messages, locked for this transaction; rows another relay holds right now
+ * are skipped, so each is in one relay's hands at a time.
+ */
+async function claimOutbox(client: PoolClient, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await client.query<OutboxRow>('SELECT id, exchange, routing_key, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  return rows;
+}
+
+async function deleteOutbox(client: PoolClient, id: string): Promise<void> {
+  await client.query('DELETE FROM outbox WHERE id = $1', [id]);
+}
+
+async function noteOutboxFailure(client: PoolClient, id: string, reason: string): Promise<void> {
+  await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [id, reason]);
+}
+
+const BATCH = 20;
+
+export interface OutboxRelayDeps {
+  pool: Pool;
+  publisher: Pick<Publisher, 'publish'>;
+  logger: Logger;
+  /**
+   * A stored message the broker contract refuses can never go out: settle what it was for (in
+   * the same transaction, which then deletes the row). Without it, the refusal is only logged.
+   */
+  onUnpublishable?: (client: PoolClient, row: OutboxRow, reason: string) => Promise<void>;
+}
+
+/**
+ * Publishes the outbox: each message with a broker confirm, deleted only after the confirm, in
+ * a transaction that holds the row (FOR UPDATE SKIP LOCKED), so replicas never relay one row
+ * at the same time. A publish that fails leaves the row for the next round (at once after a
+ * `kick`, and every interval). A crash between confirm and delete publishes the message again,
+ * with the same message id: consumers must recognise a repeat.
+ */
+export class OutboxRelay {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: OutboxRelayDeps) {}
+
+  /** Relays now, and every `intervalMs` (what a failed publish or a crash left behind). */
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.kick(), intervalMs);
+    this.timer.unref();
+    void this.kick();
+  }
+
+  /** Relays what waits (call it after a commit that enqueued); a call during a run makes the run go round once more. Never rejects. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = this.drain()
+      .catch((error: unknown) => {
+        this.deps.logger.warn('outbox relay failed; it tries again', { reason: (error as Error).message });
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          void this.kick();
+        }
+      });
+    this.running = run;
+    return run;
+  }
+
+  /** Stops the timer and waits for a run in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const more = await withTransaction(this.deps.pool, (client) => this.relayBatch(client));
+      if (!more || this.stopped) return;
+    }
+  }
+
+  /** Publishes one batch; true when a full batch went out (more may wait). */
+  private async relayBatch(client: PoolClient): Promise<boolean> {
+    const rows = await claimOutbox(client, BATCH);
+    for (const row of rows) {
+      try {
+        await this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope);
+      } catch (error) {
+        const reason = (error as Error).message;
+        if (!(error instanceof ContractViolation)) {
+          this.deps.logger.warn('outbox message not confirmed by the broker; it stays for the next round', { envelopeId: row.envelope.id, reason });
+          await noteOutboxFailure(client, row.id, reason);
+          return false;
+        }
+        this.deps.logger.error('an outbox message breaks its contract and is not sent', { envelopeId: row.envelope.id, reason });
+        await this.deps.onUnpublishable?.(client, row, reason);
+      }
+      await deleteOutbox(client, row.id);
+      this.deps.logger.info('outbox message published', { envelopeId: row.envelope.id, type: row.envelope.type, routingKey: row.routing_key });
+    }
+    return rows.length === BATCH;
+  }
+}
