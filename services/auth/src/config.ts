@@ -2,7 +2,7 @@ import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, str, url
 
 /**
  * auth's settings. The LOCAL_DEV values let `pnpm start` run on a developer's machine; they
- * are used only when NODE_ENV is not `production`, where every secret must be set.
+ * are used only when NODE_ENV is `development` or `test`; otherwise every secret must be set.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
