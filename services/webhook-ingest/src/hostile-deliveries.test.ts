@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import axios from 'axios';
 import { testLogger } from '@crm/testing';
 import { sign } from '@crm/webhook-signature';
@@ -56,5 +57,61 @@ describe('signed deliveries that are not valid', () => {
     expect((await postSigned(`{"for_user_id":"1","direct_message_events":[{"x":${nested(30)}}]}`)).status).toBe(200);
     const routed = ((await h.take()) as { payload: { forUserId: string } }[]).map((m) => m.payload.forUserId);
     expect(routed).toEqual(['4337869213', '4337869213', '3001969357', '1']);
+  });
+});
+
+describe('encodings', () => {
+  const body = Buffer.from(dmFor('"4337869213"'));
+
+  it.each(['gzip', 'deflate', 'br', 'GZIP', 'identity, gzip'])('content-encoding %s: 415 whatever was signed, nothing published', async (encoding) => {
+    for (const [sent, signedBytes] of [
+      [gzipSync(body), body],
+      [gzipSync(body), gzipSync(body)],
+    ] as const) {
+      const res = await http.post(`${h.base}/webhooks/dev`, sent, { headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'x-twitter-webhooks-signature': sign(SECRET, signedBytes) } });
+      expect(res.status).toBe(415);
+      expect(res.data.error.code).toBe('unsupported_encoding');
+    }
+    expect(await h.take()).toEqual([]);
+  });
+
+  it('content-encoding identity is the plain body', async () => {
+    const res = await http.post(`${h.base}/webhooks/dev`, body, { headers: { 'content-type': 'application/json', 'content-encoding': 'identity', 'x-twitter-webhooks-signature': sign(SECRET, body) } });
+    expect(res.status).toBe(200);
+    expect(await h.take()).toHaveLength(1);
+  });
+});
+
+describe('unknown environments', () => {
+  it('answer a signed delivery exactly as a bad signature does', async () => {
+    const body = Buffer.from(dmFor('"1"'));
+    const unknown = await http.post(`${h.base}/webhooks/nosuch`, body, { headers: { 'x-twitter-webhooks-signature': sign(SECRET, body) } });
+    const badSignature = await http.post(`${h.base}/webhooks/dev`, body, { headers: { 'x-twitter-webhooks-signature': sign('not-the-secret', body) } });
+    expect(badSignature.status).toBe(401);
+    expect(unknown.status).toBe(badSignature.status);
+    expect(unknown.data).toEqual(badSignature.data);
+  });
+
+  it('cost one lookup, not one per request', async () => {
+    const body = Buffer.from(dmFor('"1"'));
+    for (let i = 0; i < 20; i += 1) {
+      expect((await http.post(`${h.base}/webhooks/unknown-env-1`, body, { headers: { 'x-twitter-webhooks-signature': sign(SECRET, body) } })).status).toBe(401);
+      expect((await http.get(`${h.base}/webhooks/unknown-env-1`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } })).status).toBe(404);
+    }
+    expect(h.keys.lookups.get('unknown-env-1')).toBe(1);
+  });
+});
+
+describe('a rotated consumer secret', () => {
+  it('accepts deliveries signed by the new or, during the overlap, the previous secret; the CRC uses the new one', async () => {
+    h.keys.environments.set('rotating', { consumerSecret: 'the-new-secret', previousConsumerSecret: 'the-old-secret' });
+    const body = Buffer.from(dmFor('"4337869213"'));
+    const post = (secret: string) => http.post(`${h.base}/webhooks/rotating`, body, { headers: { 'x-twitter-webhooks-signature': sign(secret, body) } });
+    expect((await post('the-new-secret')).status).toBe(200);
+    expect((await post('the-old-secret')).status).toBe(200);
+    expect((await post('another-secret')).status).toBe(401);
+    const crc = await http.get(`${h.base}/webhooks/rotating`, { params: { crc_token: 'Zm9vYmFyYmF6cXV4MTIzNDU2' } });
+    expect(crc.data.response_token).toBe(sign('the-new-secret', 'Zm9vYmFyYmF6cXV4MTIzNDU2'));
+    expect(await h.take()).toHaveLength(2);
   });
 });

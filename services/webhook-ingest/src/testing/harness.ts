@@ -6,9 +6,9 @@ import { freshVirtualHost, type TestVirtualHost } from '@crm/testing';
 import { readConfig } from '../config';
 import { startWebhookIngest, type RunningService } from '../service';
 
-/** What the stand-in for auth answers for environment `dev`; changed by tests to rotate the key. */
+/** What the stand-in for auth answers: the key of each environment it knows (`dev` at first; tests add more). */
 export interface FakeAuthKeys {
-  current: WebhookKeyResult;
+  environments: Map<string, WebhookKeyResult>;
   /** Lookups per environment name. */
   lookups: Map<string, number>;
 }
@@ -23,11 +23,11 @@ export interface IngestHarness {
   stop: () => Promise<void>;
 }
 
-/** webhook-ingest on loopback with a fresh virtual host and a stand-in for auth's webhook-key RPC (environment `dev` only). */
+/** webhook-ingest on loopback with a fresh virtual host and a stand-in for auth's webhook-key RPC. */
 export async function startIngestHarness(options: { logger: Logger; secret: string; env?: Record<string, string> }): Promise<IngestHarness> {
   const { logger } = options;
   const vhost = await freshVirtualHost('webhook-ingest');
-  const keys: FakeAuthKeys = { current: { consumerSecret: options.secret }, lookups: new Map() };
+  const keys: FakeAuthKeys = { environments: new Map([['dev', { consumerSecret: options.secret }]]), lookups: new Map() };
   const authBroker = new Broker({ url: vhost.url, name: 'fake-auth', logger });
   const fakeAuth = new RpcServer(authBroker, {
     queue: Queues.authRpc,
@@ -36,7 +36,8 @@ export async function startIngestHarness(options: { logger: Logger; secret: stri
     methods: [
       rpcMethod(WebhookKeyRequest, async ({ envName }) => {
         keys.lookups.set(envName, (keys.lookups.get(envName) ?? 0) + 1);
-        if (envName === 'dev') return keys.current;
+        const known = keys.environments.get(envName);
+        if (known) return known;
         throw new RpcError('unknown_environment', `no environment ${envName}`);
       }),
     ],
