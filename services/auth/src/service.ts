@@ -50,7 +50,7 @@ export function platformParts(config: AuthConfig, pool: Pool, logger: Logger) {
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
-  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret);
+  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
 }
 
 /**
