@@ -47,8 +47,9 @@ function classify(probe: Probe, answer: Answer, stack: FuzzStack, known: Set<str
   if (answer.failure === 'stall') return 'stall';
   if (answer.failure === 'crash') return probe.tags.includes('huge') || probe.tags.includes('encoding') ? 'ok' : 'crash';
   if ([stack.consumerSecret, stack.token].some((secret) => answer.text.includes(secret))) return 'leak';
-  if (answer.status >= 200 && answer.status < 300 && probe.credential !== 'valid' && !(isPublic(probe.route) && !probe.route.path.startsWith('/webhooks/') ) && !(probe.route.method === 'GET' && probe.route.path.startsWith('/webhooks/'))) return 'accepted_unsigned';
+  if (answer.status >= 200 && answer.status < 300 && probe.credential !== 'valid' && !isPublic(probe.route)) return 'accepted_unsigned';
   if (answer.status < 500) return 'ok';
+  if (probe.route.path === '/health/ready' && answer.status === 503) return 'upstream'; // not ready: its contract while the broker or database is away
   if (UPSTREAM_STATUSES.has(answer.status) && errorCode(answer.text)) return 'upstream';
   return probe.tags.some((tag) => known.has(`${probe.target.service}:${tag}`)) ? 'known' : 'server_error';
 }

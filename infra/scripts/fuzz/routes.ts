@@ -28,7 +28,12 @@ export function routesOf(app: { router?: unknown }): RouteInfo[] {
   return found;
 }
 
-/** Routes anyone may call: health checks and the pages a browser visits on its way back from the platform. */
+/**
+ * Routes anyone may call: health checks, the pages a browser visits on its way back from the
+ * platform, and the CRC challenge (its answer proves the key without revealing it). A POST to
+ * the webhook is not: it needs a valid signature.
+ */
 export function isPublic(route: RouteInfo): boolean {
-  return route.path.startsWith('/health/') || route.path === '/v1/oauth/callback' || route.path === '/v1/oauth/connected' || route.path.startsWith('/webhooks/');
+  if (route.path.startsWith('/webhooks/')) return route.method === 'GET';
+  return route.path.startsWith('/health/') || route.path === '/v1/oauth/callback' || route.path === '/v1/oauth/connected';
 }
