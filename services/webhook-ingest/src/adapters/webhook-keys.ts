@@ -25,8 +25,9 @@ export interface WebhookKeysOptions {
   /** How long "auth does not know this environment" is kept, so that unknown names cost one RPC per period, not one per request. */
   unknownTtlMs: number;
   timeoutMs: number;
-  /** Environments remembered at most (known and unknown together; the least recently used go first). */
-  maxEntries?: number;
+  /** Environments remembered at most, known ones and unknown names apart (the least recently used go first), so a flood of made-up names never pushes out a real key. */
+  maxKnown?: number;
+  maxUnknown?: number;
 }
 
 /**
@@ -35,14 +36,16 @@ export interface WebhookKeysOptions {
  * environment is remembered too (a negative cache), for a shorter time.
  */
 export class WebhookKeys {
-  private readonly cache: LRUCache<string, Entry>;
+  private readonly known: LRUCache<string, Entry>;
+  private readonly unknown: LRUCache<string, Entry>;
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly options: WebhookKeysOptions,
   ) {
-    this.cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 1_000, ttl: options.ttlMs });
+    this.known = new LRUCache<string, Entry>({ max: options.maxKnown ?? 100, ttl: options.ttlMs });
+    this.unknown = new LRUCache<string, Entry>({ max: options.maxUnknown ?? 10_000, ttl: options.unknownTtlMs });
   }
 
   async get(envName: string): Promise<WebhookKey> {
@@ -52,7 +55,7 @@ export class WebhookKeys {
   }
 
   private entry(envName: string): Promise<Entry> {
-    const cached = this.cache.get(envName);
+    const cached = this.known.get(envName) ?? this.unknown.get(envName);
     if (cached) return Promise.resolve(cached);
     let pending = this.inFlight.get(envName);
     if (!pending) {
@@ -68,12 +71,12 @@ export class WebhookKeys {
       registerSecret(result.consumerSecret);
       registerSecret(result.previousConsumerSecret);
       const entry: Entry = { known: true, key: { current: result.consumerSecret, ...(result.previousConsumerSecret ? { previous: result.previousConsumerSecret } : {}) } };
-      this.cache.set(envName, entry);
+      this.known.set(envName, entry);
       return entry;
     } catch (error) {
       if (error instanceof RpcError && error.code === 'unknown_environment') {
         const entry: Entry = { known: false };
-        this.cache.set(envName, entry, { ttl: this.options.unknownTtlMs });
+        this.unknown.set(envName, entry);
         return entry;
       }
       throw new KeyUnavailable(`auth did not give the webhook key: ${(error as Error).message}`);
