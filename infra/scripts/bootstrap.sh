@@ -2,8 +2,8 @@
 # Sets up a machine of ours from a fresh clone, then runs what is asked:
 #   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
 #   test   the same set-up, then every test
-#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does); then,
-#          when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
+#   ci     the same set-up, then typecheck, lint, every test and a short fuzz round (what .ci/run does);
+#          then, when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
 #          the conformance suite against them (jest.conformance.config.cjs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -74,7 +74,8 @@ case "$command" in
     results="$(mktemp)"
     step pnpm test --json --outputFile="$results"
     # One plain closing line for whoever reads the log: counts of tests passed and failed.
-    counts "tests" "$results"
+    test_counts="$(counts "tests" "$results")"
+    printf '%s\n' "$test_counts"
     if [ -n "${CONFORMANCE_FIXTURES:-}" ]; then
       say "conformance against $CONFORMANCE_FIXTURES"
       rm -f "$results"
@@ -82,6 +83,11 @@ case "$command" in
       counts "conformance" "$results"
     fi
     rm -f "$results"
+    # A short, repeatable fuzz round (fixed seed, at most 1,500 requests or 30 s): any crash, 5xx or accepted forgery fails CI.
+    say "fuzz"
+    step pnpm fuzz --seed 1 --requests 1500 --seconds 30
+    # The test counts close the log, whatever ran after them.
+    printf '%s\n' "$test_counts"
     exit "$status"
     ;;
   *) echo "usage: $0 start|test|ci" >&2; exit 2 ;;

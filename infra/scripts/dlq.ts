@@ -1,6 +1,8 @@
 /**
  * `pnpm dlq list <queue> [limit]`: shows the dead letters of a work queue (left in place).
- * `pnpm dlq replay <queue> [limit]`: moves them back to the queue, attempts reset.
+ * `pnpm dlq replay <queue> [limit]`: moves them back to the queue, attempts reset; at most as
+ * many as the DLQ held when it began, so one that fails again is not replayed in a loop.
+ * Exit codes: 2 for a usage error, 1 for any other (one line on stderr, e.g. an unknown queue).
  */
 import { listDeadLetters, replayDeadLetters } from '@crm/messaging';
 

@@ -1,8 +1,8 @@
-import { loadConfig, base64Key32, commonSpecs, str, list, ConfigError } from './index';
+import { loadConfig, base64Key32, commonSpecs, str, list, ConfigError, isDevelopment } from './index';
 
 describe('loadConfig', () => {
   it('applies defaults and parses values', () => {
-    const config = loadConfig('ticketing', { ...commonSpecs('ticketing', 3002), TOKENS: list({ default: [] }) }, { TOKENS: 'a, b,,c' });
+    const config = loadConfig('ticketing', { ...commonSpecs('ticketing', 3002), TOKENS: list({ default: [] }) }, { NODE_ENV: 'test', TOKENS: 'a, b,,c' });
     expect(config.PORT).toBe(3002);
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/ticketing');
     expect(config.TOKENS).toEqual(['a', 'b', 'c']);
@@ -27,5 +27,29 @@ describe('loadConfig', () => {
   it('accepts a real 32-byte base64 key', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(loadConfig('x', { K: base64Key32() }, { K: key }).K).toBe(key);
+  });
+});
+
+describe('development defaults', () => {
+  const specs = { ...commonSpecs('auth', 3003), SECRET: str({ devDefault: 'public-dev-secret' }) };
+
+  it.each(['development', 'test'])('apply when NODE_ENV is exactly %s', (NODE_ENV) => {
+    expect(isDevelopment({ NODE_ENV })).toBe(true);
+    const config = loadConfig('auth', specs, { NODE_ENV });
+    expect(config.SECRET).toBe('public-dev-secret');
+    expect(config.AMQP_URL).toBe('amqp://guest:guest@127.0.0.1:5672');
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/auth');
+  });
+
+  it.each([['production'], ['staging'], ['prod'], ['Production'], ['Development'], [''], [undefined]])('never apply when NODE_ENV is %p: every secret and address is required', (NODE_ENV) => {
+    const env = NODE_ENV === undefined ? {} : { NODE_ENV };
+    expect(isDevelopment(env)).toBe(false);
+    expect(() => loadConfig('auth', specs, env)).toThrow(ConfigError);
+    expect(() => loadConfig('auth', specs, env)).toThrow(/AMQP_URL is missing; DATABASE_URL is missing; SECRET is missing \(development defaults apply only with NODE_ENV=development or test/);
+  });
+
+  it('outside development, takes every value given', () => {
+    const config = loadConfig('auth', specs, { NODE_ENV: 'staging', SECRET: 's3cret', AMQP_URL: 'amqp://u:p@mq:5672', DATABASE_URL: 'postgres://db/auth' });
+    expect(config).toMatchObject({ SECRET: 's3cret', AMQP_URL: 'amqp://u:p@mq:5672', DATABASE_URL: 'postgres://db/auth', PORT: 3003 });
   });
 });

@@ -49,7 +49,7 @@ export const wholeNumber = (min: number) =>
 
 /**
  * Publicly known values that let the local stack run with no set-up. Services use them only
- * outside production, and warn when they do.
+ * when NODE_ENV is `development` or `test`, and warn when they do.
  */
 export const LOCAL_DEV = {
   crmToken: 'local-dev-token',
@@ -73,29 +73,56 @@ export class ConfigError extends Error {
 
 type Specs = Parameters<typeof cleanEnv>[1];
 
+/** The only NODE_ENV values under which development defaults (`devDefault`) apply. */
+export const DEVELOPMENT_ENVIRONMENTS: readonly string[] = ['development', 'test'];
+
+/**
+ * True only when NODE_ENV is exactly `development` or `test`. Anything else (unset,
+ * `staging`, `prod`, `Production`, ...) is treated as production: fail closed.
+ */
+export function isDevelopment(env: NodeJS.ProcessEnv = process.env): boolean {
+  return DEVELOPMENT_ENVIRONMENTS.includes(env.NODE_ENV ?? '');
+}
+
+/** The specs without their development defaults, so each such variable becomes required. */
+function withoutDevDefaults<S extends Specs>(specs: S): S {
+  const strict = Object.entries(specs as Record<string, unknown>).map(([name, spec]) => {
+    const { devDefault: _devDefault, ...rest } = spec as { devDefault?: unknown };
+    return [name, rest];
+  });
+  return Object.fromEntries(strict) as S;
+}
+
 /**
  * Validates the environment against `specs`. Every problem is gathered into one line, so a
- * service that cannot start says exactly which variables to fix.
+ * service that cannot start says exactly which variables to fix. Development defaults apply
+ * only when NODE_ENV is `development` or `test` (see isDevelopment); envalid alone would use
+ * them for any NODE_ENV other than `production`.
  */
 export function loadConfig<S extends Specs>(service: string, specs: S, env: NodeJS.ProcessEnv = process.env) {
-  return cleanEnv(env, specs, {
+  const development = isDevelopment(env);
+  return cleanEnv(env, development ? specs : withoutDevDefaults(specs), {
     reporter: ({ errors }) => {
-      const problems = Object.entries(errors).map(([name, error]) =>
+      const entries = Object.entries(errors);
+      if (entries.length === 0) return;
+      const problems = entries.map(([name, error]) =>
         error instanceof EnvMissingError ? `${name} is missing` : `${name} ${(error as Error | undefined)?.message ?? 'is invalid'}`,
       );
-      if (problems.length > 0) throw new ConfigError(`${service}: invalid configuration: ${problems.join('; ')}`);
+      const missing = entries.some(([, error]) => error instanceof EnvMissingError);
+      const hint = missing && !development ? ` (development defaults apply only with NODE_ENV=development or test; NODE_ENV is ${JSON.stringify(env.NODE_ENV ?? 'unset')})` : '';
+      throw new ConfigError(`${service}: invalid configuration: ${problems.join('; ')}${hint}`);
     },
   });
 }
 
-/** Common settings of every service (docs/architecture.md, "Configuration"). */
+/** Common settings of every service (docs/architecture.md, "Configuration"). The broker and database addresses have local defaults in development and test only. */
 export function commonSpecs(service: string, defaultPort: number) {
   return {
-    AMQP_URL: url({ default: 'amqp://guest:guest@127.0.0.1:5672' }),
+    AMQP_URL: url({ devDefault: 'amqp://guest:guest@127.0.0.1:5672' }),
     PORT: listenPort({ default: defaultPort }),
     LOG_LEVEL: logLevel(),
     SHUTDOWN_TIMEOUT_MS: num({ default: 10000 }),
-    DATABASE_URL: url({ default: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
+    DATABASE_URL: url({ devDefault: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
   };
 }
 

@@ -17,8 +17,18 @@ export const DELIVERY_KINDS = [
 
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
-/** Platform ids arrive as numbers or strings. */
-const platformId = { type: ['string', 'integer'] } as const;
+/**
+ * Platform ids arrive as numbers or strings: digits only (they become routing keys and are
+ * matched as text), or a whole number that JSON carries exactly (not negative, at most 2^53 - 1).
+ */
+const platformId = { type: ['string', 'integer'], pattern: '^[0-9]{1,20}$', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** A revoke names the revoking user, who is the account the delivery is about. */
+const userEvent = {
+  type: 'object',
+  minProperties: 1,
+  properties: { revoke: { type: 'object', properties: { source: { type: 'object', properties: { user_id: platformId } } } } },
+} as const;
 
 const eventList = { type: 'array', minItems: 1, items: { type: 'object' } } as const;
 
@@ -35,7 +45,7 @@ const deliverySchema = {
     user_has_blocked: { type: ['boolean', 'string'] },
     users: { type: 'object' },
     apps: { type: 'object' },
-    ...Object.fromEntries(DELIVERY_KINDS.map((kind) => [kind, kind === 'user_event' ? { type: 'object', minProperties: 1 } : eventList])),
+    ...Object.fromEntries(DELIVERY_KINDS.map((kind) => [kind, kind === 'user_event' ? userEvent : eventList])),
   },
   oneOf: DELIVERY_KINDS.map((kind) => ({ required: [kind] })),
   if: { not: { required: ['user_event'] } },
@@ -64,7 +74,9 @@ export function checkDelivery(body: unknown): DeliveryCheck {
   }
   if (kinds.length > 1) return { ok: false, problems: [`one delivery holds one payload kind, found ${kinds.join(' and ')}`] };
   if (!validateDeliveryShape(body)) {
-    return { ok: false, problems: describeErrors(validateDeliveryShape.errors).filter((p) => !p.includes('must match')) };
+    // oneOf and if/then only repeat what the kind and for_user_id errors already say.
+    const errors = (validateDeliveryShape.errors ?? []).filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if');
+    return { ok: false, problems: describeErrors(errors) };
   }
   const kind = kinds[0]!;
   const delivery = body as unknown as Delivery;

@@ -8,6 +8,7 @@ export {
   describeErrors,
 } from './envelope';
 export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 export * from './messages';
 export * from './topology';
 export * from './commands';

@@ -62,4 +62,6 @@ export const RpcReply = defineContract<RpcReplyPayload>('rpc.reply.v1', {
 
 export interface WebhookKeyResult {
   consumerSecret: string;
+  /** The secret before the last rotation, while its overlap window lasts: deliveries signed with it are still accepted. Absent otherwise (and from older auth). */
+  previousConsumerSecret?: string;
 }

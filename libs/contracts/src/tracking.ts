@@ -5,9 +5,13 @@ import { defineContract } from './envelope';
  * "Broker topology" and "The tracking provider"). Errors come back as RpcError with one of TRACKING_ERROR_CODES.
  */
 
-/** A tracking client id (the provider's clientId) and a task id, as tracking accepts them. */
-export const TRACKING_CLIENT_ID_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
-export const TRACKING_TASK_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+/**
+ * A tracking client id (the provider's clientId) and a task id, as tracking accepts them. Both
+ * become segments of the provider's URL paths, so they start with a letter or digit: never
+ * `.` or `..` (a dot segment would climb out of the client's path with its credentials).
+ */
+export const TRACKING_CLIENT_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+export const TRACKING_TASK_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$';
 /** One group of extra fields of a task record (the provider's `include` list). */
 export const TRACKING_INCLUDE_PATTERN = '^[A-Za-z][A-Za-z0-9_.-]{0,63}$';
 export const TRACKING_MAX_INCLUDES = 20;

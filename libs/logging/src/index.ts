@@ -1,3 +1,3 @@
 export { createLogger, type Logger } from './logger';
 export { runWithContext, currentCorrelationId, type LogContext } from './context';
-export { redact, registerSecret } from './redact';
+export { redact, registerSecret, rememberedSecretCount, MAX_REMEMBERED_SECRETS, REDACTED } from './redact';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import winston from 'winston';
 import { createLogger } from './logger';
 import { runWithContext } from './context';
-import { registerSecret, REDACTED } from './redact';
+import { MAX_REMEMBERED_SECRETS, registerSecret, rememberedSecretCount, REDACTED } from './redact';
 
 function captured(): { logger: winston.Logger; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -51,5 +51,17 @@ describe('logger', () => {
     logger.error('failed', { err: new Error('bad key another-secret-value') });
     const err = lines()[0]!.err as { message: string };
     expect(err.message).toBe(`bad key ${REDACTED}`);
+  });
+});
+
+describe('known secrets', () => {
+  it('stay bounded however many records register theirs; pinned ones and the most recent are still masked', () => {
+    registerSecret('pinned-config-secret', { pinned: true });
+    for (let i = 0; i < MAX_REMEMBERED_SECRETS * 5; i += 1) registerSecret(`record-secret-${i}`);
+    expect(rememberedSecretCount()).toBeLessThanOrEqual(MAX_REMEMBERED_SECRETS + 1);
+    const { logger, lines } = captured();
+    const last = `record-secret-${MAX_REMEMBERED_SECRETS * 5 - 1}`;
+    logger.info(`a pinned-config-secret and ${last}`);
+    expect(lines()[0]!.message).toBe(`a ${REDACTED} and ${REDACTED}`);
   });
 });

@@ -1,25 +1,46 @@
+import { LRUCache } from 'lru-cache';
+
 /** Keys whose values are never written to a log, whatever their nesting. */
 const SECRET_KEY_PATTERN =
   /(secret|password|passwd|token|authorization|api[-_]?key|credential|signature|cookie|private[-_]?key)/i;
 
 export const REDACTED = '[REDACTED]';
 
-const knownSecretValues = new Set<string>();
+/** How many per-record secrets (account tokens, provider keys, ...) are remembered; the least recently registered go first. */
+export const MAX_REMEMBERED_SECRETS = 1_000;
+
+/** The process's own secrets (from its configuration): few, and kept for its lifetime. */
+const pinnedSecrets = new Set<string>();
+/** Secrets of records, registered again each time a record is opened: bounded, so the set does not grow with every account ever seen. */
+const recentSecrets = new LRUCache<string, true>({ max: MAX_REMEMBERED_SECRETS });
 
 /**
  * Registers a secret value (a consumer secret, a key) so that it is masked wherever it
- * appears in a log line, even inside a message string.
+ * appears in a log line, even inside a message string. `pinned` keeps it for the process's
+ * lifetime (configuration secrets); others are kept among the MAX_REMEMBERED_SECRETS most
+ * recently registered.
  */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 6) knownSecretValues.add(value);
+export function registerSecret(value: string | undefined, options: { pinned?: boolean } = {}): void {
+  if (!value || value.length < 6) return;
+  if (options.pinned) pinnedSecrets.add(value);
+  else if (!pinnedSecrets.has(value)) recentSecrets.set(value, true);
 }
 
-function maskKnownValues(text: string): string {
+/** How many secrets are remembered (pinned and recent). */
+export function rememberedSecretCount(): number {
+  return pinnedSecrets.size + recentSecrets.size;
+}
+
+function maskAll(text: string, secrets: Iterable<string>): string {
   let out = text;
-  for (const secret of knownSecretValues) {
+  for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
+}
+
+function maskKnownValues(text: string): string {
+  return maskAll(maskAll(text, pinnedSecrets), recentSecrets.keys());
 }
 
 /** Returns a copy of `value` with secret-looking keys and registered secret values masked. */

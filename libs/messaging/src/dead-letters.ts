@@ -1,4 +1,4 @@
-import amqplib, { type GetMessage } from 'amqplib';
+import amqplib, { type Channel, type ChannelModel, type GetMessage } from 'amqplib';
 import { republishProperties } from './consumer';
 import { Headers } from './headers';
 import { dlqName } from './topology';
@@ -11,6 +11,28 @@ export interface DeadLetter {
   failedAt: string | undefined;
   routingKey: string | undefined;
   body: string;
+}
+
+/** The DLQ asked for does not exist (a typo, or not a work queue). */
+export class UnknownQueue extends Error {
+  override name = 'UnknownQueue';
+}
+
+/**
+ * How many messages `<queue>.dlq` holds, or UnknownQueue. Checked on a throwaway channel: the
+ * broker closes a channel that asks about a missing queue.
+ */
+async function deadLetterCount(connection: ChannelModel, queue: string): Promise<number> {
+  const channel: Channel = await connection.createChannel();
+  channel.on('error', () => undefined); // the failed check below says what happened
+  try {
+    return (await channel.checkQueue(dlqName(queue))).messageCount;
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) throw new UnknownQueue(`no queue '${dlqName(queue)}' on the broker: is '${queue}' a work queue?`);
+    throw error;
+  } finally {
+    await channel.close().catch(() => undefined);
+  }
 }
 
 function describe(message: GetMessage): DeadLetter {
@@ -34,9 +56,10 @@ function describe(message: GetMessage): DeadLetter {
 export async function listDeadLetters(url: string, queue: string, limit = 100): Promise<DeadLetter[]> {
   const connection = await amqplib.connect(url);
   try {
+    const depth = await deadLetterCount(connection, queue);
     const channel = await connection.createChannel();
     const found: DeadLetter[] = [];
-    while (found.length < limit) {
+    while (found.length < Math.min(limit, depth)) {
       const message = await channel.get(dlqName(queue), { noAck: false });
       if (!message) break;
       found.push(describe(message));
@@ -50,14 +73,17 @@ export async function listDeadLetters(url: string, queue: string, limit = 100): 
 
 /**
  * Moves up to `limit` messages from `<queue>.dlq` back to `queue` with their attempt count
- * reset; each is removed from the DLQ only after the broker confirmed its copy.
+ * reset; each is removed from the DLQ only after the broker confirmed its copy. At most as
+ * many as the DLQ held when the replay began: a message that fails again goes to the DLQ's
+ * end and is not replayed a second time in the same run.
  */
 export async function replayDeadLetters(url: string, queue: string, limit = 1000): Promise<number> {
   const connection = await amqplib.connect(url);
   try {
+    const depth = await deadLetterCount(connection, queue);
     const channel = await connection.createConfirmChannel();
     let replayed = 0;
-    while (replayed < limit) {
+    while (replayed < Math.min(limit, depth)) {
       const message = await channel.get(dlqName(queue), { noAck: false });
       if (!message) break;
       const { [Headers.attempts]: _a, [Headers.failureReason]: _r, [Headers.failedAt]: _f, 'x-death': _d, ...headers } = message.properties.headers ?? {};

@@ -2,5 +2,5 @@ export { Broker, type BrokerOptions } from './broker';
 export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
 export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
-export { listDeadLetters, replayDeadLetters, type DeadLetter } from './dead-letters';
+export { listDeadLetters, replayDeadLetters, UnknownQueue, type DeadLetter } from './dead-letters';
 export { OutboxRelay, enqueueOutbox, type OutboxRelayDeps, type OutboxRow } from './outbox';

@@ -212,6 +212,7 @@ describe('imported credentials', () => {
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ accountId: issued.userId, screenName: 'imported_ida', via: 'import', status: 'connected', accessTokenMasked: `${issued.oauthToken.slice(0, 4)}…${issued.oauthToken.slice(-4)}` });
     expect(JSON.stringify(res.data)).not.toContain(issued.oauthTokenSecret);
+    expect(res.data.consumerKey).toBe(`${h.secrets.consumerKey.slice(0, 4)}…${h.secrets.consumerKey.slice(-4)}`);
     expect((await h.platformRequests('/1.1/account/verify_credentials.json'))[0]).toMatchObject({ caller: { kind: 'user', userId: issued.userId }, status: 200 });
     const event = await h.waitForPublished('account.connected', (p) => p.accountId === issued.userId);
     expect(event.envelope.payload).toMatchObject({ via: 'import', accessTokenMasked: res.data.accessTokenMasked, consumerKey: h.secrets.consumerKey });

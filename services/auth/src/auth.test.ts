@@ -67,9 +67,9 @@ describe('auth', () => {
     expect(lines.join('\n')).not.toContain(CONSUMER_SECRET);
   });
 
-  it('refuses to start in production without its secrets, naming them in one line', () => {
-    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
-      /^auth: invalid configuration: SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing; CRM_API_TOKENS is missing$/,
+  it.each(['production', 'staging', 'Production', undefined])('refuses to start with NODE_ENV %p without its secrets and addresses, naming them in one line', (NODE_ENV) => {
+    expect(() => readConfig({ NODE_ENV })).toThrow(
+      /^auth: invalid configuration: AMQP_URL is missing; DATABASE_URL is missing; SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing; CRM_API_TOKENS is missing \(development defaults/,
     );
   });
 });

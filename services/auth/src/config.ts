@@ -2,7 +2,7 @@ import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, str, url
 
 /**
  * auth's settings. The LOCAL_DEV values let `pnpm start` run on a developer's machine; they
- * are used only when NODE_ENV is not `production`, where every secret must be set.
+ * are used only when NODE_ENV is `development` or `test`; otherwise every secret must be set.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
   return loadConfig(
@@ -13,6 +13,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_CONSUMER_KEY: str({ devDefault: LOCAL_DEV.consumerKey }),
       SOCIAL_CONSUMER_SECRET: str({ devDefault: LOCAL_DEV.consumerSecret }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
+      WEBHOOK_KEY_OVERLAP_SECONDS: wholeNumber(0)({ default: 3_600, desc: 'After SOCIAL_CONSUMER_SECRET changes, how long deliveries signed with the previous secret are still accepted; 0: not at all.' }),
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_DEV.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),

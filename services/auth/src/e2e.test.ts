@@ -8,6 +8,7 @@
 import amqplib from 'amqplib';
 import { Queues, RawActivity, validateEnvelope, type RawActivityPayload } from '@crm/contracts';
 import { waitFor } from '@crm/testing';
+import { mask } from '@crm/secrets';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
 import { startHarness, type Harness } from './testing/harness';
@@ -50,8 +51,10 @@ describe('auth end to end against the simulated platform', () => {
     const listed = await h.crm.get('/v1/accounts');
     expect(listed.status).toBe(200);
     expect(listed.data.items).toEqual([
-      expect.objectContaining({ accountId, screenName: 'acme_support', status: 'connected', via: 'oauth', consumerKey: h.secrets.consumerKey, accessTokenMasked: expect.stringMatching(/^.{4}….{4}$/) }),
+      expect.objectContaining({ accountId, screenName: 'acme_support', status: 'connected', via: 'oauth', consumerKey: mask(h.secrets.consumerKey), accessTokenMasked: expect.stringMatching(/^.{4}….{4}$/) }),
     ]);
+    expect(JSON.stringify(listed.data)).not.toContain(h.secrets.consumerKey);
+    expect(JSON.stringify((await h.crm.get(`/v1/accounts/${accountId}`)).data)).not.toContain(h.secrets.consumerKey);
     const event = await h.waitForPublished('account.connected', (p) => p.accountId === accountId);
     expect(event.envelope.payload).toMatchObject({ screenName: 'acme_support', consumerKey: h.secrets.consumerKey, via: 'oauth' });
 

@@ -52,7 +52,7 @@ export function platformParts(config: AuthConfig, pool: Pool, logger: Logger) {
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
-  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret);
+  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
 }
 
 async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
@@ -112,7 +112,7 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     contracts: [RawActivity],
     handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(deps.parts.appCredentials) });
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(deps.parts.appCredentials, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }) });
   return { consumer, activityConsumer, rpc };
 }
 

@@ -26,15 +26,18 @@ describe('ticketing configuration', () => {
   });
 
   it('reads every setting from its variable', () => {
-    const config = loadTicketingConfig({ CRM_API_TOKENS: ' a-token , b-token,', PORT: '4002', DEFAULT_QUEUE: 'dm', SLA_FIRST_RESPONSE_MINUTES: '15', ACTIVITY_PREFETCH: '3' });
+    const config = loadTicketingConfig({ NODE_ENV: 'test', CRM_API_TOKENS: ' a-token , b-token,', PORT: '4002', DEFAULT_QUEUE: 'dm', SLA_FIRST_RESPONSE_MINUTES: '15', ACTIVITY_PREFETCH: '3' });
     expect(config).toMatchObject({ CRM_API_TOKENS: ['a-token', 'b-token'], PORT: 4002, DEFAULT_QUEUE: 'dm', SLA_FIRST_RESPONSE_MINUTES: 15, ACTIVITY_PREFETCH: 3 });
     expect(acceptsLocalDevToken(config)).toBe(false);
   });
 
   it('requires CRM_API_TOKENS in production, and when NODE_ENV is not set', () => {
-    expect(() => loadTicketingConfig({ NODE_ENV: 'production' })).toThrow(new ConfigError('ticketing: invalid configuration: CRM_API_TOKENS is missing'));
-    expect(() => loadTicketingConfig({})).toThrow(new ConfigError('ticketing: invalid configuration: CRM_API_TOKENS is missing'));
-    expect(loadTicketingConfig({ NODE_ENV: 'production', CRM_API_TOKENS: 'prod-token' }).CRM_API_TOKENS).toEqual(['prod-token']);
+    for (const NODE_ENV of ['production', 'staging', 'Production', undefined]) {
+      expect(() => loadTicketingConfig({ NODE_ENV })).toThrow(ConfigError);
+      expect(() => loadTicketingConfig({ NODE_ENV })).toThrow(/^ticketing: invalid configuration: AMQP_URL is missing; DATABASE_URL is missing; CRM_API_TOKENS is missing/);
+    }
+    const addresses = { AMQP_URL: 'amqp://mq', DATABASE_URL: 'postgres://db/ticketing' };
+    expect(loadTicketingConfig({ NODE_ENV: 'production', ...addresses, CRM_API_TOKENS: 'prod-token' }).CRM_API_TOKENS).toEqual(['prod-token']);
   });
 
   it('names every bad value in one line', () => {

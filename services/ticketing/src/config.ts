@@ -1,10 +1,10 @@
 import { commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
 
-/** The token `pnpm start` accepts when CRM_API_TOKENS is not set (never in production). */
+/** The token `pnpm start` accepts when CRM_API_TOKENS is not set (only with NODE_ENV development or test). */
 export const LOCAL_DEV_TOKEN = LOCAL_DEV.crmToken;
 
 /**
- * Reads and validates ticketing's settings. With NODE_ENV set and not `production` (as
+ * Reads and validates ticketing's settings. With NODE_ENV `development` or `test` (as
  * `pnpm start` sets it), CRM_API_TOKENS defaults to `local-dev-token` so the local stack works
  * out of the box; otherwise it is required.
  */

@@ -20,10 +20,10 @@ describe('tracking configuration', () => {
     expect(usesLocalOnlySecrets(readConfig({ NODE_ENV: 'development', CRM_API_TOKENS: 'a,b', CREDENTIALS_KEY: KEY }))).toBe(false);
   });
 
-  it('needs the secrets and the provider URL in production, named in one line', () => {
-    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(/CRM_API_TOKENS.*CREDENTIALS_KEY.*TRACKING_API_URL/);
-    const config = readConfig({ NODE_ENV: 'production', CRM_API_TOKENS: 'crm-1, crm-2', CREDENTIALS_KEY: KEY, TRACKING_API_URL: 'https://tracking.example' });
+  it.each(['production', 'staging', 'prod', undefined])('needs the secrets, the addresses and the provider URL with NODE_ENV %p, named in one line', (NODE_ENV) => {
+    expect(() => readConfig({ NODE_ENV })).toThrow(ConfigError);
+    expect(() => readConfig({ NODE_ENV })).toThrow(/AMQP_URL.*DATABASE_URL.*CRM_API_TOKENS.*CREDENTIALS_KEY.*TRACKING_API_URL/);
+    const config = readConfig({ NODE_ENV, AMQP_URL: 'amqp://mq', DATABASE_URL: 'postgres://db/tracking', CRM_API_TOKENS: 'crm-1, crm-2', CREDENTIALS_KEY: KEY, TRACKING_API_URL: 'https://tracking.example' });
     expect(config.CRM_API_TOKENS).toEqual(['crm-1', 'crm-2']);
   });
 

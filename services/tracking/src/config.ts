@@ -2,7 +2,7 @@ import { base64Key32, commonSpecs, ConfigError, LOCAL_DEV, loadConfig, makeValid
 
 /**
  * Values that let `pnpm start` run on a developer's machine. They are used only when
- * NODE_ENV is not `production`; in production every one of them must be set.
+ * NODE_ENV is `development` or `test`; otherwise every one of them must be set.
  */
 export const LOCAL_ONLY = { apiToken: LOCAL_DEV.crmToken, credentialsKey: LOCAL_DEV.credentialsKey };
 

@@ -32,7 +32,7 @@ export interface RunningService {
  */
 export async function startTracking(config: TrackingConfig, deps: { logger: Logger }): Promise<RunningService> {
   const { logger } = deps;
-  registerSecret(config.CREDENTIALS_KEY);
+  registerSecret(config.CREDENTIALS_KEY, { pinned: true });
   if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
 
   await ensureDatabase(config.DATABASE_URL);

@@ -22,6 +22,7 @@ export async function startWebhookIngest(config: WebhookIngestConfig, deps: { lo
   const rpc = new RpcClient(broker, 'webhook-ingest', topology);
   const keys = new WebhookKeys(rpc, {
     ttlMs: config.WEBHOOK_KEY_CACHE_SECONDS * 1000,
+    unknownTtlMs: config.UNKNOWN_ENVIRONMENT_CACHE_SECONDS * 1000,
     timeoutMs: config.AUTH_RPC_TIMEOUT_MS,
   });
 

@@ -7,6 +7,7 @@ const SEALED_COLUMNS = [
   { table: 'accounts', key: 'account_id', column: 'access_token_sealed', aad: (k: string) => `account:${k}:token` },
   { table: 'accounts', key: 'account_id', column: 'access_token_secret_sealed', aad: (k: string) => `account:${k}:secret` },
   { table: 'connection_requests', key: 'token_sha256', column: 'token_secret_sealed', aad: (k: string) => `connection:${k}` },
+  { table: 'app_credentials', key: 'env_name', column: 'previous_consumer_secret_sealed', aad: (k: string) => `app:${k}:previous` },
 ] as const;
 
 export const aadFor = {
@@ -14,6 +15,7 @@ export const aadFor = {
   accessToken: SEALED_COLUMNS[1].aad,
   accessTokenSecret: SEALED_COLUMNS[2].aad,
   connectionSecret: SEALED_COLUMNS[3].aad,
+  previousAppSecret: SEALED_COLUMNS[4].aad,
 };
 
 /**

@@ -2,6 +2,8 @@ import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { Router, type Express, type Request } from 'express';
 import { HttpError, requireBearerToken } from '@crm/http';
 import type { Logger } from '@crm/logging';
+import { mask } from '@crm/secrets';
+import type { AccountSummary } from '../adapters/accounts';
 import type { AccountService } from '../operations/accounts';
 import type { ActionExecutor } from '../operations/executor';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
@@ -76,25 +78,30 @@ function accountRoutes(router: Router, deps: AuthRoutesDeps): void {
   });
 
   router.get('/v1/accounts', async (_req, res) => {
-    res.json({ items: await deps.accounts.list() });
+    res.json({ items: (await deps.accounts.list()).map(presentAccount) });
   });
 
   router.get('/v1/accounts/:accountId', async (req, res) => {
     const account = await deps.accounts.find(accountIdParam(req));
     if (!account) throw new HttpError(404, 'account_not_connected', `account ${String(req.params.accountId)} is not connected in auth`);
-    res.json(account);
+    res.json(presentAccount(account));
   });
 
   router.put('/v1/accounts/:accountId/credentials', async (req, res) => {
     const body = bodyOf(req);
     const token = { key: requiredString(body, 'accessToken'), secret: requiredString(body, 'accessTokenSecret') };
-    res.json(await deps.accounts.importCredentials(accountIdParam(req), token));
+    res.json(presentAccount(await deps.accounts.importCredentials(accountIdParam(req), token)));
   });
 
   router.delete('/v1/accounts/:accountId', async (req, res) => {
     if (!(await deps.accounts.remove(accountIdParam(req)))) throw new HttpError(404, 'account_not_connected', `account ${String(req.params.accountId)} is not connected in auth`);
     res.status(204).end();
   });
+}
+
+/** An account as the CRM sees it: the consumer key masked like the token (`abcd…wxyz`). */
+function presentAccount(account: AccountSummary): AccountSummary {
+  return { ...account, consumerKey: mask(account.consumerKey) };
 }
 
 function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {

@@ -59,6 +59,16 @@ function providerFailure(error: unknown, what: string): TrackingError {
 }
 
 /**
+ * One segment of a provider URL path: percent-encoded, and never `.` or `..` (which URL
+ * resolution would turn into "this folder" or "the parent folder"). Ids are validated before
+ * they get here; this makes a dot segment impossible whatever the caller checked.
+ */
+export function pathSegment(value: string): string {
+  if (value === '' || value === '.' || value === '..') throw new Error(`refusing to put ${JSON.stringify(value)} into a provider URL path: empty or a dot segment`);
+  return encodeURIComponent(value);
+}
+
+/**
  * The tracking provider's task API (docs/architecture.md, "The tracking provider"), called with axios because a
  * task read is a GET with a JSON body (`{}`), which Node's fetch refuses to send. Each
  * attempt has its own timeout; reads are retried with growing delays, creates never
@@ -92,7 +102,7 @@ export class ProviderClient {
   }
 
   async getTask(client: ClientCredentials, taskId: string, include: string[]): Promise<TaskRecord> {
-    const url = `/v1/client/${encodeURIComponent(client.clientId)}/task/${encodeURIComponent(taskId)}`;
+    const url = `/v1/client/${pathSegment(client.clientId)}/task/${pathSegment(taskId)}`;
     try {
       const response = await this.http.get<unknown>(url, {
         data: {},
@@ -111,7 +121,7 @@ export class ProviderClient {
    * the provider's PUT answers it as it is, a POST answers 409 and the task is read instead.
    */
   async createTask(client: ClientCredentials, taskId: string, body: TaskRecord): Promise<{ task: TaskRecord; created: boolean }> {
-    const url = this.options.createPath.replace('{clientId}', encodeURIComponent(client.clientId)).replace('{taskId}', encodeURIComponent(taskId));
+    const url = this.options.createPath.replace('{clientId}', pathSegment(client.clientId)).replace('{taskId}', pathSegment(taskId));
     try {
       const response = await this.http.request<unknown>({ method: this.options.createMethod, url, data: body, auth: this.auth(client) });
       const task = isObject(response.data) ? response.data : await this.getTask(client, taskId, []);

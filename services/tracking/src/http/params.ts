@@ -10,12 +10,12 @@ const INCLUDE = new RegExp(TRACKING_INCLUDE_PATTERN);
 const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
 
 export function clientIdParam(value: string): string {
-  if (!CLIENT_ID.test(value)) throw invalid('clientId must be 1-64 of A-Z a-z 0-9 . _ -');
+  if (!CLIENT_ID.test(value)) throw invalid('clientId must be 1-64 of A-Z a-z 0-9 . _ -, starting with a letter or digit');
   return value;
 }
 
 export function taskIdParam(value: string): string {
-  if (!TASK_ID.test(value)) throw invalid('taskId must be 1-128 of A-Z a-z 0-9 . _ : -');
+  if (!TASK_ID.test(value)) throw invalid('taskId must be 1-128 of A-Z a-z 0-9 . _ : -, starting with a letter or digit');
   return value;
 }
 

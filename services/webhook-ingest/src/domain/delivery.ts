@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
-import { checkDelivery, type DeliveryKind } from '@crm/contracts';
+import { checkDelivery, exceedsJsonDepth, MAX_JSON_DEPTH, type DeliveryKind } from '@crm/contracts';
 
 export type InspectedDelivery =
   | { ok: true; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown> }
-  | { ok: false; code: 'invalid_json' | 'unknown_delivery'; message: string };
+  | { ok: false; code: 'invalid_json' | 'too_deep' | 'unknown_delivery'; message: string };
 
 /** Parses verified bytes and says whether they are a delivery we know. */
 export function inspectDelivery(raw: Buffer): InspectedDelivery {
+  const text = raw.toString('utf8');
+  if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) return { ok: false, code: 'too_deep', message: `the body nests deeper than ${MAX_JSON_DEPTH} levels` };
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     return { ok: false, code: 'invalid_json', message: 'the body is not valid JSON' };
   }
@@ -25,7 +27,7 @@ export function inspectDelivery(raw: Buffer): InspectedDelivery {
   };
 }
 
-/** `user_event` (revoke) has no for_user_id; the account is the revoking user. */
+/** `user_event` (revoke) has no for_user_id; the account is the revoking user (its id checked by checkDelivery). */
 function revokingUserId(body: Record<string, unknown>): string | null {
   const revoke = (body.user_event as { revoke?: { source?: { user_id?: unknown } } } | undefined)?.revoke;
   const id = revoke?.source?.user_id;

@@ -2,17 +2,21 @@ import type { ErrorRequestHandler } from 'express';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { PublishError } from '@crm/messaging';
+import { SIGNATURE_HEADER } from '@crm/webhook-signature';
 import { KeyUnavailable, UnknownEnvironment } from '../adapters/webhook-keys';
+
+export const invalidSignature = () => new HttpError(401, 'invalid_signature', `${SIGNATURE_HEADER} does not match the body`);
 
 /** Turns webhook-ingest's errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, _res, next) => {
-    next(translate(error, String(req.params.envName), logger));
+    next(translate(error, { envName: String(req.params.envName), delivery: req.method === 'POST' }, logger));
   };
 }
 
-function translate(error: unknown, envName: string, logger: Logger): unknown {
-  if (error instanceof UnknownEnvironment) return new HttpError(404, 'unknown_environment', `no webhook environment '${envName.slice(0, 64)}'`);
+function translate(error: unknown, request: { envName: string; delivery: boolean }, logger: Logger): unknown {
+  // A delivery to an unknown environment is answered exactly as a bad signature: a stranger learns nothing from it.
+  if (error instanceof UnknownEnvironment) return request.delivery ? invalidSignature() : new HttpError(404, 'unknown_environment', `no webhook environment '${request.envName.slice(0, 64)}'`);
   if (error instanceof KeyUnavailable) return new HttpError(503, 'key_unavailable', 'the webhook key cannot be read right now; retry later', { 'retry-after': '5' });
   if (error instanceof PublishError) {
     logger.warn('delivery not confirmed by the broker; answering 503 so the platform redelivers', { reason: error.message });

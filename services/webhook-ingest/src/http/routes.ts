@@ -1,12 +1,12 @@
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Publisher } from '@crm/messaging';
 import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } from '@crm/webhook-signature';
-import { UnknownEnvironment, type WebhookKeys } from '../adapters/webhook-keys';
+import { UnknownEnvironment, type WebhookKey, type WebhookKeys } from '../adapters/webhook-keys';
+import { domainErrors, invalidSignature } from './errors';
 import { publishActivity } from '../adapters/activity-publisher';
 import { ENV_NAME_PATTERN, inspectDelivery } from '../domain/delivery';
-import { domainErrors } from './errors';
 
 export interface WebhookRouteDeps {
   keys: WebhookKeys;
@@ -17,11 +17,28 @@ export interface WebhookRouteDeps {
 }
 
 /** The environment's key; UnknownEnvironment or KeyUnavailable (answered by ./errors) when there is none to use. */
-async function keyFor(keys: WebhookKeys, req: Request): Promise<string> {
+async function keyFor(keys: WebhookKeys, req: Request): Promise<WebhookKey> {
   const envName = String(req.params.envName);
   if (!ENV_NAME_PATTERN.test(envName)) throw new UnknownEnvironment(`'${envName.slice(0, 64)}' is not an environment name`);
   return keys.get(envName);
 }
+
+/** Signed with the current secret, or with the previous one while a rotation's overlap lasts. */
+function signedWith(key: WebhookKey, raw: Buffer, signature: string): boolean {
+  const byCurrent = verifySignature(key.current, raw, signature);
+  const byPrevious = key.previous !== undefined && verifySignature(key.previous, raw, signature);
+  return byCurrent || byPrevious;
+}
+
+/**
+ * The signature covers the bytes on the wire. A compressed body would be inflated by the
+ * body parser and checked inflated, so any content-encoding but identity is refused.
+ */
+const identityEncodingOnly: RequestHandler = (req, _res, next) => {
+  const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') throw new HttpError(415, 'unsupported_encoding', 'send the delivery uncompressed: only content-encoding identity is accepted');
+  next();
+};
 
 /** The Account Activity webhook: CRC answers and signed deliveries. */
 export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
@@ -30,16 +47,17 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
     if (token === undefined) throw new HttpError(400, 'missing_crc_token', 'send the challenge as ?crc_token=<token>');
     if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
     const key = await keyFor(deps.keys, req);
-    res.set('cache-control', 'no-store').json(crcResponse(key, token));
+    res.set('cache-control', 'no-store').json(crcResponse(key.current, token));
   });
 
   // Raw bytes, whatever the content type: the signature covers exactly what was sent.
-  app.post('/webhooks/:envName', express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
+  // An unknown environment answers exactly as a bad signature does: a stranger learns nothing from it.
+  app.post('/webhooks/:envName', identityEncodingOnly, express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
     const signature = req.get(SIGNATURE_HEADER);
     if (!signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
     const key = await keyFor(deps.keys, req);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!verifySignature(key, raw, signature)) throw new HttpError(401, 'invalid_signature', `${SIGNATURE_HEADER} does not match the body`);
+    if (!signedWith(key, raw, signature)) throw invalidSignature();
 
     const delivery = inspectDelivery(raw);
     if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
