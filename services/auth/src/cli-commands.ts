@@ -5,6 +5,7 @@ import { createPool, ensureDatabase, migrate } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { Broker, Publisher } from '@crm/messaging';
 import { AuthEvents } from './adapters/events';
+import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
 import { rotateCredentialsKey } from './adapters/key-rotation';
 import type { AuthConfig } from './config';
 import { WebhookAdmin } from './operations/webhooks';
@@ -13,7 +14,8 @@ import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service'
 const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
        cli subscription add|check|remove <accountId>
        cli subscription list|count
-       cli rotate-key`;
+       cli rotate-key
+${CREDENTIALS_USAGE}`;
 
 export interface CliIo {
   out: (line: string) => void;
@@ -24,6 +26,7 @@ const ACCOUNT_ID = /^[0-9]{1,20}$/;
 
 /** Runs one CLI command; resolves with the exit code. */
 export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
+  if (argv[0] === 'credentials') return runCredentialsCli(argv.slice(1), config, logger, io);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' } } });

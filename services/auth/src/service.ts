@@ -5,7 +5,9 @@ import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@cr
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcServer } from '@crm/messaging';
+import { accessControl } from '@crm/access';
 import { AccountStore } from './adapters/accounts';
+import { ApiCredentialStore } from './adapters/api-credentials';
 import { AppCredentialsStore } from './adapters/app-credentials';
 import { CommandStore } from './adapters/commands';
 import { ConnectionRequests } from './adapters/connection-requests';
@@ -17,6 +19,7 @@ import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
 import { createAccountEventsHandler } from './handlers/account-events-handler';
 import { createCommandHandler } from './handlers/command-handler';
+import { credentialRpcMethods } from './handlers/credential-rpc';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
@@ -120,7 +123,17 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     contracts: [AccountRevoked],
     handler: createAccountEventsHandler({ accounts, logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
+  const apiCredentials = new ApiCredentialStore(pool);
+  const rpcMethods = [...authRpcMethods(appCredentials), ...credentialRpcMethods(apiCredentials)];
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: rpcMethods });
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: (token) => apiCredentials.verify(token),
+    pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+  });
 
   const app = createHttpApp({
     logger,
@@ -131,7 +144,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       executor,
       checkWebhooks,
       logger,
-      crmApiTokens: config.CRM_API_TOKENS,
+      access,
       crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
       publicUrl,
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
