@@ -11,6 +11,8 @@ describe('ticketing configuration', () => {
       SHUTDOWN_TIMEOUT_MS: 10000,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/ticketing',
       CRM_API_TOKENS: [LOCAL_DEV_TOKEN],
+      API_RATE_LIMIT_PER_MINUTE: 600,
+      CREDENTIAL_CACHE_TTL_MS: 30000,
       DEFAULT_QUEUE: 'social',
       DEFAULT_FOLDER: 'inbox',
       SLA_FIRST_RESPONSE_MINUTES: 60,

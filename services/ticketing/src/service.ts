@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Exchanges, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
+import { accessControl, rpcCredentialVerifier } from '@crm/access';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
@@ -128,7 +129,14 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
       routes: ticketingRoutes({
         pool,
-        apiTokens: config.CRM_API_TOKENS,
+        access: accessControl({
+          bootstrapTokens: config.CRM_API_TOKENS,
+          verify: rpcCredentialVerifier(rpc),
+          pool,
+          logger,
+          ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+          cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+        }),
         logger,
         defaults,
         releaseHeld: (accountId) => pipeline.release(accountId),
