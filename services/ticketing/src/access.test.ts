@@ -1,13 +1,11 @@
 /**
  * Access to ticketing's API with API credentials, verified by an RPC to auth (played here
- * by a server on `auth.rpc` that knows a few grants): scopes, account limits, revocation,
+ * by a stand-in on `auth.rpc` that knows a few grants): scopes, account limits, revocation,
  * the cache of verifications and the audit log of writes. The bootstrap token
  * (CRM_API_TOKENS) is what every other test of ticketing uses.
  */
 import pg from 'pg';
-import { newApiToken } from '@crm/access';
-import { CredentialVerifyRequest, Queues, SYSTEM_TOPOLOGY, type CredentialGrant } from '@crm/contracts';
-import { Broker, RpcError, rpcMethod, RpcServer } from '@crm/messaging';
+import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { recordAccountChange } from './adapters/db/accounts';
@@ -20,20 +18,9 @@ let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
 let logLines: string[];
-let authBroker: Broker;
-let authRpc: RpcServer;
+let auth: CredentialStandIn;
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
-
-/** What the stand-in for auth knows: token → grant (null once revoked). */
-const grants = new Map<string, CredentialGrant | null>();
-const verifications: string[] = [];
-const UNCHECKABLE = newApiToken().token;
-
-function credential(scopes: CredentialGrant['scopes'], accountIds: string[] | null = null): { token: string; id: string } {
-  const { id, token } = newApiToken();
-  grants.set(token, { id, name: `test ${id}`, scopes, accountIds, trackingClientIds: null });
-  return { token, id };
-}
+const credential = (...args: Parameters<CredentialStandIn['credential']>) => auth.credential(...args);
 
 const ACCOUNT_A = '31000001';
 const ACCOUNT_B = '31000002';
@@ -42,20 +29,7 @@ const tickets: Record<string, string> = {};
 
 beforeAll(async () => {
   [vhost, db] = await Promise.all([freshVirtualHost('ticketing_access'), freshDatabase('ticketing_access')]);
-  authBroker = new Broker({ url: vhost.url, name: 'auth-stand-in', logger: testLogger() });
-  authRpc = new RpcServer(authBroker, {
-    queue: Queues.authRpc,
-    topology: SYSTEM_TOPOLOGY,
-    producer: 'auth',
-    methods: [
-      rpcMethod(CredentialVerifyRequest, async ({ token }) => {
-        verifications.push(token);
-        if (token === UNCHECKABLE) throw new RpcError('internal', 'auth could not answer');
-        return grants.get(token) ?? null;
-      }),
-    ],
-  });
-  await authRpc.ready();
+  auth = await startCredentialStandIn(vhost.url, testLogger());
   const captured = capturingLogger('ticketing');
   logLines = captured.lines;
   service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1' });
@@ -74,8 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await publisher?.close();
   await service?.stop();
-  await authRpc?.stop();
-  await authBroker?.close();
+  await auth?.stop();
   await pool?.end();
   await Promise.all([db?.drop(), vhost?.drop()]);
 });
@@ -104,7 +77,7 @@ describe('scopes', () => {
 });
 
 describe('a credential limited to account A', () => {
-  const limited = () => credential(['tickets:read', 'tickets:write', 'accounts:manage'], [ACCOUNT_A]);
+  const limited = () => credential(['tickets:read', 'tickets:write', 'accounts:manage'], { accountIds: [ACCOUNT_A] });
 
   it("lists only A's tickets, contacts and accounts, and answers 404 for B's", async () => {
     const { token } = limited();
@@ -140,7 +113,7 @@ describe('a credential limited to account A', () => {
 describe('verification', () => {
   it('refuses an unknown or revoked credential with 401 and logs it at warn', async () => {
     const { token, id } = credential(['admin']);
-    grants.set(token, null);
+    auth.revoke(token);
     const refused = await api.get('/v1/tickets', token);
     expect(refused).toEqual({ status: 401, body: { error: { code: 'unauthorized', message: 'the API token is not valid' } } });
     expect(logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.message === 'authentication failed' && entry.principalId === id)).toMatchObject({ level: 'warn' });
@@ -151,14 +124,14 @@ describe('verification', () => {
     const { token } = credential(['tickets:read']);
     expect((await api.get('/v1/tickets', token)).status).toBe(200);
     expect((await api.get('/v1/accounts', token)).status).toBe(200);
-    expect(verifications.filter((asked) => asked === token)).toHaveLength(1);
+    expect(auth.verifications.filter((asked) => asked === token)).toHaveLength(1);
   });
 
   it('answers 503 when auth cannot tell, and asks again next time', async () => {
-    const first = await api.get('/v1/tickets', UNCHECKABLE);
+    const first = await api.get('/v1/tickets', auth.uncheckable);
     expect(first).toEqual({ status: 503, body: { error: { code: 'auth_unavailable', message: expect.any(String) } } });
-    await api.get('/v1/tickets', UNCHECKABLE);
-    expect(verifications.filter((asked) => asked === UNCHECKABLE)).toHaveLength(2);
+    await api.get('/v1/tickets', auth.uncheckable);
+    expect(auth.verifications.filter((asked) => asked === auth.uncheckable)).toHaveLength(2);
   });
 });
 
