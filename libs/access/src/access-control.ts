@@ -14,6 +14,7 @@ export interface AccessControlOptions {
   pool: Pool;
   logger: Logger;
   ratePerMinute: number;
+  failuresPerMinute: number;
   cacheTtlMs: number;
 }
 
@@ -21,7 +22,7 @@ export interface AccessControlOptions {
 export function accessControl(options: AccessControlOptions): RequestHandler[] {
   const { verify } = cachedVerifier(options.verify, { ttlMs: options.cacheTtlMs });
   return [
-    authenticate({ bootstrapTokens: options.bootstrapTokens, verify, logger: options.logger, ratePerMinute: options.ratePerMinute }),
+    authenticate({ bootstrapTokens: options.bootstrapTokens, verify, logger: options.logger, ratePerMinute: options.ratePerMinute, failuresPerMinute: options.failuresPerMinute }),
     auditWrites(options.pool, options.logger),
   ];
 }

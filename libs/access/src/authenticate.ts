@@ -27,6 +27,8 @@ export interface AuthenticateOptions {
   logger: Logger;
   /** Requests per credential per minute; 0 turns the limit off. Bootstrap tokens are not limited. */
   ratePerMinute: number;
+  /** Failed authentications per client address and minute before its credentials are no longer checked; 0 turns it off. */
+  failuresPerMinute: number;
 }
 
 const challenge = { 'www-authenticate': 'Bearer' };
@@ -43,9 +45,32 @@ function bootstrapIndex(token: string, tokens: string[]): number {
   return found;
 }
 
-async function principalFor(token: string, options: AuthenticateOptions): Promise<Principal | null> {
-  const index = bootstrapIndex(token, options.bootstrapTokens);
-  if (index >= 0) return bootstrapPrincipal(index);
+/** A limit of `points` per key and minute (0: none). */
+function perMinute(points: number) {
+  const limiter = points > 0 ? new RateLimiterMemory({ points, duration: 60 }) : null;
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  return {
+    /** Counts one for `key`; resolves with the seconds to wait when that went over the limit, else null. */
+    async take(key: string): Promise<number | null> {
+      try {
+        await limiter?.consume(key);
+        return null;
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return seconds(rejection.msBeforeNext);
+      }
+    },
+    /** The seconds to wait when `key` has used up its points, else null (counts nothing). */
+    async exhausted(key: string): Promise<number | null> {
+      const state = await limiter?.get(key);
+      return state && state.consumedPoints >= points ? seconds(state.msBeforeNext) : null;
+    },
+  };
+}
+
+const tooMany = (code: string, message: string, seconds: number) => new HttpError(429, code, `${message}; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+
+async function verifiedPrincipal(token: string, options: AuthenticateOptions): Promise<Principal | null> {
   if (!parseApiToken(token)) return null;
   let grant: CredentialGrant | null;
   try {
@@ -58,7 +83,7 @@ async function principalFor(token: string, options: AuthenticateOptions): Promis
 }
 
 /** Logs a refused authentication (never the token; the credential id when the token has one). */
-function refuse(req: Request, logger: Logger, reason: string, token?: string): HttpError {
+function refusal(req: Request, logger: Logger, reason: string, token?: string): HttpError {
   // Logged as principalId: a key named like 'credential' would be masked by the logger.
   const principalId = token ? parseApiToken(token)?.id : undefined;
   logger.warn('authentication failed', { reason, principalId, method: req.method, path: requestPath(req), ip: req.ip });
@@ -68,25 +93,33 @@ function refuse(req: Request, logger: Logger, reason: string, token?: string): H
 /**
  * Lets a request through with `req.principal` set when it carries a bootstrap token or a
  * valid API credential (401 otherwise, logged at warn), then applies the per-credential
- * rate limit (429 with Retry-After).
+ * rate limit (429 with Retry-After). A client address with too many failed attempts in a
+ * minute gets 429 before its next credential is even checked (bootstrap tokens still pass).
  */
 export function authenticate(options: AuthenticateOptions): RequestHandler {
-  const limiter = options.ratePerMinute > 0 ? new RateLimiterMemory({ points: options.ratePerMinute, duration: 60 }) : null;
+  const requests = perMinute(options.ratePerMinute);
+  const failures = perMinute(options.failuresPerMinute);
   return async (req, _res, next) => {
-    const match = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
-    if (!match) throw refuse(req, options.logger, 'no bearer token');
-    const token = match[1]!;
-    const principal = await principalFor(token, options);
-    if (!principal) throw refuse(req, options.logger, 'unknown or revoked token', token);
-    if (limiter && !principal.bootstrap) {
-      try {
-        await limiter.consume(principal.id);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        options.logger.warn('rate limit reached', { principalId: principal.id, path: requestPath(req) });
-        throw new HttpError(429, 'rate_limited', `this credential may send ${options.ratePerMinute} requests a minute; try again in ${seconds} s`, { 'retry-after': String(seconds) });
-      }
+    const address = req.ip ?? 'unknown';
+    const refuse = async (reason: string, token?: string) => {
+      await failures.take(address);
+      return refusal(req, options.logger, reason, token);
+    };
+    const token = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+    if (!token) throw await refuse('no bearer token');
+    const index = bootstrapIndex(token, options.bootstrapTokens);
+    if (index >= 0) {
+      req.principal = bootstrapPrincipal(index);
+      return next();
+    }
+    const blocked = await failures.exhausted(address);
+    if (blocked) throw tooMany('too_many_failures', 'too many failed authentications from this address', blocked);
+    const principal = await verifiedPrincipal(token, options);
+    if (!principal) throw await refuse('unknown or revoked token', token);
+    const wait = await requests.take(principal.id);
+    if (wait) {
+      options.logger.warn('rate limit reached', { principalId: principal.id, path: requestPath(req) });
+      throw tooMany('rate_limited', `this credential may send ${options.ratePerMinute} requests a minute`, wait);
     }
     req.principal = principal;
     next();

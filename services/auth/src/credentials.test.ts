@@ -130,6 +130,26 @@ describe('scopes and limits on auth', () => {
   });
 });
 
+describe('failed authentications', () => {
+  it('are limited per address: past the limit a credential is refused with 429 unchecked, while the bootstrap token still passes', async () => {
+    const limited = await startHarness({ prefix: 'auth_failures', env: { AUTH_FAILURES_PER_MINUTE: '3' } });
+    try {
+      const stdout: string[] = [];
+      await runCli(['credentials', 'create', '--name', 'good', '--scopes', 'tickets:read'], limited.config, testLogger(), { out: (line) => stdout.push(line), err: () => undefined });
+      const good = (JSON.parse(stdout.join('\n')) as { token: string }).token;
+      const client = (token: string) => axios.create({ baseURL: limited.authUrl, validateStatus: () => true, headers: { authorization: `Bearer ${token}` } });
+      for (let i = 0; i < 3; i += 1) expect((await client(`${good.slice(0, -4)}AAAA`).get('/v1/accounts')).status).toBe(401);
+      const refused = await client(good).get('/v1/accounts');
+      expect(refused.status).toBe(429);
+      expect(refused.data.error.code).toBe('too_many_failures');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect((await limited.crm.get('/v1/accounts')).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe('the audit log', () => {
   it('records every write with its principal, and the database refuses to change or delete a record', async () => {
     const accountId = await h.connect('@audited');

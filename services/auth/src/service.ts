@@ -132,6 +132,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     pool,
     logger,
     ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
 

@@ -12,6 +12,7 @@ describe('ticketing configuration', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/ticketing',
       CRM_API_TOKENS: [LOCAL_DEV_TOKEN],
       API_RATE_LIMIT_PER_MINUTE: 600,
+      AUTH_FAILURES_PER_MINUTE: 60,
       CREDENTIAL_CACHE_TTL_MS: 30000,
       DEFAULT_QUEUE: 'social',
       DEFAULT_FOLDER: 'inbox',

@@ -135,6 +135,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
           pool,
           logger,
           ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+          failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
           cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
         }),
         logger,

@@ -90,6 +90,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     pool,
     logger,
     ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
 
