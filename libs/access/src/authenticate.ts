@@ -143,3 +143,9 @@ export function requireScope(scope: Scope): RequestHandler {
     next();
   };
 }
+
+/** `GET /v1/me`: who the presented token is, its scopes and limits (any valid token; no scope needed). */
+export const whoAmI: RequestHandler = (req, res) => {
+  const { grant } = principalOf(req);
+  res.json({ id: grant.id, name: grant.name, scopes: grant.scopes, accountIds: grant.accountIds, trackingClientIds: grant.trackingClientIds, bootstrap: grant.bootstrap === true });
+};

@@ -110,6 +110,14 @@ describe('a credential limited to account A', () => {
   });
 });
 
+describe('GET /v1/me', () => {
+  it('tells a credential its scopes and limits, and a bootstrap token that it is one', async () => {
+    const { token, id } = credential(['tickets:read'], { accountIds: [ACCOUNT_A] });
+    expect((await api.get('/v1/me', token)).body).toEqual({ id, name: `test ${id}`, scopes: ['tickets:read'], accountIds: [ACCOUNT_A], trackingClientIds: null, bootstrap: false });
+    expect((await api.get('/v1/me')).body).toMatchObject({ id: 'bootstrap-2', scopes: ['admin'], accountIds: null, bootstrap: true });
+  });
+});
+
 describe('verification', () => {
   it('refuses an unknown or revoked credential with 401 and logs it at warn', async () => {
     const { token, id } = credential(['admin']);

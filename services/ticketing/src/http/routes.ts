@@ -1,5 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { principalOf, requireScope } from '@crm/access';
+import { principalOf, requireScope, whoAmI } from '@crm/access';
 import { withTransaction, type Pool } from '@crm/db';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
@@ -72,6 +72,7 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
     const read = requireScope('tickets:read');
     const write = requireScope('tickets:write');
     const manage = requireScope('accounts:manage');
+    app.get('/v1/me', whoAmI);
 
     app.get('/v1/tickets', read, async (req: Request, res: Response) => {
       const filter = parseTicketListQuery(req.query as Record<string, unknown>);
