@@ -4,4 +4,5 @@ export { bootstrapPrincipal, isScope, Principal } from './principal';
 export { hashSecret, newApiToken, parseApiToken, type NewApiToken } from './tokens';
 export { cachedVerifier, rpcCredentialVerifier, type CachedVerifier } from './verifiers';
 export { accessSpecs } from './config';
-export { accessControl, type AccessControlOptions } from './access-control';
+export { accessControl, type AccessControl, type AccessControlOptions } from './access-control';
+export { listenForRevocations, type RevocationListener } from './revocations';

@@ -1,14 +1,16 @@
 /** For tests of services that verify credentials over auth.rpc: a stand-in for auth that knows a few grants. */
-import { CredentialVerifyRequest, Queues, SYSTEM_TOPOLOGY, type CredentialGrant, type Scope } from '@crm/contracts';
+import { CredentialRevoked, CredentialVerifyRequest, Exchanges, Queues, SYSTEM_TOPOLOGY, type CredentialGrant, type Scope } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
-import { Broker, RpcError, rpcMethod, RpcServer } from '@crm/messaging';
+import { Broker, makeEnvelope, Publisher, RpcError, rpcMethod, RpcServer } from '@crm/messaging';
 import { newApiToken } from './tokens';
 
 export interface CredentialStandIn {
   /** Makes a credential auth would answer for; returns its token and id. */
   credential: (scopes: Scope[], limits?: { accountIds?: string[]; trackingClientIds?: string[] }) => { token: string; id: string };
-  /** Auth answers null for the token from now on. */
+  /** Auth answers null for the token from now on (without telling anyone: caches keep it until their TTL). */
   revoke: (token: string) => void;
+  /** Announces a revocation on `access.events`, as auth's CLI does. */
+  announce: (id: string) => Promise<void>;
   /** A well-formed token for which auth answers an error (it cannot tell). */
   uncheckable: string;
   /** Every token auth was asked about, in order. */
@@ -33,7 +35,8 @@ export async function startCredentialStandIn(amqpUrl: string, logger: Logger): P
       }),
     ],
   });
-  await server.ready();
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  await Promise.all([server.ready(), publisher.ready()]);
   return {
     credential: (scopes, limits = {}) => {
       const { id, token } = newApiToken();
@@ -41,10 +44,12 @@ export async function startCredentialStandIn(amqpUrl: string, logger: Logger): P
       return { id, token };
     },
     revoke: (token) => grants.set(token, null),
+    announce: (id) => publisher.publish(Exchanges.accessEvents, '', makeEnvelope(CredentialRevoked, 'auth', { id })),
     uncheckable,
     verifications,
     stop: async () => {
       await server.stop();
+      await publisher.close();
       await broker.close();
     },
   };

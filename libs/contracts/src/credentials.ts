@@ -19,6 +19,17 @@ export interface CredentialGrant {
   trackingClientIds: string[] | null;
 }
 
+/** Published by auth on `access.events` when a credential is revoked: caches of credential checks forget it at once. */
+export interface CredentialRevokedPayload {
+  id: string;
+}
+export const CredentialRevoked = defineContract<CredentialRevokedPayload>('auth.credential.revoked.v1', {
+  type: 'object',
+  required: ['id'],
+  additionalProperties: false,
+  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
+});
+
 /** RPC on `auth.rpc`: the grant of a presented API token; the result is a CredentialGrant, or null when the token is unknown or revoked. */
 export interface CredentialVerifyRequestPayload {
   token: string;

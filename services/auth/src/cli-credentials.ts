@@ -1,9 +1,10 @@
 /** `cli credentials create|list|revoke`: the CRM's API credentials (see cli.ts). */
 import { parseArgs } from 'node:util';
 import { isScope } from '@crm/access';
-import { SCOPES, TRACKING_CLIENT_ID_PATTERN, type Scope } from '@crm/contracts';
+import { CredentialRevoked, Exchanges, SCOPES, SYSTEM_TOPOLOGY, TRACKING_CLIENT_ID_PATTERN, type Scope } from '@crm/contracts';
 import { createPool, ensureDatabase, migrate } from '@crm/db';
 import type { Logger } from '@crm/logging';
+import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { ApiCredentialStore, type CredentialSpec } from './adapters/api-credentials';
 import type { CliIo } from './cli-commands';
 import type { AuthConfig } from './config';
@@ -42,7 +43,29 @@ export function credentialSpec(values: { name?: string; scopes?: string; account
   };
 }
 
-async function run(store: ApiCredentialStore, verb: string | undefined, values: Record<string, string | undefined>, target: string | undefined, print: (value: unknown) => void): Promise<number> {
+/** Tells every service on `access.events` that a credential is revoked, so their caches forget it now; false when the broker could not be reached. */
+async function announceRevocation(config: AuthConfig, logger: Logger, id: string): Promise<boolean> {
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  try {
+    await publisher.publish(Exchanges.accessEvents, '', makeEnvelope(CredentialRevoked, 'auth', { id }), { timeoutMs: 5_000 });
+    return true;
+  } catch (error) {
+    logger.warn('could not announce the revocation; services forget the credential within CREDENTIAL_CACHE_TTL_MS', { reason: (error as Error).message });
+    return false;
+  } finally {
+    await publisher.close().catch(() => undefined);
+    await broker.close().catch(() => undefined);
+  }
+}
+
+interface RunContext {
+  store: ApiCredentialStore;
+  announce: (id: string) => Promise<boolean>;
+  print: (value: unknown) => void;
+}
+
+async function run({ store, announce, print }: RunContext, verb: string | undefined, values: Record<string, string | undefined>, target: string | undefined): Promise<number> {
   switch (verb) {
     case 'create': {
       const { credential, token } = await store.create(credentialSpec(values));
@@ -55,7 +78,7 @@ async function run(store: ApiCredentialStore, verb: string | undefined, values: 
     case 'revoke': {
       if (!target || !CREDENTIAL_ID.test(target)) throw new UsageError('credentials revoke needs a credential id (16 letters and digits)');
       const revoked = await store.revoke(target);
-      print({ id: target, revoked });
+      print({ id: target, revoked, ...(revoked ? { announced: await announce(target) } : {}) });
       return revoked ? 0 : 1;
     }
     default:
@@ -81,7 +104,8 @@ export async function runCredentialsCli(argv: string[], config: AuthConfig, logg
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { max: 1, applicationName: 'auth-cli' });
   try {
-    return await run(new ApiCredentialStore(pool), verb, parsed.values, target, (value) => io.out(JSON.stringify(value, null, 2)));
+    const context = { store: new ApiCredentialStore(pool), announce: (id: string) => announceRevocation(config, logger, id), print: (value: unknown) => io.out(JSON.stringify(value, null, 2)) };
+    return await run(context, verb, parsed.values, target);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.err(`${error.message}\n${CREDENTIALS_USAGE}`);

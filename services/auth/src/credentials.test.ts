@@ -14,7 +14,7 @@ import { startHarness, type Harness } from './testing/harness';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ prefix: 'auth_credentials', env: { API_RATE_LIMIT_PER_MINUTE: '20', CREDENTIAL_CACHE_TTL_MS: '0' } });
+  h = await startHarness({ prefix: 'auth_credentials', env: { API_RATE_LIMIT_PER_MINUTE: '20' } });
 });
 
 afterAll(async () => {
@@ -53,7 +53,7 @@ describe('the credentials CLI', () => {
     expect(JSON.stringify(listed.out)).not.toContain('secret');
     expect(JSON.stringify(listed.out)).not.toContain(token);
 
-    expect((await cli('credentials', 'revoke', made.out.id as string)).out).toEqual({ id: made.out.id, revoked: true });
+    expect((await cli('credentials', 'revoke', made.out.id as string)).out).toEqual({ id: made.out.id, revoked: true, announced: true });
     expect((await cli('credentials', 'revoke', made.out.id as string)).code).toBe(1);
     const after = (await cli('credentials', 'list')).out.items as Record<string, unknown>[];
     expect(after.find((entry) => entry.id === made.out.id)?.revokedAt).toEqual(expect.any(String));
@@ -97,11 +97,14 @@ describe('scopes and limits on auth', () => {
     expect((await desk.get(`/v1/accounts/${a}/profile`)).status).toBe(200);
   });
 
-  it('refuses a revoked and an unknown token with 401 and logs the refusal at warn, without the token', async () => {
+  it('refuses a revoked token with 401 as soon as the revocation is announced (not only once the cached check expires), and logs the refusal at warn, without the token', async () => {
     const { id, token } = await createCredential('--name', 'leaver', '--scopes', 'admin');
     expect((await as(token).get('/v1/accounts')).status).toBe(200);
     await cli('credentials', 'revoke', id);
-    const refused = await as(token).get('/v1/accounts');
+    const refused = (await waitFor(async () => {
+      const answer = await as(token).get('/v1/accounts');
+      return answer.status === 200 ? undefined : answer;
+    }, { what: 'the revoked credential refused' }))!;
     expect(refused.status).toBe(401);
     expect(refused.data.error.code).toBe('unauthorized');
     expect(refused.headers['www-authenticate']).toBe('Bearer');

@@ -134,6 +134,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
     failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
   });
 
   const app = createHttpApp({
@@ -145,7 +146,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       executor,
       checkWebhooks,
       logger,
-      access,
+      access: access.handlers,
       crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
       publicUrl,
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
@@ -175,6 +176,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       await Promise.all([consumer.stop(), accountEventsConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
+      await access.close();
       await checking?.catch(() => undefined); // its failure was logged or answered already
       await publisher.close();
       await broker.close();

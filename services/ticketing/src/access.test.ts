@@ -128,6 +128,15 @@ describe('verification', () => {
     expect((await api.get('/v1/tickets', 'not-even-a-token')).status).toBe(401);
   });
 
+  it('keeps a revoked credential for the cache time unless the revocation is announced, and refuses it once it is', async () => {
+    const { token, id } = credential(['tickets:read']);
+    expect((await api.get('/v1/tickets', token)).status).toBe(200);
+    auth.revoke(token);
+    expect((await api.get('/v1/tickets', token)).status).toBe(200);
+    await auth.announce(id);
+    await waitFor(async () => (await api.get('/v1/tickets', token)).status === 401, { what: 'the announced revocation taking effect' });
+  });
+
   it('asks auth once for a token used twice within the cache time', async () => {
     const { token } = credential(['tickets:read']);
     expect((await api.get('/v1/tickets', token)).status).toBe(200);

@@ -121,23 +121,26 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
   };
 
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: rpcCredentialVerifier(rpc),
+    pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
+  });
+
   let server: Server | undefined;
   try {
-    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
+    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready(), access.ready()]);
     const app = createHttpApp({
       logger,
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
       routes: ticketingRoutes({
         pool,
-        access: accessControl({
-          bootstrapTokens: config.CRM_API_TOKENS,
-          verify: rpcCredentialVerifier(rpc),
-          pool,
-          logger,
-          ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
-          failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
-          cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
-        }),
+        access: access.handlers,
         logger,
         defaults,
         releaseHeld: (accountId) => pipeline.release(accountId),
@@ -152,6 +155,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     await accountEventsConsumer.stop(1_000).catch(() => undefined);
     await commandResultsConsumer.stop(1_000).catch(() => undefined);
     await rpc.close().catch(() => undefined);
+    await access.close().catch(() => undefined);
     await broker.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw error;
@@ -181,6 +185,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     () => relay.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => rpc.close(),
+    () => access.close(),
     () => publisher.close(),
     () => broker.close(),
     () => pool.end(),

@@ -92,12 +92,13 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
     failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
   });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: trackingRoutes({ lookups, clients, access, logger }),
+    routes: trackingRoutes({ lookups, clients, access: access.handlers, logger }),
   });
   const server = await listen(app, config.PORT);
   const port = portOf(server);
@@ -111,6 +112,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
       await rpc.stop();
       await closeServer(server);
       await authRpc.close();
+      await access.close();
       await broker.close();
       lookups.close();
       await pool.end();
