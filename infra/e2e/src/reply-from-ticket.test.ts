@@ -6,14 +6,17 @@
  * webhook-ingest) and the account subscribed; a customer's DM becomes a ticket; the reply
  * from the ticket reaches the platform correctly signed, becomes sent, and its echo threads
  * into the same ticket as the same activity. A refused send shows the platform's reason; a
- * revoke on the platform makes auth forget the credentials. No secret appears in the logs.
+ * revoke on the platform makes auth forget the credentials. An API credential made with
+ * auth's CLI is checked by ticketing over auth.rpc: its scopes and accounts hold, and a
+ * revoked one is refused. No secret appears in the logs.
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import axios from 'axios';
 import { AccountStore } from '@crm/auth/src/adapters/accounts';
 import { Keyring } from '@crm/auth/src/adapters/keyring';
-import { readConfig as readAuthConfig } from '@crm/auth/src/config';
+import { runCli as runAuthCli } from '@crm/auth/src/cli-commands';
+import { readConfig as readAuthConfig, type AuthConfig } from '@crm/auth/src/config';
 import { startAuth, type RunningService as RunningAuth } from '@crm/auth/src/service';
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
@@ -35,6 +38,7 @@ const { logger, lines: logLines } = capturingLogger('e2e-reply');
 let vhost: TestVirtualHost;
 let databases: TestDatabase[] = [];
 let auth: RunningAuth;
+let authConfig: AuthConfig;
 let ticketing: RunningTicketing;
 let simulator: Server;
 const stops: (() => Promise<void>)[] = [];
@@ -97,21 +101,19 @@ beforeAll(async () => {
   simulator = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
 
-  auth = await startAuth(
-    readAuthConfig({
-      ...common,
-      DATABASE_URL: authDb.url,
-      SOCIAL_API_URL: simulatorUrl,
-      SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
-      SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
-      SOCIAL_ENV_NAME: ENV_NAME,
-      PUBLIC_WEBHOOK_URL: webhookUrl,
-      CREDENTIALS_KEY,
-      CRM_API_TOKENS: CRM_TOKEN,
-      WEBHOOK_CHECK_INTERVAL_MS: '0',
-    }),
-    { logger },
-  );
+  authConfig = readAuthConfig({
+    ...common,
+    DATABASE_URL: authDb.url,
+    SOCIAL_API_URL: simulatorUrl,
+    SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
+    SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+    SOCIAL_ENV_NAME: ENV_NAME,
+    PUBLIC_WEBHOOK_URL: webhookUrl,
+    CREDENTIALS_KEY,
+    CRM_API_TOKENS: CRM_TOKEN,
+    WEBHOOK_CHECK_INTERVAL_MS: '0',
+  });
+  auth = await startAuth(authConfig, { logger });
   stops.unshift(auth.stop);
   authUrl = `http://127.0.0.1:${auth.port}`;
 
@@ -191,6 +193,25 @@ describe('a reply from a ticket, end to end', () => {
     }, { what: "ana's ticket" });
     ticketId = found!.id;
     expect(found).toMatchObject({ channel: 'dm', activities: [{ kind: 'dm_received', direction: 'inbound', text: 'where is my order 42?', status: null }] });
+  });
+
+  it("serves an API credential made with auth's CLI within its scopes and accounts, and refuses it once revoked", async () => {
+    const cli = async (...argv: string[]) => {
+      const out: string[] = [];
+      expect(await runAuthCli(['credentials', ...argv], authConfig, logger, { out: (line) => out.push(line), err: () => undefined })).toBe(0);
+      return JSON.parse(out.join('\n')) as { id: string; token: string };
+    };
+    const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    const reader = await cli('create', '--name', 'e2e reader', '--scopes', 'tickets:read', '--accounts', accountId);
+    expect((await browser.get(`${ticketingUrl}/v1/tickets/${ticketId}`, as(reader.token))).status).toBe(200);
+    const refused = await browser.post(`${ticketingUrl}/v1/tickets/${ticketId}/replies`, { text: 'not allowed' }, as(reader.token));
+    expect(refused.status).toBe(403);
+    expect(refused.data.error.message).toBe('this credential lacks the scope tickets:write');
+    const elsewhere = await cli('create', '--name', 'e2e other desk', '--scopes', 'tickets:read', '--accounts', '1');
+    expect((await browser.get(`${ticketingUrl}/v1/tickets/${ticketId}`, as(elsewhere.token))).status).toBe(404);
+    const leaver = await cli('create', '--name', 'e2e leaver', '--scopes', 'admin');
+    await cli('revoke', leaver.id);
+    expect((await browser.get(`${ticketingUrl}/v1/tickets/${ticketId}`, as(leaver.token))).status).toBe(401);
   });
 
   it('sends the reply as a signed DM; it becomes sent and its echo threads into the same ticket as the same activity', async () => {

@@ -17,3 +17,4 @@ export * from './tracking';
 export * from './social-events';
 export * from './account-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
+export * from './credentials';

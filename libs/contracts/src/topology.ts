@@ -40,6 +40,8 @@ export const Exchanges = {
   socialCommands: 'social.commands',
   socialCommandResults: 'social.command-results',
   accountEvents: 'account.events',
+  /** Fanout: every process with a cache of credential checks binds a queue of its own. */
+  accessEvents: 'access.events',
 } as const;
 
 export const Queues = {
@@ -65,6 +67,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.socialCommands, type: 'direct' },
     { name: Exchanges.socialCommandResults, type: 'topic' },
     { name: Exchanges.accountEvents, type: 'topic' },
+    { name: Exchanges.accessEvents, type: 'fanout' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },

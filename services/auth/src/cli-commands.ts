@@ -5,6 +5,7 @@ import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { Broker, OutboxRelay, Publisher } from '@crm/messaging';
 import { AuthEvents } from './adapters/events';
+import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
 import { rotateCredentialsKey } from './adapters/key-rotation';
 import type { AuthConfig } from './config';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
@@ -13,7 +14,8 @@ import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service'
 const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
        cli subscription add|check|remove <accountId>
        cli subscription list|count
-       cli rotate-key`;
+       cli rotate-key
+${CREDENTIALS_USAGE}`;
 
 export interface CliIo {
   out: (line: string) => void;
@@ -87,6 +89,7 @@ async function subscriptionCommand(verb: string, target: string | undefined, web
 
 /** Runs one CLI command; resolves with the exit code. */
 export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
+  if (argv[0] === 'credentials') return runCredentialsCli(argv.slice(1), config, logger, io);
   const args = parseCliArgs(argv);
   if ('problem' in args) {
     io.err(`${args.problem}\n${USAGE}`);

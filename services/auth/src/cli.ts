@@ -1,5 +1,5 @@
 /**
- * The webhook environment and credentials key from a terminal, with auth's own settings
+ * The webhook environment, the credentials key and the CRM's API credentials from a terminal, with auth's own settings
  * (the same env variables). It talks to the platform and auth's database directly, so auth
  * need not be running:
  *
@@ -9,6 +9,8 @@
  *   pnpm --filter @crm/auth cli subscription add | check | remove <accountId>
  *   pnpm --filter @crm/auth cli subscription list | count
  *   pnpm --filter @crm/auth cli rotate-key
+ *   pnpm --filter @crm/auth cli credentials create --name <name> --scopes <scope,...> [--accounts <id,...>] [--tracking-clients <id,...>]
+ *   pnpm --filter @crm/auth cli credentials list | revoke <credentialId>
  *
  * Prints JSON. Exit codes: 0 done, 1 failed, 2 usage.
  */

@@ -1,3 +1,4 @@
+import { accessSpecs } from '@crm/access';
 import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, str, url, wholeNumber } from '@crm/config';
 
 /**
@@ -9,6 +10,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     'auth',
     {
       ...commonSpecs('auth', 3003),
+      ...accessSpecs(),
       SOCIAL_API_URL: url({ devDefault: 'http://127.0.0.1:3101' }),
       SOCIAL_CONSUMER_KEY: str({ devDefault: LOCAL_DEV.consumerKey }),
       SOCIAL_CONSUMER_SECRET: str({ devDefault: LOCAL_DEV.consumerSecret }),

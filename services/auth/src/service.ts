@@ -5,7 +5,9 @@ import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@cr
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, Consumer, OutboxRelay, Publisher, RpcServer } from '@crm/messaging';
+import { accessControl } from '@crm/access';
 import { AccountStore } from './adapters/accounts';
+import { ApiCredentialStore } from './adapters/api-credentials';
 import { AppCredentialsStore } from './adapters/app-credentials';
 import { CommandStore } from './adapters/commands';
 import { ConnectionRequests } from './adapters/connection-requests';
@@ -17,6 +19,7 @@ import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
 import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
+import { credentialRpcMethods } from './handlers/credential-rpc';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
@@ -98,7 +101,7 @@ function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEven
 }
 
 /** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
-function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; logger: Logger }) {
+function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; apiCredentials: ApiCredentialStore; logger: Logger }) {
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
@@ -112,7 +115,8 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     contracts: [RawActivity],
     handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(deps.parts.appCredentials, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }) });
+  const methods = [...authRpcMethods(deps.parts.appCredentials, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }), ...credentialRpcMethods(deps.apiCredentials)];
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods });
   return { consumer, activityConsumer, rpc };
 }
 
@@ -130,7 +134,6 @@ function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
 }
 
 const routeSettings = (config: AuthConfig) => ({
-  crmApiTokens: config.CRM_API_TOKENS,
   crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
   connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
 });
@@ -157,12 +160,23 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
   const { webhooks, accountService, executor } = useCases(config, pool, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
-  const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, logger });
+  const apiCredentials = new ApiCredentialStore(pool);
+  const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: (token) => apiCredentials.verify(token),
+    pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
+  });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
@@ -190,6 +204,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
+      await access.close();
       await check.settled();
       await relay.stop(); // what it has not relayed yet stays in the outbox for the next start
       await publisher.close();

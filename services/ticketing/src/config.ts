@@ -1,3 +1,4 @@
+import { accessSpecs } from '@crm/access';
 import { commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
 
 /** The token `pnpm start` accepts when CRM_API_TOKENS is not set (only with NODE_ENV development or test). */
@@ -13,6 +14,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
     'ticketing',
     {
       ...commonSpecs('ticketing', 3002),
+      ...accessSpecs(),
       CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_DEV_TOKEN], desc: 'Bearer tokens accepted on /v1 routes (comma-separated).' }),
       DEFAULT_QUEUE: str({ default: 'social', desc: 'Queue of new tickets when a partner configuration does not name one.' }),
       DEFAULT_FOLDER: str({ default: 'inbox', desc: 'Folder of new tickets when a partner configuration does not name one.' }),

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Exchanges, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
+import { accessControl, rpcCredentialVerifier } from '@crm/access';
 import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
@@ -120,15 +121,26 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
   };
 
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: rpcCredentialVerifier(rpc),
+    pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
+  });
+
   let server: Server | undefined;
   try {
-    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
+    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready(), access.ready()]);
     const app = createHttpApp({
       logger,
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
       routes: ticketingRoutes({
         pool,
-        apiTokens: config.CRM_API_TOKENS,
+        access: access.handlers,
         logger,
         defaults,
         releaseHeld: (accountId) => pipeline.release(accountId),
@@ -143,6 +155,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     await accountEventsConsumer.stop(1_000).catch(() => undefined);
     await commandResultsConsumer.stop(1_000).catch(() => undefined);
     await rpc.close().catch(() => undefined);
+    await access.close().catch(() => undefined);
     await broker.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw error;
@@ -172,6 +185,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     () => relay.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => rpc.close(),
+    () => access.close(),
     () => publisher.close(),
     () => broker.close(),
     () => pool.end(),

@@ -1,3 +1,4 @@
+import { accessSpecs } from '@crm/access';
 import { base64Key32, commonSpecs, ConfigError, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, positiveNumber, str, url, wholeNumber } from '@crm/config';
 
 /**
@@ -28,6 +29,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     'tracking',
     {
       ...commonSpecs('tracking', 3004),
+      ...accessSpecs(),
       CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_ONLY.apiToken], desc: 'CRM bearer tokens' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_ONLY.credentialsKey }),
       TRACKING_API_URL: url({ devDefault: 'http://127.0.0.1:3102' }),

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { accessControl, rpcCredentialVerifier } from '@crm/access';
 import { createPool, ensureDatabase, isReachable, migrate } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
-import { Broker, RpcServer } from '@crm/messaging';
+import { Broker, RpcClient, RpcServer } from '@crm/messaging';
 import { SecretBox } from '@crm/secrets';
 import { ClientBreakers } from './adapters/breakers';
 import { ClientsStore } from './adapters/clients-store';
@@ -81,11 +82,23 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
 
   const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger });
   const rpc = new RpcServer(broker, { queue: Queues.trackingRpc, topology: SYSTEM_TOPOLOGY, producer: 'tracking', methods: trackingRpcMethods(lookups), prefetch: config.RPC_PREFETCH });
+  // Asks auth about API credentials presented on /v1.
+  const authRpc = new RpcClient(broker, 'tracking', SYSTEM_TOPOLOGY);
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: rpcCredentialVerifier(authRpc),
+    pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
+  });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
-    routes: trackingRoutes({ lookups, clients, apiTokens: config.CRM_API_TOKENS, logger }),
+    routes: trackingRoutes({ lookups, clients, access: access.handlers, logger }),
   });
   const server = await listen(app, config.PORT);
   const port = portOf(server);
@@ -98,6 +111,8 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     stop: async () => {
       await rpc.stop();
       await closeServer(server);
+      await authRpc.close();
+      await access.close();
       await broker.close();
       lookups.close();
       await pool.end();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import type { SocialAction } from '@crm/contracts';
+import { requireScope } from '@crm/access';
 import { HttpError } from '@crm/http';
 import { ACTIONS } from '../domain/actions';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
-import { accountIdParam } from './params';
+import { allowedAccountIdParam } from './params';
 
 type Input = Record<string, unknown>;
 
@@ -112,14 +113,15 @@ export function failureToHttp(result: ActionResult): HttpError {
 }
 
 /**
- * Mounts every action. A write is recorded as a command under `http-<Idempotency-Key>`
+ * Mounts every action, for credentials allowed the account. A write is recorded as a command under `http-<Idempotency-Key>`
  * (a fresh key when none is sent), so a retried request with the same key is not sent twice.
  */
 export function actionRoutes(router: Router, executor: ActionExecutor): void {
   for (const route of ACTION_ROUTES) {
-    router[route.method](`/v1/accounts/:accountId${route.path}`, async (req, res) => {
-      const accountId = accountIdParam(req);
-      const write = ACTIONS[route.action].kind === 'write';
+    const write = ACTIONS[route.action].kind === 'write';
+    // Acting on behalf of an account is what an agent does from a ticket: reads need tickets:read, writes tickets:write.
+    router[route.method](`/v1/accounts/:accountId${route.path}`, requireScope(write ? 'tickets:write' : 'tickets:read'), async (req, res) => {
+      const accountId = allowedAccountIdParam(req);
       let commandId: string | null = null;
       if (write) {
         const key = req.get('idempotency-key');

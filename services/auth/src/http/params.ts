@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { principalOf } from '@crm/access';
 import { HttpError } from '@crm/http';
 
 const ACCOUNT_ID = /^[0-9]{1,20}$/;
@@ -8,6 +9,13 @@ export function accountIdParam(req: Request): string {
   const value = String(req.params.accountId);
   if (!ACCOUNT_ID.test(value)) throw new HttpError(400, 'invalid_account_id', '`accountId` must be the platform user id (digits)');
   return value;
+}
+
+/** `:accountId` of an account the credential may see: another account is answered as not connected (404), as if it did not exist. */
+export function allowedAccountIdParam(req: Request): string {
+  const accountId = accountIdParam(req);
+  if (!principalOf(req).allowsAccount(accountId)) throw new HttpError(404, 'account_not_connected', `account ${accountId} is not connected in auth`);
+  return accountId;
 }
 
 /** The JSON body as an object ({} when there is none). */

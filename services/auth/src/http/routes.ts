@@ -1,6 +1,7 @@
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import { Router, type Express, type Request } from 'express';
-import { HttpError, requireBearerToken } from '@crm/http';
+import { Router, type Express, type Request, type RequestHandler } from 'express';
+import { principalOf, requireScope } from '@crm/access';
+import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import type { AccountSummary } from '../adapters/accounts';
@@ -11,7 +12,7 @@ import { actionRoutes } from './action-routes';
 import { domainErrors } from './errors';
 import { bindingCookieName } from '../adapters/connection-requests';
 import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
-import { accountIdParam, bodyOf, optionalString, requiredString } from './params';
+import { allowedAccountIdParam, bodyOf, optionalString, requiredString } from './params';
 
 export interface AuthRoutesDeps {
   accounts: AccountService;
@@ -20,7 +21,8 @@ export interface AuthRoutesDeps {
   /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
   checkWebhooks: () => Promise<WebhookCheck>;
   logger: Logger;
-  crmApiTokens: string[];
+  /** Authentication, rate limit and audit (`accessControl` of @crm/access), mounted on /v1. */
+  access: RequestHandler[];
   /** Where a browser goes after a connection succeeded; auth's own page when null. */
   crmConnectedUrl: string | null;
   /** auth's own address as browsers reach it. */
@@ -73,28 +75,34 @@ function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
 }
 
 function accountRoutes(router: Router, deps: AuthRoutesDeps): void {
-  router.post('/v1/connections', async (_req, res) => {
+  const notConnected = (accountId: string) => new HttpError(404, 'account_not_connected', `account ${accountId} is not connected in auth`);
+
+  router.post('/v1/connections', requireScope('accounts:manage'), async (_req, res) => {
     res.status(201).json(await deps.accounts.startConnection());
   });
 
-  router.get('/v1/accounts', async (_req, res) => {
-    res.json({ items: (await deps.accounts.list()).map(presentAccount) });
+  router.get('/v1/accounts', requireScope('tickets:read'), async (req, res) => {
+    const principal = principalOf(req);
+    res.json({ items: (await deps.accounts.list()).filter((account) => principal.allowsAccount(account.accountId)).map(presentAccount) });
   });
 
-  router.get('/v1/accounts/:accountId', async (req, res) => {
-    const account = await deps.accounts.find(accountIdParam(req));
-    if (!account) throw new HttpError(404, 'account_not_connected', `account ${String(req.params.accountId)} is not connected in auth`);
+  router.get('/v1/accounts/:accountId', requireScope('tickets:read'), async (req, res) => {
+    const accountId = allowedAccountIdParam(req);
+    const account = await deps.accounts.find(accountId);
+    if (!account) throw notConnected(accountId);
     res.json(presentAccount(account));
   });
 
-  router.put('/v1/accounts/:accountId/credentials', async (req, res) => {
+  router.put('/v1/accounts/:accountId/credentials', requireScope('accounts:manage'), async (req, res) => {
+    const accountId = allowedAccountIdParam(req);
     const body = bodyOf(req);
     const token = { key: requiredString(body, 'accessToken'), secret: requiredString(body, 'accessTokenSecret') };
-    res.json(presentAccount(await deps.accounts.importCredentials(accountIdParam(req), token)));
+    res.json(presentAccount(await deps.accounts.importCredentials(accountId, token)));
   });
 
-  router.delete('/v1/accounts/:accountId', async (req, res) => {
-    if (!(await deps.accounts.remove(accountIdParam(req)))) throw new HttpError(404, 'account_not_connected', `account ${String(req.params.accountId)} is not connected in auth`);
+  router.delete('/v1/accounts/:accountId', requireScope('accounts:manage'), async (req, res) => {
+    const accountId = allowedAccountIdParam(req);
+    if (!(await deps.accounts.remove(accountId))) throw notConnected(accountId);
     res.status(204).end();
   });
 }
@@ -113,38 +121,41 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
     return id;
   };
 
-  router.post('/v1/webhooks', async (req, res) => {
+  // The webhook environment is shared by every account: only admin changes or reads it.
+  const admin = requireScope('admin');
+  const manage = requireScope('accounts:manage');
+  router.post('/v1/webhooks', admin, async (req, res) => {
     res.status(201).json(await webhooks.register(owner(req)));
   });
-  router.get('/v1/webhooks', async (_req, res) => {
+  router.get('/v1/webhooks', admin, async (_req, res) => {
     res.json({ envName: webhooks.envName, items: await webhooks.list() });
   });
-  router.post('/v1/webhooks/check', async (_req, res) => {
+  router.post('/v1/webhooks/check', admin, async (_req, res) => {
     res.json(await deps.checkWebhooks());
   });
-  router.post('/v1/webhooks/:webhookId/crc', async (req, res) => {
+  router.post('/v1/webhooks/:webhookId/crc', admin, async (req, res) => {
     res.json(await webhooks.recheck(webhookId(req.params.webhookId), owner(req)));
   });
-  router.delete('/v1/webhooks/:webhookId', async (req, res) => {
+  router.delete('/v1/webhooks/:webhookId', admin, async (req, res) => {
     await webhooks.remove(webhookId(req.params.webhookId), owner(req));
     res.status(204).end();
   });
 
-  router.put('/v1/accounts/:accountId/subscription', async (req, res) => {
-    const { alreadySubscribed } = await webhooks.subscribe(accountIdParam(req));
+  router.put('/v1/accounts/:accountId/subscription', manage, async (req, res) => {
+    const { alreadySubscribed } = await webhooks.subscribe(allowedAccountIdParam(req));
     res.json({ subscribed: true, alreadySubscribed });
   });
-  router.get('/v1/accounts/:accountId/subscription', async (req, res) => {
-    res.json({ subscribed: await webhooks.isSubscribed(accountIdParam(req)) });
+  router.get('/v1/accounts/:accountId/subscription', manage, async (req, res) => {
+    res.json({ subscribed: await webhooks.isSubscribed(allowedAccountIdParam(req)) });
   });
-  router.delete('/v1/accounts/:accountId/subscription', async (req, res) => {
-    if (!(await webhooks.unsubscribe(accountIdParam(req)))) throw new HttpError(404, 'not_subscribed', `account ${String(req.params.accountId)} is not subscribed`);
+  router.delete('/v1/accounts/:accountId/subscription', manage, async (req, res) => {
+    if (!(await webhooks.unsubscribe(allowedAccountIdParam(req)))) throw new HttpError(404, 'not_subscribed', `account ${String(req.params.accountId)} is not subscribed`);
     res.status(204).end();
   });
-  router.get('/v1/subscriptions', async (_req, res) => {
+  router.get('/v1/subscriptions', admin, async (_req, res) => {
     res.json({ envName: webhooks.envName, items: (await webhooks.listSubscriptions()).map((accountId) => ({ accountId })) });
   });
-  router.get('/v1/subscriptions/count', async (_req, res) => {
+  router.get('/v1/subscriptions/count', admin, async (_req, res) => {
     res.json(await webhooks.countSubscriptions());
   });
 }
@@ -154,7 +165,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
   return (app) => {
     const router = Router();
     browserRoutes(router, deps);
-    router.use('/v1', requireBearerToken(deps.crmApiTokens));
+    router.use('/v1', ...deps.access);
     accountRoutes(router, deps);
     webhookRoutes(router, deps);
     actionRoutes(router, deps.executor);

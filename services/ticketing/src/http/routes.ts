@@ -1,6 +1,7 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { principalOf, requireScope, whoAmI } from '@crm/access';
 import { withTransaction, type Pool } from '@crm/db';
-import { HttpError, requireBearerToken } from '@crm/http';
+import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { findAccount, listAccounts } from '../adapters/db/accounts';
 import { countHeld, listHeld } from '../adapters/db/held-deliveries';
@@ -16,7 +17,8 @@ import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJ
 
 export interface RouteDeps {
   pool: Pool;
-  apiTokens: string[];
+  /** Authentication, rate limit and audit (`accessControl` of @crm/access), mounted on /v1. */
+  access: RequestHandler[];
   logger: Logger;
   /** Fills in what a partner configuration leaves out. */
   defaults: ConfigDefaults;
@@ -38,66 +40,96 @@ function ticketIdOf(req: Request<{ id: string }>): string {
   return id;
 }
 
+/** 404 for a ticket of an account the credential may not see, as if it did not exist. */
+async function visibleTicket(pool: Pool, req: Request<{ id: string }>): Promise<string> {
+  const id = ticketIdOf(req);
+  const ticket = await findTicket(pool, id);
+  if (!ticket || !principalOf(req).allowsAccount(ticket.account_id)) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id}'`);
+  return id;
+}
+
+/** `:pageId` / `:accountId` of an account the credential may see (404 otherwise). */
+function visibleAccountParam(req: Request<Record<string, string>>, name: 'pageId' | 'accountId', notFound: (id: string) => HttpError): string {
+  const id = platformIdParam(req.params, name)!;
+  if (!principalOf(req).allowsAccount(id)) throw notFound(id);
+  return id;
+}
+
+/** A list query's accounts: the one asked for (none when it may not be seen), else every account the credential may see. */
+function visibleAccounts(req: Request, asked: string | undefined): { accountId?: string; accountIds?: string[] } {
+  const allowed = principalOf(req).accountIds;
+  if (allowed === null) return asked === undefined ? {} : { accountId: asked };
+  return { accountIds: asked === undefined ? allowed : allowed.filter((id) => id === asked) };
+}
+
 const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
 
 /** The CRM-facing API of ticketing (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
 export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
   const { pool, logger } = deps;
   return (app) => {
-    app.use('/v1', requireBearerToken(deps.apiTokens));
+    app.use('/v1', ...deps.access);
+    const read = requireScope('tickets:read');
+    const write = requireScope('tickets:write');
+    const manage = requireScope('accounts:manage');
+    app.get('/v1/me', whoAmI);
 
-    app.get('/v1/tickets', async (req: Request, res: Response) => {
-      const { rows, more } = await listTickets(pool, parseTicketListQuery(req.query as Record<string, unknown>));
+    app.get('/v1/tickets', read, async (req: Request, res: Response) => {
+      const filter = parseTicketListQuery(req.query as Record<string, unknown>);
+      const { rows, more } = await listTickets(pool, { ...filter, ...visibleAccounts(req, filter.accountId) });
       res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextCursor(more, rows.at(-1)) });
     });
 
-    app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
+    app.get('/v1/tickets/:id', read, async (req: Request<{ id: string }>, res: Response) => {
       const id = ticketIdOf(req);
       const ticket = await findTicket(pool, id);
-      if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id}'`);
+      if (!ticket || !principalOf(req).allowsAccount(ticket.account_id)) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id}'`);
       const [order, activities] = await Promise.all([deps.orderLinks.current(ticket.id, orderOf(ticket)), listTicketActivities(pool, ticket.id)]);
       res.json({ ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) });
     });
 
-    app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
-      const { activityId } = await deps.replies.send(ticketIdOf(req), req.body);
+    app.post('/v1/tickets/:id/replies', write, async (req: Request<{ id: string }>, res: Response) => {
+      const { activityId } = await deps.replies.send(await visibleTicket(pool, req), req.body);
       res.status(202).json({ activityId, status: 'pending' });
     });
 
-    app.put('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
-      res.json(orderJson(await deps.orderLinks.link(ticketIdOf(req), req.body), deps.view));
+    app.put('/v1/tickets/:id/order', write, async (req: Request<{ id: string }>, res: Response) => {
+      res.json(orderJson(await deps.orderLinks.link(await visibleTicket(pool, req), req.body), deps.view));
     });
 
-    app.delete('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
-      await deps.orderLinks.unlink(ticketIdOf(req));
+    app.delete('/v1/tickets/:id/order', write, async (req: Request<{ id: string }>, res: Response) => {
+      await deps.orderLinks.unlink(await visibleTicket(pool, req));
       res.status(204).end();
     });
 
-    app.get('/v1/contacts', async (req: Request, res: Response) => {
-      const { rows, more } = await listContacts(pool, parseContactListQuery(req.query as Record<string, unknown>));
+    app.get('/v1/contacts', read, async (req: Request, res: Response) => {
+      const filter = parseContactListQuery(req.query as Record<string, unknown>);
+      const { rows, more } = await listContacts(pool, { ...filter, ...visibleAccounts(req, filter.accountId) });
       res.json({ items: rows.map(contactJson), nextCursor: nextCursor(more, rows.at(-1)) });
     });
 
-    app.get('/v1/contacts/:id', async (req: Request<{ id: string }>, res: Response) => {
+    app.get('/v1/contacts/:id', read, async (req: Request<{ id: string }>, res: Response) => {
       const { id } = req.params;
       const contact = isUuid(id) ? await findContact(pool, id) : null;
-      if (!contact) throw new HttpError(404, 'contact_not_found', `no contact with id '${id.slice(0, 100)}'`);
+      if (!contact || !principalOf(req).allowsAccount(contact.account_id)) throw new HttpError(404, 'contact_not_found', `no contact with id '${id.slice(0, 100)}'`);
       res.json({ ...contactJson(contact), timeline: (await listContactActivities(pool, contact.id, CONTACT_TIMELINE_LIMIT)).map(activityJson) });
     });
 
-    app.get('/v1/partner-configs', async (_req: Request, res: Response) => {
-      res.json({ items: (await listPartnerConfigRows(pool)).map(partnerConfigJson) });
+    app.get('/v1/partner-configs', read, async (req: Request, res: Response) => {
+      const principal = principalOf(req);
+      res.json({ items: (await listPartnerConfigRows(pool)).filter((row) => principal.allowsAccount(row.page_id)).map(partnerConfigJson) });
     });
 
-    app.get('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
-      const pageId = platformIdParam(req.params, 'pageId')!;
+    const noConfig = (pageId: string) => new HttpError(404, 'partner_config_not_found', `no partner configuration for page '${pageId}'`);
+    app.get('/v1/partner-configs/:pageId', read, async (req: Request<{ pageId: string }>, res: Response) => {
+      const pageId = visibleAccountParam(req, 'pageId', noConfig);
       const row = await findPartnerConfigRow(pool, pageId);
       if (!row) throw new HttpError(404, 'partner_config_not_found', `no partner configuration for page '${pageId}'`);
       res.json(partnerConfigJson(row));
     });
 
-    app.put('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
-      const pageId = platformIdParam(req.params, 'pageId')!;
+    app.put('/v1/partner-configs/:pageId', manage, async (req: Request<{ pageId: string }>, res: Response) => {
+      const pageId = visibleAccountParam(req, 'pageId', noConfig);
       const body: unknown = req.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new HttpError(400, 'invalid_partner_config', 'send the configuration as a JSON object with content-type application/json');
@@ -121,19 +153,24 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
       res.status(created ? 201 : 200).json(partnerConfigJson((await findPartnerConfigRow(pool, pageId))!));
     });
 
-    app.get('/v1/held-deliveries', async (req: Request, res: Response) => {
+    app.get('/v1/held-deliveries', manage, async (req: Request, res: Response) => {
       const filter = parseHeldListQuery(req.query as Record<string, unknown>);
+      if (principalOf(req).accountIds !== null && (filter.accountId === undefined || !principalOf(req).allowsAccount(filter.accountId))) {
+        throw new HttpError(404, 'account_not_found', 'a credential limited to accounts lists held deliveries of one of them: ?accountId=');
+      }
       const [{ rows, more }, counts] = await Promise.all([listHeld(pool, filter), countHeld(pool, filter.accountId)]);
       const last = rows.at(-1);
       res.json({ accounts: counts.map(heldCountJson), items: rows.map(heldJson), nextCursor: more && last ? encodeIdCursor(last.id) : null });
     });
 
-    app.get('/v1/accounts', async (_req: Request, res: Response) => {
-      res.json({ items: (await listAccounts(pool)).map(accountJson) });
+    app.get('/v1/accounts', read, async (req: Request, res: Response) => {
+      const principal = principalOf(req);
+      res.json({ items: (await listAccounts(pool)).filter((row) => principal.allowsAccount(row.account_id)).map(accountJson) });
     });
 
-    app.get('/v1/accounts/:accountId', async (req: Request<{ accountId: string }>, res: Response) => {
-      const accountId = platformIdParam(req.params, 'accountId')!;
+    const noAccount = (accountId: string) => new HttpError(404, 'account_not_found', `ticketing has heard nothing of account '${accountId}'`);
+    app.get('/v1/accounts/:accountId', read, async (req: Request<{ accountId: string }>, res: Response) => {
+      const accountId = visibleAccountParam(req, 'accountId', noAccount);
       const account = await findAccount(pool, accountId);
       if (!account) throw new HttpError(404, 'account_not_found', `ticketing has heard nothing of account '${accountId}'`);
       res.json(accountJson(account));

@@ -1,5 +1,5 @@
-import type { Express, Request, Response } from 'express';
-import { requireBearerToken } from '@crm/http';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { principalOf, requireScope } from '@crm/access';
 import type { Logger } from '@crm/logging';
 import type { ClientsStore } from '../adapters/clients-store';
 import { TrackingError } from '../domain/errors';
@@ -10,20 +10,30 @@ import { clientIdParam, clientSettingsBody, includeParam, taskIdParam } from './
 export interface RouteDeps {
   lookups: TaskLookups;
   clients: ClientsStore;
-  apiTokens: string[];
+  /** Authentication, rate limit and audit (`accessControl` of @crm/access), mounted on /v1. */
+  access: RequestHandler[];
   logger: Logger;
 }
 
 type ClientParams = { clientId: string };
 type TaskParams = { clientId: string; taskId: string };
 
-/** The CRM-facing API of tracking (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
-export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDeps): (app: Express) => void {
-  return (app) => {
-    app.use('/v1', requireBearerToken(apiTokens));
+/** `:clientId` of a client the credential may see; another is answered as not set up (404), as if it did not exist. */
+function visibleClientId(req: Request<ClientParams>): string {
+  const clientId = clientIdParam(req.params.clientId);
+  if (!principalOf(req).allowsTrackingClient(clientId)) throw new TrackingError('client_not_found', `tracking is not set up for client '${clientId}'`);
+  return clientId;
+}
 
-    app.put('/v1/clients/:clientId', async (req: Request<ClientParams>, res: Response) => {
-      const clientId = clientIdParam(req.params.clientId);
+/** The CRM-facing API of tracking (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs an API credential with the scope it names. */
+export function trackingRoutes({ lookups, clients, access, logger }: RouteDeps): (app: Express) => void {
+  return (app) => {
+    app.use('/v1', ...access);
+    const manage = requireScope('tracking:manage');
+    const read = requireScope('tickets:read');
+
+    app.put('/v1/clients/:clientId', manage, async (req: Request<ClientParams>, res: Response) => {
+      const clientId = visibleClientId(req);
       const settings = clientSettingsBody(req.body);
       const { client, created } = await clients.save(clientId, settings);
       lookups.forget(clientId);
@@ -31,27 +41,27 @@ export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDep
       res.status(created ? 201 : 200).json(client);
     });
 
-    app.get('/v1/clients/:clientId', async (req: Request<ClientParams>, res: Response) => {
-      const clientId = clientIdParam(req.params.clientId);
+    app.get('/v1/clients/:clientId', manage, async (req: Request<ClientParams>, res: Response) => {
+      const clientId = visibleClientId(req);
       const client = await clients.find(clientId);
       if (!client) throw new TrackingError('client_not_found', `tracking is not set up for client '${clientId}'`);
       res.json(client);
     });
 
-    app.get('/v1/clients/:clientId/tasks/:taskId', async (req: Request<TaskParams>, res: Response) => {
-      const clientId = clientIdParam(req.params.clientId);
+    app.get('/v1/clients/:clientId/tasks/:taskId', read, async (req: Request<TaskParams>, res: Response) => {
+      const clientId = visibleClientId(req);
       const taskId = taskIdParam(req.params.taskId);
       res.json(await lookups.task(clientId, taskId, includeParam(req.query as Record<string, unknown>)));
     });
 
-    app.get('/v1/clients/:clientId/tasks/:taskId/live', async (req: Request<TaskParams>, res: Response) => {
-      const clientId = clientIdParam(req.params.clientId);
+    app.get('/v1/clients/:clientId/tasks/:taskId/live', read, async (req: Request<TaskParams>, res: Response) => {
+      const clientId = visibleClientId(req);
       const taskId = taskIdParam(req.params.taskId);
       res.json(await lookups.live(clientId, taskId));
     });
 
-    app.post('/v1/clients/:clientId/tasks', async (req: Request<ClientParams>, res: Response) => {
-      const clientId = clientIdParam(req.params.clientId);
+    app.post('/v1/clients/:clientId/tasks', manage, async (req: Request<ClientParams>, res: Response) => {
+      const clientId = visibleClientId(req);
       const result = await lookups.create(clientId, req.body);
       res.status(result.created ? 201 : 200).json(result);
     });

@@ -68,6 +68,8 @@ export interface Position {
 
 export interface TicketFilter {
   accountId?: string;
+  /** Only these accounts (a credential's limit). */
+  accountIds?: string[];
   queue?: string;
   folder?: string;
   status?: TicketStatus;
@@ -115,6 +117,7 @@ export async function listTickets(pool: Pool, filter: TicketFilter): Promise<{ r
   const conditions: string[] = [];
   const param = parameters();
   if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
+  if (filter.accountIds !== undefined) conditions.push(`t.account_id = ANY(${param.add(filter.accountIds)}::text[])`);
   if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
   if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
   if (filter.status !== undefined) conditions.push(`t.status = ${param.add(filter.status)}`);
@@ -187,6 +190,8 @@ export interface ContactRow {
 
 export interface ContactFilter {
   accountId?: string;
+  /** Only these accounts (a credential's limit). */
+  accountIds?: string[];
   /** Case-insensitive exact screen name. */
   screenName?: string;
   platformUserId?: string;
@@ -202,6 +207,7 @@ export async function listContacts(pool: Pool, filter: ContactFilter): Promise<{
   const conditions: string[] = [];
   const param = parameters();
   if (filter.accountId !== undefined) conditions.push(`k.account_id = ${param.add(filter.accountId)}`);
+  if (filter.accountIds !== undefined) conditions.push(`k.account_id = ANY(${param.add(filter.accountIds)}::text[])`);
   if (filter.screenName !== undefined) conditions.push(`lower(k.screen_name) = lower(${param.add(filter.screenName)})`);
   if (filter.platformUserId !== undefined) conditions.push(`k.platform_user_id = ${param.add(filter.platformUserId)}`);
   if (filter.after) {
