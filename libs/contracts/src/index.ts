@@ -13,5 +13,4 @@ export * from './topology';
 export * from './commands';
 export * from './auth-account-events';
 export * from './tracking';
-export * from './social-events';
 export * from './account-events';

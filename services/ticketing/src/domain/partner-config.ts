@@ -1,4 +1,5 @@
-import { ajv, describeErrors, type SocialEventKind } from '@crm/contracts';
+import { ajv, describeErrors } from '@crm/contracts';
+import { type SocialEventKind } from './social-events';
 
 /**
  * The partner configuration of a connected account (ARCHITECTURE section 7): where its
