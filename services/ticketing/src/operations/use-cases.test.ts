@@ -9,7 +9,7 @@ import type { OutboxRow } from '../adapters/db/outbox';
 import { TicketingStore } from '../adapters/db/store';
 import { interpretActivity } from '../domain/activity';
 import { MIGRATIONS_DIR } from '../service';
-import { rawActivity } from '../testing/deliveries';
+import { dmDelivery, dmEvent, rawActivity, userObject } from '../testing/deliveries';
 import { AccountUnavailable, InvalidPartnerConfig, InvalidReply, NothingToReplyTo, TicketNotFound } from './errors';
 import { mirrorAccountChange } from './mirror-account-event';
 import { recordCommandResult, recordUnsendableCommand } from './record-command-result';
@@ -162,6 +162,46 @@ describe('recording posts, reactions and relations', () => {
     const account = newAccount();
     expect(await deliver(appRevoked({ account, createdAt: at('2026-07-03T10:00:00Z') }))).toMatchObject({ held: false, counts: { state: 1 } });
     expect(await store.read.accounts.find(account)).toMatchObject({ status: 'revoked', status_changed_at: new Date('2026-07-03T10:00:00Z') });
+  });
+});
+
+describe('a delivery of several events', () => {
+  const refunds = { routing: { rules: [{ name: 'refunds', when: { keywords: ['refund'] }, queue: 'billing', folder: 'refunds' }] } };
+  const summary = async (account: string) =>
+    (await tickets(account)).map((t) => ({ subject: t.subject, queue: t.queue, folder: t.folder, status: t.status, lastActivityAt: t.last_activity_at, routingRule: t.routing_rule }));
+
+  it('ends as the same events delivered one by one, in any order', async () => {
+    const [together, apart] = [newAccount(), newAccount()];
+    const t0 = at('2026-08-01T10:00:00Z');
+    const events = (account: string) => [
+      dmEvent({ id: `${account}3`, from: ANA.id, to: account, text: 'I want a refund', at: t0 + 2_000 }),
+      dmEvent({ id: `${account}2`, from: account, to: ANA.id, text: 'how can we help?', at: t0 + 1_000 }),
+      dmEvent({ id: `${account}1`, from: ANA.id, to: account, text: 'hello', at: t0 }),
+      dmEvent({ id: `${account}4`, from: ANA.id, to: account, text: 'order 42', at: t0 + 3_000 }),
+    ];
+    const users = (account: string) => [userObject(ANA.id, ANA.screenName, ANA.name), userObject(account, 'acme', 'Acme')];
+    await configure(together, refunds);
+    await configure(apart, refunds);
+    expect((await deliver(dmDelivery(together, events(together), users(together)))).counts).toMatchObject({ opened: 1, appended: 3 });
+    for (const event of events(apart)) await deliver(dmDelivery(apart, [event], users(apart)));
+    expect(await summary(together)).toEqual(await summary(apart));
+    expect(await summary(together)).toEqual([{ subject: 'hello', queue: 'social', folder: 'inbox', status: 'open', lastActivityAt: new Date(t0 + 3_000), routingRule: null }]);
+  });
+
+  it('folds a ticket it opened into a ticket it opened later in the same delivery', async () => {
+    const account = newAccount();
+    await configure(account);
+    const mentionId = nextEventId();
+    const t0 = at('2026-08-02T10:00:00Z');
+    // The reply's time comes before its parent's (clocks differ): it opens a ticket waiting for the parent, which then folds into the parent's.
+    const reply = postCreated({ account, author: ANA, text: 'any news?', inReplyTo: { id: mentionId, author: ANA }, createdAt: t0 });
+    const mention = postCreated({ account, author: ANA, text: '@acme where is my order?', mentions: [account], eventId: mentionId, createdAt: t0 + 1_000 });
+    const both = { ...mention, tweet_create_events: [...(reply.tweet_create_events as object[]), ...(mention.tweet_create_events as object[])] };
+    expect((await deliver(both)).counts).toMatchObject({ opened: 2 });
+    const all = await tickets(account);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ subject: 'any news?', last_activity_at: new Date(t0 + 1_000) });
+    expect((await timeline(all[0]!.id)).map((a) => a.text)).toEqual(['any news?', '@acme where is my order?']);
   });
 });
 
