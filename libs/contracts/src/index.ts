@@ -14,7 +14,6 @@ export * from './topology';
 export * from './commands';
 export * from './auth-account-events';
 export * from './tracking';
-export * from './social-events';
 export * from './account-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';

@@ -3,8 +3,6 @@ import { isUuid } from '../domain/ids';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-export { isUuid };
-
 /** An opaque page cursor: the position of the last item of a page, base64url-encoded. */
 export function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify({ c: position.createdAt, i: position.id }), 'utf8').toString('base64url');
