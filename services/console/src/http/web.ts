@@ -4,7 +4,8 @@ import express, { type Express, type RequestHandler } from 'express';
 
 /** The Content-Security-Policy of every answer: only our own scripts; framing only by the configured origins. */
 export function securityHeaders(frameAncestors: string[], tileUrl: string): RequestHandler {
-  const tileOrigin = tileUrl ? new URL(tileUrl.replace(/\{[a-z]\}/g, '0')).origin : '';
+  // `{s}` (the tile server's subdomains) becomes a wildcard host; the other placeholders are path parts.
+  const tileOrigin = tileUrl ? new URL(tileUrl.replace('{s}', 'subdomain-wildcard').replace(/\{[a-z]\}/g, '0')).origin.replace('subdomain-wildcard', '*') : '';
   const policy = [
     "default-src 'self'",
     "script-src 'self'",

@@ -14,7 +14,7 @@ import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
 import { readConfig } from '../config';
 import { startConsole, type RunningConsole } from '../service';
-import { buildWebOnce } from './web-build';
+import { buildWebOnce } from '../web-build';
 
 const ENV_NAME = 'console';
 export const CRM_TOKEN = `console-crm-token-${randomBytes(8).toString('hex')}`;
