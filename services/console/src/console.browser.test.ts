@@ -33,7 +33,8 @@ async function startHostPage(): Promise<void> {
 
 beforeAll(async () => {
   await startHostPage();
-  stack = await startConsoleStack({ FRAME_ANCESTORS: hostUrl });
+  // Tiles from a server that is not there: the map must still draw the route, the markers and a scale.
+  stack = await startConsoleStack({ FRAME_ANCESTORS: hostUrl, TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
   browser = await launchBrowser();
   // axe-core is injected as an inline script, which the console's CSP refuses: this context ignores CSP (the embed test does not).
   context = await browser.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
@@ -143,12 +144,29 @@ describe("the agent's console", () => {
     await waitFor(async () => (await page.locator('path.rider-marker').getAttribute('d')) !== before.d, { what: 'the marker to move' });
     await expect(page.getByTestId('route-distance').innerText()).resolves.toMatch(/Distance: [0-9.]+ k?m/);
     await expect(page.getByTestId('eta').innerText()).resolves.toMatch(/ETA: .*\([0-9]+ min\)/);
+    await page.getByText('Map tiles could not load').waitFor();
     await page.getByRole('button', { name: 'Record evidence snapshot' }).click();
     await page.getByTestId('snapshot-result').waitFor();
     await expectAccessible('map-popup');
     await page.keyboard.press('Escape');
     await page.getByTestId('map-modal').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Track order');
+  });
+
+  it('shows the last known position marked stale while the provider is down, and a finished task as finished', async () => {
+    const track = page.getByRole('button', { name: 'Track order' });
+    await track.click();
+    await page.getByTestId('rider-position').filter({ hasText: 'Rider at' }).waitFor();
+    await stack.tracking.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    await page.getByTestId('map-state').filter({ hasText: 'Tracking provider unavailable: last known position' }).waitFor();
+    await page.getByTestId('stale-badge').waitFor();
+    await page.getByTestId('rider-position').filter({ hasText: 'Rider at' }).waitFor();
+    await stack.tracking.sim.delete('/control/failures');
+    expect((await stack.tracking.sim.post('/control/tasks/demo/order-42/cancel', {})).status).toBe(200);
+    await page.getByTestId('map-state').filter({ hasText: 'Task finished' }).waitFor();
+    expect(await page.getByTestId('rider-position').innerText()).toBe('No rider position');
+    await page.getByRole('button', { name: 'Close the map' }).click();
+    await page.getByTestId('map-modal').waitFor({ state: 'detached' });
   });
 
   it('opens one ticket in an iframe of an allowed origin through a single-use launch link', async () => {

@@ -75,7 +75,7 @@ async function freePort(): Promise<number> {
 
 export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
   const webDir = buildWebOnce();
-  const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}` } });
+  const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', BREAKER_RESET_MS: '500', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}` } });
   const databases = await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')]);
   const stops: (() => Promise<void>)[] = [];
   const port = await freePort();

@@ -77,6 +77,6 @@ export interface LiveView {
   drop: { lat: number; lng: number; address?: string | null } | null;
   route: { distanceMeters: number; durationSeconds: number; geometry: { type: 'LineString'; coordinates: [number, number][] }; source: string } | null;
   eta: { at: string; approximate: boolean; source: string } | null;
-  notice: string | null;
-  freshness?: { stale?: boolean; reason?: string; ageSeconds?: number } | null;
+  notice: { code: string; message: string } | null;
+  freshness?: { stale?: boolean; staleReason?: string | null; ageSeconds?: number; fetchedAt?: string } | null;
 }

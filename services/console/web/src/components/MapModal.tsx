@@ -9,6 +9,8 @@ import { LiveMap } from './LiveMap';
 
 type Problem = { code: string; message: string };
 
+const FINISHED = ['COMPLETED', 'PARTIAL_COMPLETED', 'CANCELLED'];
+
 const PROBLEM_TITLE: Record<string, string> = {
   client_not_found: 'Tracking is not enabled for this client',
   client_disabled: 'Tracking is not enabled for this client',
@@ -103,8 +105,9 @@ function SnapshotButton({ ticket, view, onSaved }: { ticket: Ticket; view: LiveV
 function StateNotice({ view, problem }: { view: LiveView | null; problem: Problem | null }) {
   if (problem && PROBLEM_TITLE[problem.code]) return <Alert color="gray" title={PROBLEM_TITLE[problem.code]} data-testid="map-state">{problem.message}</Alert>;
   if (problem) return <Alert color="orange" title={view ? 'Tracking provider unavailable: last known position' : 'Tracking provider unavailable'} data-testid="map-state">{problem.message}</Alert>;
-  if (view && !view.active) return <Alert color="gray" title="Task finished" data-testid="map-state">This task is {view.status.toLowerCase()}{view.notice ? ` (${view.notice.replace(/_/g, ' ')})` : ''}: the rider is no longer shown.</Alert>;
-  if (view?.freshness?.stale) return <Alert color="orange" title="Tracking provider unavailable: last known position" data-testid="map-state">{view.freshness.reason ?? ''}</Alert>;
+  if (view && !view.active && FINISHED.includes(view.status)) return <Alert color="gray" title="Task finished" data-testid="map-state">{view.notice?.message ?? `This task is ${view.status.toLowerCase()}.`} The rider is no longer shown.</Alert>;
+  if (view?.freshness?.stale) return <Alert color="orange" title="Tracking provider unavailable: last known position" data-testid="map-state">{view.freshness.staleReason ?? 'the provider did not answer'}</Alert>;
+  if (view?.notice) return <Alert color="gray" title="Tracking" data-testid="map-state">{view.notice.message}</Alert>;
   return null;
 }
 
