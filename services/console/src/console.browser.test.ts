@@ -49,8 +49,8 @@ afterAll(async () => {
 
 const consoleUrl = () => stack.console.url;
 
-async function expectAccessible(name: string): Promise<void> {
-  await screenshot(page, name);
+async function expectAccessible(name: string, wholePage = true): Promise<void> {
+  await screenshot(page, name, wholePage);
   expect(await seriousViolations(page)).toEqual([]);
 }
 
@@ -147,7 +147,7 @@ describe("the agent's console", () => {
     await page.getByText('Map tiles could not load').waitFor();
     await page.getByRole('button', { name: 'Record evidence snapshot' }).click();
     await page.getByTestId('snapshot-result').waitFor();
-    await expectAccessible('map-popup');
+    await expectAccessible('map-popup', false);
     await page.keyboard.press('Escape');
     await page.getByTestId('map-modal').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Track order');

@@ -20,9 +20,17 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return { browser, close: () => browser.close() };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot in screenshots/: the whole page, or (wholePage false, e.g. behind a modal) the viewport. */
+export async function screenshot(page: Page, name: string, wholePage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: name !== 'map-popup' });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  const viewport = page.viewportSize();
+  // The whole page in one viewport (a full-page capture would repeat the fixed header mid-page).
+  const height = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
+  if (!wholePage || !viewport || height <= viewport.height) return void (await page.screenshot({ path }));
+  await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
 }
 
 interface AxeViolation {
