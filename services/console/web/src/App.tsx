@@ -1,6 +1,7 @@
 import { AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
+import { ErrorBoundary } from './ErrorBoundary';
 import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
@@ -80,8 +81,10 @@ function Routes() {
 
 export function App() {
   return (
-    <SessionProvider>
-      <Routes />
-    </SessionProvider>
+    <ErrorBoundary>
+      <SessionProvider>
+        <Routes />
+      </SessionProvider>
+    </ErrorBoundary>
   );
 }
