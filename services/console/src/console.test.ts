@@ -74,6 +74,7 @@ function fakeTicketing(routeTest: { enabled: boolean }) {
   app.get('/v1/events', (_req, res) => {
     res.set('content-type', 'text/event-stream').flushHeaders();
     res.write('event: ticket.created\ndata: {"ticketId":"t-1"}\n\n');
+    res.write('event: ticket.updated\ndata: {"ticketId": "t-1", "status": "pending"}\n\n');
     res.write('event: ticket.activity\ndata: {"ticketId":"t-2"}\n\n');
   });
   app.post('/v1/partner-configs/:pageId/route-test', (req, res) => {
@@ -122,18 +123,19 @@ describe('the server', () => {
       expect(answer.headers.get('content-type')).toContain('text/event-stream');
       const reader = answer.body!.getReader();
       let text = '';
-      while (!text.includes('t-2') && !(text.includes('t-1') && cookieHeader !== cookie)) text += new TextDecoder().decode((await reader.read()).value);
+      while (!text.includes('t-2') && !(text.includes('pending') && cookieHeader !== cookie)) text += new TextDecoder().decode((await reader.read()).value);
       await reader.cancel();
       return text;
     };
-    expect(await read(cookie)).toBe('event: ticket.created\ndata: {"ticketId":"t-1"}\n\nevent: ticket.activity\ndata: {"ticketId":"t-2"}\n\n');
+    const updated = 'event: ticket.updated\ndata: {"ticketId": "t-1", "status": "pending"}\n\n';
+    expect(await read(cookie)).toBe(`event: ticket.created\ndata: {"ticketId":"t-1"}\n\n${updated}event: ticket.activity\ndata: {"ticketId":"t-2"}\n\n`);
     const link = await fetch(`${running.url}/v1/launch-links`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer crm' }, body: JSON.stringify({ ticketId: 't-1' }) });
     const { url } = (await link.json()) as { url: string };
     const launched = await fetch(url, { redirect: 'manual' });
     expect(launched.status).toBe(303);
     expect(launched.headers.get('location')).toBe('/embed/tickets/t-1');
     const launchCookie = launched.headers.get('set-cookie')!.split(';')[0]!;
-    expect(await read(launchCookie)).toBe('event: ticket.created\ndata: {"ticketId":"t-1"}\n\n');
+    expect(await read(launchCookie)).toBe(`event: ticket.created\ndata: {"ticketId":"t-1"}\n\n${updated}`);
   });
 
   it('shows the rule tester as unavailable while ticketing lacks it, and relays its answer once it exists', async () => {

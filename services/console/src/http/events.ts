@@ -4,6 +4,21 @@ import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Upstream } from '../adapters/upstream';
 
+/** The `ticketId` in an event's JSON data; undefined for comments (keep-alives) and other blocks. */
+function ticketIdOf(block: string): string | undefined {
+  const data = block
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+  try {
+    const parsed = JSON.parse(data) as { ticketId?: unknown };
+    return typeof parsed.ticketId === 'string' ? parsed.ticketId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Relays ticketing's server-sent events (`GET /v1/events`) to the browser with the console's
  * credential. When ticketing has no stream (404) the browser is told so with 501
@@ -30,7 +45,7 @@ export function eventRoutes(app: Express, ticketing: Upstream, logger: Logger): 
       buffered += chunk.toString('utf8');
       const blocks = buffered.split('\n\n');
       buffered = blocks.pop() ?? '';
-      for (const block of blocks) if (!only || block.startsWith(':') || block.includes(`"ticketId":"${only}"`)) res.write(`${block}\n\n`);
+      for (const block of blocks) if (!only || ticketIdOf(block) === only) res.write(`${block}\n\n`);
     });
     source.on('error', () => res.end());
     source.on('end', () => res.end());
