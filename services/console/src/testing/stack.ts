@@ -76,17 +76,41 @@ async function freePort(): Promise<number> {
 export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
   const webDir = buildWebOnce();
   const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', BREAKER_RESET_MS: '500', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}` } });
-  const databases = await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')]);
+  const databases: TestDatabase[] = [];
   const stops: (() => Promise<void>)[] = [];
-  const port = await freePort();
-  const consoleUrl = `http://127.0.0.1:${port}`;
-  const urls = await startSocialSide(tracking.amqpUrl, databases, stops, consoleUrl);
-  const config = readConfig({
+  const stopAll = async () => {
+    for (const stop of stops) await stop().catch(() => undefined);
+    await Promise.all(databases.map((db) => db.drop().catch(() => undefined)));
+    await tracking.stop();
+  };
+  try {
+    databases.push(...(await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')])));
+    const port = await freePort();
+    const urls = await startSocialSide(tracking.amqpUrl, databases, stops, `http://127.0.0.1:${port}`);
+    const running = await startConsole(consoleConfig(port, urls, `http://127.0.0.1:${tracking.service.port}`, webDir, env), { logger: testLogger('console'), host: '127.0.0.1', nodeEnv: 'test' });
+    stops.unshift(running.stop);
+    return {
+      console: running,
+      tracking,
+      ticketing: client(urls.ticketingUrl, CRM_TOKEN),
+      auth: client(urls.authUrl, CRM_TOKEN),
+      social: client(urls.socialUrl),
+      stop: stopAll,
+    };
+  } catch (error) {
+    // Whatever started is stopped, so a failed start leaves nothing running.
+    await stopAll();
+    throw error;
+  }
+}
+
+function consoleConfig(port: number, urls: { ticketingUrl: string; authUrl: string }, trackingUrl: string, webDir: string, env: Record<string, string>) {
+  return readConfig({
     NODE_ENV: 'test',
     PORT: String(port),
     TICKETING_URL: urls.ticketingUrl,
     AUTH_URL: urls.authUrl,
-    TRACKING_URL: `http://127.0.0.1:${tracking.service.port}`,
+    TRACKING_URL: trackingUrl,
     SERVICE_TOKEN: CRM_TOKEN,
     CRM_API_TOKENS: CRM_TOKEN,
     SESSION_SECRET: randomBytes(32).toString('base64'),
@@ -95,18 +119,4 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
     WEB_DIR: webDir,
     ...env,
   });
-  const running = await startConsole(config, { logger: testLogger('console'), host: '127.0.0.1', nodeEnv: 'test' });
-  return {
-    console: running,
-    tracking,
-    ticketing: client(urls.ticketingUrl, CRM_TOKEN),
-    auth: client(urls.authUrl, CRM_TOKEN),
-    social: client(urls.socialUrl),
-    stop: async () => {
-      await running.stop();
-      for (const stop of stops) await stop();
-      await Promise.all(databases.map((db) => db.drop()));
-      await tracking.stop();
-    },
-  };
 }
