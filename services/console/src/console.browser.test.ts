@@ -95,8 +95,25 @@ describe("the agent's console", () => {
     await page.getByTestId('rule').getByLabel('Keywords').blur();
     await page.getByRole('button', { name: 'Save configuration' }).click();
     await page.getByTestId('save-result').filter({ hasText: 'Saved.' }).waitFor();
-    const saved = (await stack.ticketing.get(`/v1/partner-configs/${accountId}`)).data;
-    expect(saved.routing.rules).toEqual([{ name: 'Orders', when: { keywords: ['order', 'parcel'] }, queue: 'deliveries', folder: 'orders' }]);
+    const orders = { name: 'Orders', when: { keywords: ['order', 'parcel'] }, queue: 'deliveries', folder: 'orders' };
+    const savedRules = async () => (await stack.ticketing.get(`/v1/partner-configs/${accountId}`)).data.routing.rules;
+    expect(await savedRules()).toEqual([orders]);
+
+    // A second rule, moved first, saved; then removed again.
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const second = page.getByTestId('rule').nth(1);
+    await second.getByLabel('Rule name').fill('Refunds');
+    await second.getByLabel('Queue').fill('billing');
+    await second.getByLabel('Senders').fill('@bob');
+    await second.getByLabel('Senders').blur();
+    await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await waitFor(async () => (await savedRules()).length === 2, { what: 'two saved rules' });
+    expect(await savedRules()).toEqual([{ name: 'Refunds', when: { senders: ['@bob'] }, queue: 'billing', folder: 'inbox' }, orders]);
+    await page.getByTestId('rule').first().getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await waitFor(async () => (await savedRules()).length === 1, { what: 'the removal saved' });
+    expect(await savedRules()).toEqual([orders]);
 
     await page.getByLabel('Message').fill('where is my order 42?');
     await page.getByRole('button', { name: 'Test routing' }).click();
