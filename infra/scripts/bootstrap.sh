@@ -43,6 +43,15 @@ ensure_postgres() {
   fi
 }
 
+# The console's browser tests drive Debian's chromium (playwright-core never downloads a browser).
+ensure_chromium() {
+  if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
+    say "installing chromium (apt)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+}
+
 counts() { # label, jest --json output file
   node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")); console.log(`${process.argv[1]}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$1" "$2" || true
 }
@@ -57,6 +66,7 @@ ensure_postgres
 case "$command" in
   start) exec pnpm start ;;
 esac
+ensure_chromium
 
 # Tests use the local servers unless told otherwise (see libs/testing).
 export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"

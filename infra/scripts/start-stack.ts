@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { LOCAL_DEV } from '@crm/config';
+import { buildWebOnce } from '@crm/console/src/web-build';
 
 const root = join(__dirname, '..', '..');
 const env = process.env;
@@ -31,6 +32,7 @@ const ports = {
   tracking: portOf('TRACKING', 3004),
   simulator: portOf('SOCIAL_SIMULATOR', 3101),
   trackingSimulator: portOf('TRACKING_SIMULATOR', 3102),
+  console: portOf('CONSOLE', 3005),
 };
 const crmToken = (env.CRM_API_TOKENS ?? LOCAL_DEV.crmToken).split(',')[0];
 const databaseUrl = (prefix: string, name: string) => env[`${prefix}_DATABASE_URL`] ?? `${databaseServer}/${name}`;
@@ -42,7 +44,7 @@ const parts: Part[] = [
     name: 'auth',
     dir: 'services/auth',
     port: ports.auth,
-    env: { DATABASE_URL: databaseUrl('AUTH', 'auth'), PUBLIC_WEBHOOK_URL: webhookUrl, SOCIAL_API_URL: env.SOCIAL_API_URL ?? `http://127.0.0.1:${ports.simulator}`, SOCIAL_CONSUMER_SECRET: consumerSecret },
+    env: { DATABASE_URL: databaseUrl('AUTH', 'auth'), PUBLIC_WEBHOOK_URL: webhookUrl, CRM_CONNECTED_URL: env.CRM_CONNECTED_URL ?? `http://127.0.0.1:${ports.console}/accounts`, SOCIAL_API_URL: env.SOCIAL_API_URL ?? `http://127.0.0.1:${ports.simulator}`, SOCIAL_CONSUMER_SECRET: consumerSecret },
     describe: (base) => `${base} (OAuth credentials; answers auth.rpc)`,
   },
   {
@@ -69,6 +71,17 @@ const parts: Part[] = [
       ROUTING_URL: env.ROUTING_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
     },
     describe: (base) => `${base}/v1/clients/:clientId/tasks/:taskId/live (CRM API; Authorization: Bearer ${crmToken})`,
+  },
+  {
+    name: 'console',
+    dir: 'services/console',
+    port: ports.console,
+    env: {
+      TICKETING_URL: `http://127.0.0.1:${ports.ticketing}`,
+      AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+      TRACKING_URL: `http://127.0.0.1:${ports.tracking}`,
+    },
+    describe: (base) => `${base} (the agents' screens; sign in with ${crmToken})`,
   },
   {
     name: 'social-platform-simulator',
@@ -161,6 +174,8 @@ async function main(): Promise<void> {
     console.error(`Cannot start the stack: not reachable: ${missing.join('; ')}. Or run: bash infra/scripts/bootstrap.sh start`);
     process.exit(1);
   }
+  // The console serves its web application from dist/web: built here when missing or older than its sources.
+  buildWebOnce();
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
   // auth first: webhook-ingest asks it for the webhook key.

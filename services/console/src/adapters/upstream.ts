@@ -1,0 +1,70 @@
+import { currentCorrelationId } from '@crm/logging';
+import { HttpError } from '@crm/http';
+
+/** An answer of ticketing, auth or tracking, whatever its status. */
+export interface UpstreamAnswer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export interface UpstreamOptions {
+  name: 'ticketing' | 'auth' | 'tracking';
+  baseUrl: string;
+  /** The service credential (never sent to a browser). */
+  token: string;
+  timeoutMs: number;
+}
+
+/**
+ * Calls one of the services with the console's credential and the request's correlation id.
+ * A network failure or a timeout becomes 502/504 with the service named; any answer is
+ * returned as it is for the route to relay.
+ */
+export class Upstream {
+  constructor(private readonly options: UpstreamOptions) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  async call(method: string, path: string, body?: unknown, token = this.options.token): Promise<UpstreamAnswer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'x-correlation-id': currentCorrelationId() };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.options.baseUrl), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+      });
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new HttpError(timedOut ? 504 : 502, timedOut ? 'upstream_timeout' : 'upstream_unavailable', `${this.options.name} ${timedOut ? 'did not answer in time' : 'cannot be reached'}; try again shortly`);
+    }
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = { error: { code: 'upstream_invalid', message: `${this.options.name} answered something that is not JSON` } };
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  /** Whether the service answers its liveness check. */
+  async alive(): Promise<boolean> {
+    const response = await fetch(new URL('/health/live', this.options.baseUrl), { signal: AbortSignal.timeout(2000) }).catch(() => null);
+    return response?.ok ?? false;
+  }
+
+  /** Opens a streaming GET (server-sent events); the caller reads and aborts it. */
+  stream(path: string, signal: AbortSignal): Promise<Response> {
+    return fetch(new URL(path, this.options.baseUrl), {
+      headers: { authorization: `Bearer ${this.options.token}`, accept: 'text/event-stream', 'x-correlation-id': currentCorrelationId() },
+      signal,
+    });
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The agent's screens in real Chromium (Debian's, driven by playwright-core) against the real
+ * services in this process: auth, ticketing, webhook-ingest, tracking, the social platform
+ * and tracking provider simulators, on the real RabbitMQ and PostgreSQL. Each screen is
+ * photographed into screenshots/ and checked with axe-core (no serious or critical finding).
+ */
+import { createServer, type Server } from 'node:http';
+import type { BrowserContext, Page } from 'playwright-core';
+import { closeServer, portOf } from '@crm/http';
+import { waitFor } from '@crm/testing';
+import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from './testing/browser';
+import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
+
+let stack: ConsoleStack;
+let browser: TestBrowser;
+let context: BrowserContext;
+let page: Page;
+let host: Server;
+let hostUrl = '';
+let accountId = '';
+let ticketId = '';
+
+/** A page of "the CRM" that frames whatever URL it is given (the launch link). */
+async function startHostPage(): Promise<void> {
+  host = createServer((req, res) => {
+    const src = new URL(req.url ?? '/', 'http://host').searchParams.get('src') ?? '';
+    res.setHeader('content-type', 'text/html');
+    res.end(`<!doctype html><html lang="en"><title>CRM</title><main><h1>CRM</h1><iframe title="Support console" src="${src.replace(/"/g, '&quot;')}" width="1100" height="900"></iframe></main></html>`);
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  hostUrl = `http://127.0.0.1:${portOf(host)}`;
+}
+
+beforeAll(async () => {
+  await startHostPage();
+  // Tiles from a server that is not there: the map must still draw the route, the markers and a scale.
+  stack = await startConsoleStack({ FRAME_ANCESTORS: hostUrl, TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+  browser = await launchBrowser();
+  // axe-core is injected as an inline script, which the console's CSP refuses: this context ignores CSP (the embed test does not).
+  context = await browser.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (host) await closeServer(host);
+});
+
+const consoleUrl = () => stack.console.url;
+
+async function expectAccessible(name: string, wholePage = true): Promise<void> {
+  await screenshot(page, name, wholePage);
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+describe("the agent's console", () => {
+  it('signs in with an API credential, refusing a wrong one', async () => {
+    await page.goto(`${consoleUrl()}/inbox`);
+    await page.getByLabel('API credential').fill('not-a-valid-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'does not accept' }).waitFor();
+    await expectAccessible('sign-in');
+    await page.getByLabel('API credential').fill(CRM_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    const cookie = (await context.cookies()).find((c) => c.name === 'console_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(cookie!.value).not.toContain(CRM_TOKEN);
+  });
+
+  it('connects an account through the OAuth flow and configures a routing rule, errors beside their field', async () => {
+    await page.goto(`${consoleUrl()}/accounts`);
+    await page.getByRole('button', { name: 'Connect an account' }).click();
+    await page.locator('input[name="user"]').fill('@acme_support');
+    await page.getByRole('button', { name: 'Authorize app' }).click();
+    await page.waitForURL(/\/accounts\?/);
+    accountId = new URL(page.url()).searchParams.get('accountId')!;
+    expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
+    expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
+    await page.reload();
+    const row = page.getByTestId('account-row').filter({ hasText: '@acme_support' });
+    await row.getByText('Connected').waitFor();
+    await row.getByRole('button', { name: 'Configure' }).click();
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByLabel('Rule name').fill('Orders');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    // ticketing names /routing/rules/0/queue; the message shows under that rule's Queue field.
+    await page.getByTestId('rule').getByText('/routing/rules/0/queue').waitFor();
+
+    await page.getByTestId('rule').getByLabel('Queue').fill('deliveries');
+    await page.getByTestId('rule').getByLabel('Folder').fill('orders');
+    await page.getByTestId('rule').getByLabel('Keywords').fill('order, parcel');
+    await page.getByTestId('rule').getByLabel('Keywords').blur();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByTestId('save-result').filter({ hasText: 'Saved.' }).waitFor();
+    const orders = { name: 'Orders', when: { keywords: ['order', 'parcel'] }, queue: 'deliveries', folder: 'orders' };
+    const savedRules = async () => (await stack.ticketing.get(`/v1/partner-configs/${accountId}`)).data.routing.rules;
+    expect(await savedRules()).toEqual([orders]);
+
+    // A second rule, moved first, saved; then removed again.
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const second = page.getByTestId('rule').nth(1);
+    await second.getByLabel('Rule name').fill('Refunds');
+    await second.getByLabel('Queue').fill('billing');
+    await second.getByLabel('Senders').fill('@bob');
+    await second.getByLabel('Senders').blur();
+    await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await waitFor(async () => (await savedRules()).length === 2, { what: 'two saved rules' });
+    expect(await savedRules()).toEqual([{ name: 'Refunds', when: { senders: ['@bob'] }, queue: 'billing', folder: 'inbox' }, orders]);
+    await page.getByTestId('rule').first().getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await waitFor(async () => (await savedRules()).length === 1, { what: 'the removal saved' });
+    expect(await savedRules()).toEqual([orders]);
+
+    await page.getByLabel('Message').fill('where is my order 42?');
+    await page.getByRole('button', { name: 'Test routing' }).click();
+    await page.getByTestId('route-test-result').or(page.getByTestId('route-test-problem')).first().waitFor();
+    await expectAccessible('configuration');
+  });
+
+  it('shows a new DM in the inbox without a reload, in the queue of the matching rule', async () => {
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.getByTestId('live-mode').filter({ hasNotText: 'Connecting' }).waitFor();
+    const sent = await stack.social.post('/control/direct-messages', { from: { id: '777001', screenName: 'ana', name: 'Ana Customer' }, to: accountId, text: 'where is my order 42?' });
+    expect(sent.data.webhookStatus).toBe(200);
+    const row = page.getByTestId('ticket-row').filter({ hasText: '@ana' });
+    await row.waitFor();
+    expect(await row.getByTestId('ticket-queue').innerText()).toBe('deliveries / orders');
+    await expectAccessible('inbox');
+    await row.getByRole('link').click();
+    await page.getByTestId('ticket-view').waitFor();
+    ticketId = page.url().split('/tickets/')[1]!;
+  });
+
+  it('sends a reply and shows it pending, then sent', async () => {
+    await page.getByLabel('Reply').fill('Your order 42 left the warehouse today.');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    const reply = page.getByTestId('activity').filter({ hasText: 'Your order 42 left the warehouse today.' });
+    await reply.and(page.locator('[data-status="sent"]')).waitFor({ timeout: 30_000 });
+    await expectAccessible('ticket');
+  });
+
+  it("links an order; the map pop-up shows the rider moving, refreshes while open, and Esc closes it", async () => {
+    await stack.tracking.enableClient('demo');
+    await stack.tracking.simTask({ clientId: 'demo', taskId: 'order-42', elapsedSeconds: 60 });
+    await page.getByLabel('Tracking client').fill('demo');
+    await page.getByLabel('Task id').fill('order-42');
+    await page.getByRole('button', { name: 'Link order' }).click();
+    const track = page.getByRole('button', { name: 'Track order' });
+    await track.click();
+    const position = page.getByTestId('rider-position');
+    await position.filter({ hasText: 'Rider at' }).waitFor();
+    const before = { text: await position.innerText(), d: await page.locator('path.rider-marker').getAttribute('d') };
+    expect(await page.getByTestId('task-status').innerText()).toMatch(/STARTED/);
+    await stack.tracking.sim.post('/control/tasks/demo/order-42/advance', { seconds: 30 });
+    await waitFor(async () => (await position.innerText()) !== before.text, { what: 'the rider to move on the next refresh' });
+    await waitFor(async () => (await page.locator('path.rider-marker').getAttribute('d')) !== before.d, { what: 'the marker to move' });
+    await expect(page.getByTestId('route-distance').innerText()).resolves.toMatch(/Distance: [0-9.]+ k?m/);
+    await expect(page.getByTestId('eta').innerText()).resolves.toMatch(/ETA: .*\([0-9]+ min\)/);
+    await page.getByText('Map tiles could not load').waitFor();
+    await page.getByRole('button', { name: 'Record evidence snapshot' }).click();
+    await page.getByTestId('snapshot-result').waitFor();
+    await expectAccessible('map-popup', false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('map-modal').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Track order');
+  });
+
+  it('shows the last known position marked stale while the provider is down, and a finished task as finished', async () => {
+    const track = page.getByRole('button', { name: 'Track order' });
+    await track.click();
+    await page.getByTestId('rider-position').filter({ hasText: 'Rider at' }).waitFor();
+    await stack.tracking.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    await page.getByTestId('map-state').filter({ hasText: 'Tracking provider unavailable: last known position' }).waitFor();
+    await page.getByTestId('stale-badge').waitFor();
+    await page.getByTestId('rider-position').filter({ hasText: 'Rider at' }).waitFor();
+    await stack.tracking.sim.delete('/control/failures');
+    expect((await stack.tracking.sim.post('/control/tasks/demo/order-42/cancel', {})).status).toBe(200);
+    await page.getByTestId('map-state').filter({ hasText: 'Task finished' }).waitFor();
+    expect(await page.getByTestId('rider-position').innerText()).toBe('No rider position');
+    await page.getByRole('button', { name: 'Close the map' }).click();
+    await page.getByTestId('map-modal').waitFor({ state: 'detached' });
+  });
+
+  it('opens one ticket in an iframe of an allowed origin through a single-use launch link', async () => {
+    const refused = await fetch(`${consoleUrl()}/v1/launch-links`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' }, body: JSON.stringify({ ticketId }) });
+    expect(refused.status).toBe(401);
+    const answer = await fetch(`${consoleUrl()}/v1/launch-links`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${CRM_TOKEN}` }, body: JSON.stringify({ ticketId }) });
+    expect(answer.status).toBe(201);
+    const { url } = (await answer.json()) as { url: string };
+    const embedContext = await browser.browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const crmPage = await embedContext.newPage();
+    await crmPage.goto(`${hostUrl}/?src=${encodeURIComponent(url)}`);
+    const frame = crmPage.frameLocator('iframe');
+    await frame.getByTestId('ticket-view').waitFor();
+    await frame.getByText('Your order 42 left the warehouse today.').waitFor();
+    await screenshot(crmPage, 'embedded');
+    const embedded = crmPage.frames().find((f) => f.url().includes('/embed/tickets/'))!;
+    // The launch session reaches its ticket only.
+    expect(await embedded.evaluate(async () => (await fetch('/api/tickets')).status)).toBe(403);
+    expect((await fetch(url, { redirect: 'manual' })).status).toBe(401);
+    await embedContext.close();
+  });
+
+  it('refuses writes without the CSRF token and shows a clear state when tracking is not enabled', async () => {
+    const status = await page.evaluate(async (id) => (await fetch(`/api/tickets/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' })).status, ticketId);
+    expect(status).toBe(403);
+    await page.getByLabel('Tracking client').fill('nobody');
+    await page.getByRole('button', { name: 'Link order' }).click();
+    await page.getByTestId('order-summary').filter({ hasText: 'nobody' }).waitFor();
+    await page.getByRole('button', { name: 'Track order' }).click();
+    await page.getByTestId('map-state').filter({ hasText: 'Tracking is not enabled for this client' }).waitFor();
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * The console server on its own: signed tokens, the account list, its configuration rules,
+ * and its relays, against a stand-in for ticketing at the edge (a small HTTP server playing
+ * the endpoints another branch is building: the event stream and the rule tester).
+ */
+import type { Server } from 'node:http';
+import express from 'express';
+import { ConfigError } from '@crm/config';
+import { closeServer, listen, portOf } from '@crm/http';
+import { testLogger } from '@crm/testing';
+import { readConfig } from './config';
+import { mergeAccounts } from './domain/accounts';
+import { csrfTokenOf, sameCsrf, sign, verify } from './domain/signed';
+import { startConsole, type RunningConsole } from './service';
+
+const SECRET = 'a-test-session-secret-of-enough-length-0123';
+const TOKEN = 'agent-token-1';
+
+describe('signed tokens', () => {
+  it('accepts its own token for its purpose until it expires, and nothing altered', () => {
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const token = sign(SECRET, 'launch', { exp, ticketId: 't-1' });
+    expect(verify(SECRET, 'launch', token)).toMatchObject({ ticketId: 't-1', exp });
+    expect(verify(SECRET, 'session', token)).toBeNull();
+    expect(verify('another-secret-of-enough-length-000000000', 'launch', token)).toBeNull();
+    expect(verify(SECRET, 'launch', token, (exp + 1) * 1000)).toBeNull();
+    const [body, mac] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ exp, ticketId: 't-2', jti: 'x' })).toString('base64url');
+    expect(verify(SECRET, 'launch', `${forged}.${mac}`)).toBeNull();
+    expect(verify(SECRET, 'launch', `${body}.${mac}.extra`)).toBeNull();
+    expect(sameCsrf(SECRET, 'session-1', csrfTokenOf(SECRET, 'session-1'))).toBe(true);
+    expect(sameCsrf(SECRET, 'session-2', csrfTokenOf(SECRET, 'session-1'))).toBe(false);
+  });
+});
+
+describe('the account list', () => {
+  it("merges auth's and ticketing's views with the configurations; masks keys; an invalid webhook shows", () => {
+    const auth = { items: [{ accountId: '1', screenName: 'acme', status: 'connected', consumerKey: 'consumer-key-123456', accessTokenMasked: 'abcd…wxyz' }] };
+    const ticketing = { items: [{ accountId: '2', screenName: 'old', status: 'revoked', consumerKey: null, accessToken: null }] };
+    const configs = { items: [{ pageId: '1', pageName: 'Acme' }, { pageId: '3', pageName: 'Later', accountStatus: null }] };
+    const views = mergeAccounts(auth, ticketing, configs, { items: [{ valid: false }] });
+    expect(views.map((v) => [v.accountId, v.state, v.configured])).toEqual([
+      ['1', 'webhook_invalid', true],
+      ['2', 'revoked', false],
+      ['3', 'unknown', true],
+    ]);
+    expect(views[0]).toMatchObject({ consumerKey: 'cons…3456', accessToken: 'abcd…wxyz', pageName: 'Acme' });
+  });
+});
+
+describe('configuration', () => {
+  it('refuses to start in production without its secrets, naming them', () => {
+    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    try {
+      readConfig({ NODE_ENV: 'production' });
+    } catch (error) {
+      for (const name of ['SERVICE_TOKEN', 'CRM_API_TOKENS', 'SESSION_SECRET', 'TICKETING_URL']) expect((error as Error).message).toContain(name);
+    }
+    expect(() => readConfig({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET must be at least 32 characters/);
+  });
+
+  it('accepts the local development values only in development and test', async () => {
+    const config = readConfig({ NODE_ENV: 'staging', PORT: '0' });
+    await expect(startConsole(config, { logger: testLogger(), nodeEnv: 'staging' })).rejects.toThrow(/only with NODE_ENV development or test/);
+  });
+});
+
+/** ticketing at the edge: accepts one token, streams two events, answers the rule tester when asked to. */
+function fakeTicketing(routeTest: { enabled: boolean }) {
+  const app = express();
+  app.use(express.json());
+  app.use((req, res, next) => (req.get('authorization') === `Bearer ${TOKEN}` || req.get('authorization') === 'Bearer service' ? next() : res.status(401).json({ error: { code: 'unauthorized', message: 'no' } })));
+  app.get('/v1/accounts', (_req, res) => res.json({ items: [] }));
+  app.get('/v1/events', (_req, res) => {
+    res.set('content-type', 'text/event-stream').flushHeaders();
+    res.write('event: ticket.created\ndata: {"ticketId":"t-1"}\n\n');
+    res.write('event: ticket.updated\ndata: {"ticketId": "t-1", "status": "pending"}\n\n');
+    res.write('event: ticket.activity\ndata: {"ticketId":"t-2"}\n\n');
+  });
+  app.post('/v1/partner-configs/:pageId/route-test', (req, res) => {
+    if (!routeTest.enabled) return res.status(404).json({ error: { code: 'not_found', message: 'no route' } });
+    res.json({ rule: 'Orders', queue: 'deliveries', folder: 'orders', echo: req.body });
+  });
+  return app;
+}
+
+describe('the server', () => {
+  const routeTest = { enabled: false };
+  let ticketing: Server;
+  let running: RunningConsole;
+  let cookie = '';
+  let csrf = '';
+
+  beforeAll(async () => {
+    ticketing = await listen(fakeTicketing(routeTest), 0, '127.0.0.1');
+    const upstream = `http://127.0.0.1:${portOf(ticketing)}`;
+    const config = readConfig({ NODE_ENV: 'production', PORT: '0', TICKETING_URL: upstream, AUTH_URL: upstream, TRACKING_URL: upstream, SERVICE_TOKEN: 'service', CRM_API_TOKENS: 'crm', SESSION_SECRET: SECRET, FRAME_ANCESTORS: 'https://crm.example' });
+    running = await startConsole(config, { logger: testLogger(), host: '127.0.0.1', nodeEnv: 'production' });
+    const signedIn = await fetch(`${running.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN }) });
+    expect(signedIn.status).toBe(201);
+    const setCookie = signedIn.headers.get('set-cookie')!;
+    // Production with framing origins: Secure and SameSite=None, so the framed console keeps its session.
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/Secure/);
+    expect(setCookie).toMatch(/SameSite=None/);
+    cookie = setCookie.split(';')[0]!;
+    csrf = ((await (await fetch(`${running.url}/api/session`, { headers: { cookie } })).json()) as { csrfToken: string }).csrfToken;
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    if (ticketing) await closeServer(ticketing);
+  });
+
+  it('allows framing by the configured origins only', async () => {
+    const answer = await fetch(`${running.url}/signin`);
+    expect(answer.headers.get('content-security-policy')).toContain('frame-ancestors https://crm.example');
+  });
+
+  it("relays ticketing's event stream; a launch session hears only of its ticket", async () => {
+    const read = async (cookieHeader: string) => {
+      const answer = await fetch(`${running.url}/api/events`, { headers: { cookie: cookieHeader } });
+      expect(answer.headers.get('content-type')).toContain('text/event-stream');
+      const reader = answer.body!.getReader();
+      let text = '';
+      while (!text.includes('t-2') && !(text.includes('pending') && cookieHeader !== cookie)) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      return text;
+    };
+    const updated = 'event: ticket.updated\ndata: {"ticketId": "t-1", "status": "pending"}\n\n';
+    expect(await read(cookie)).toBe(`event: ticket.created\ndata: {"ticketId":"t-1"}\n\n${updated}event: ticket.activity\ndata: {"ticketId":"t-2"}\n\n`);
+    const link = await fetch(`${running.url}/v1/launch-links`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer crm' }, body: JSON.stringify({ ticketId: 't-1' }) });
+    const { url } = (await link.json()) as { url: string };
+    const launched = await fetch(url, { redirect: 'manual' });
+    expect(launched.status).toBe(303);
+    expect(launched.headers.get('location')).toBe('/embed/tickets/t-1');
+    const launchCookie = launched.headers.get('set-cookie')!.split(';')[0]!;
+    expect(await read(launchCookie)).toBe(`event: ticket.created\ndata: {"ticketId":"t-1"}\n\n${updated}`);
+  });
+
+  it('shows the rule tester as unavailable while ticketing lacks it, and relays its answer once it exists', async () => {
+    const test = () => fetch(`${running.url}/api/partner-configs/1001/route-test`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'dm_received', text: 'order 42', sender: '@ana', lang: 'en' }) });
+    routeTest.enabled = false;
+    const unavailable = await test();
+    expect(unavailable.status).toBe(501);
+    expect(((await unavailable.json()) as { error: { code: string } }).error.code).toBe('route_test_unavailable');
+    routeTest.enabled = true;
+    const answered = await test();
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toMatchObject({ rule: 'Orders', queue: 'deliveries', echo: { text: 'order 42', sender: '@ana' } });
+  });
+
+  it('answers bad input with a clear 4xx', async () => {
+    const badId = await fetch(`${running.url}/api/tickets/bad%20id`, { headers: { cookie } });
+    expect(badId.status).toBe(400);
+    expect(await badId.json()).toEqual({ error: { code: 'invalid_parameter', message: expect.stringContaining('`id`') } });
+    const noSession = await fetch(`${running.url}/api/tickets`);
+    expect(noSession.status).toBe(401);
+    const badLaunch = await fetch(`${running.url}/launch?token=nonsense`);
+    expect(badLaunch.status).toBe(401);
+  });
+});

@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import type { Express } from 'express';
+import { HttpError } from '@crm/http';
+import type { Logger } from '@crm/logging';
+import type { Upstream } from '../adapters/upstream';
+
+/** The `ticketId` in an event's JSON data; undefined for comments (keep-alives) and other blocks. */
+function ticketIdOf(block: string): string | undefined {
+  const data = block
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+  try {
+    const parsed = JSON.parse(data) as { ticketId?: unknown };
+    return typeof parsed.ticketId === 'string' ? parsed.ticketId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Relays ticketing's server-sent events (`GET /v1/events`) to the browser with the console's
+ * credential. When ticketing has no stream (404) the browser is told so with 501
+ * `events_unavailable` and polls instead; a launch-link session only hears of its ticket.
+ */
+export function eventRoutes(app: Express, ticketing: Upstream, logger: Logger): void {
+  app.get('/api/events', async (req, res) => {
+    const abort = new AbortController();
+    req.on('close', () => abort.abort());
+    let upstream: Response;
+    try {
+      upstream = await ticketing.stream('/v1/events', abort.signal);
+    } catch {
+      throw new HttpError(502, 'upstream_unavailable', 'ticketing cannot be reached for live events');
+    }
+    if (upstream.status === 404) throw new HttpError(501, 'events_unavailable', 'ticketing has no event stream; poll instead');
+    if (!upstream.ok || !upstream.body) throw new HttpError(502, 'upstream_unavailable', `ticketing's event stream answered ${upstream.status}`);
+    res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.flushHeaders();
+    const only = req.session?.ticketId;
+    const source = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    let buffered = '';
+    source.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const blocks = buffered.split('\n\n');
+      buffered = blocks.pop() ?? '';
+      for (const block of blocks) if (!only || ticketIdOf(block) === only) res.write(`${block}\n\n`);
+    });
+    source.on('error', () => res.end());
+    source.on('end', () => res.end());
+    res.on('close', () => {
+      abort.abort();
+      logger.debug('event relay closed');
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import type { Express } from 'express';
+import { HttpError, requireBearerToken } from '@crm/http';
+import { sign, verify } from '../domain/signed';
+import { setSessionCookie, type SessionSettings } from './session';
+
+const TICKET_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface LaunchSettings {
+  crmTokens: string[];
+  ttlSeconds: number;
+  publicUrl: () => string;
+}
+
+/**
+ * Launch links for embedding: the CRM (server to server, with its bearer token) asks for a
+ * short-lived signed link to one ticket and opens it in an iframe. Opening it (once) gives
+ * the frame a session scoped to that ticket.
+ */
+export function launchRoutes(app: Express, session: SessionSettings, launch: LaunchSettings): void {
+  const used = new Map<string, number>();
+  const forgetExpired = () => {
+    const now = Date.now() / 1000;
+    for (const [id, exp] of used) if (exp < now) used.delete(id);
+  };
+
+  app.post('/v1/launch-links', requireBearerToken(launch.crmTokens), (req, res) => {
+    const ticketId = (req.body as { ticketId?: unknown } | undefined)?.ticketId;
+    if (typeof ticketId !== 'string' || !TICKET_ID.test(ticketId)) throw new HttpError(400, 'invalid_launch', '`ticketId` must be a ticket id (1-128 of A-Z a-z 0-9 . _ : -)');
+    const exp = Math.floor(Date.now() / 1000) + launch.ttlSeconds;
+    const token = sign(session.secret, 'launch', { exp, ticketId });
+    res.status(201).json({ url: `${launch.publicUrl()}/launch?token=${token}`, expiresAt: new Date(exp * 1000).toISOString() });
+  });
+
+  app.get('/launch', (req, res) => {
+    const claims = verify(session.secret, 'launch', typeof req.query.token === 'string' ? req.query.token : undefined);
+    if (!claims || typeof claims.ticketId !== 'string') throw new HttpError(401, 'invalid_launch', 'this launch link is not valid or has expired; open the ticket again from the CRM');
+    forgetExpired();
+    if (used.has(claims.jti)) throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
+    used.set(claims.jti, claims.exp);
+    setSessionCookie(res, session, { agent: 'launch link', ticketId: claims.ticketId });
+    res.redirect(303, `/embed/tickets/${encodeURIComponent(claims.ticketId)}`);
+  });
+}

@@ -1,0 +1,74 @@
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { ConfigError } from '@crm/config';
+import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
+import { registerSecret, type Logger } from '@crm/logging';
+import { Upstream, type UpstreamOptions } from './adapters/upstream';
+import { secureCookies, usesLocalOnlySecrets, type ConsoleConfig } from './config';
+import { configurationRoutes, ticketRoutes, trackingRoutes, type Upstreams } from './http/api-routes';
+import { eventRoutes } from './http/events';
+import { launchRoutes } from './http/launch';
+import { launchScope, requireSession, sessionRoutes, type SessionSettings } from './http/session';
+import { securityHeaders, webRoutes } from './http/web';
+
+export interface RunningConsole {
+  server: Server;
+  port: number;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export const DEFAULT_WEB_DIR = join(__dirname, '..', 'dist', 'web');
+const LOCAL_MODES = ['development', 'test'];
+
+/** Local development values are accepted in NODE_ENV development and test only. */
+function refuseLocalSecretsOutsideDev(config: ConsoleConfig, logger: Logger, nodeEnv: string | undefined): void {
+  if (!usesLocalOnlySecrets(config)) return;
+  if (!LOCAL_MODES.includes(nodeEnv ?? '')) {
+    throw new ConfigError('console: invalid configuration: SESSION_SECRET, SERVICE_TOKEN and CRM_API_TOKENS must be set (local development values are accepted only with NODE_ENV development or test)');
+  }
+  logger.warn('using local development secrets; never do this in production');
+}
+
+export async function startConsole(config: ConsoleConfig, deps: { logger: Logger; host?: string; nodeEnv?: string }): Promise<RunningConsole> {
+  const { logger } = deps;
+  refuseLocalSecretsOutsideDev(config, logger, deps.nodeEnv ?? process.env.NODE_ENV);
+  for (const secret of [config.SESSION_SECRET, config.SERVICE_TOKEN, ...config.CRM_API_TOKENS]) registerSecret(secret);
+  const upstream = (name: UpstreamOptions['name'], baseUrl: string) => new Upstream({ name, baseUrl, token: config.SERVICE_TOKEN, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const upstreams = { ticketing: upstream('ticketing', config.TICKETING_URL), auth: upstream('auth', config.AUTH_URL), tracking: upstream('tracking', config.TRACKING_URL) } as Upstreams;
+  let publicUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? '';
+  const session: SessionSettings = {
+    secret: config.SESSION_SECRET,
+    ttlSeconds: config.SESSION_TTL_SECONDS,
+    secure: secureCookies(config, { NODE_ENV: deps.nodeEnv ?? process.env.NODE_ENV }),
+    crossSiteFrames: config.FRAME_ANCESTORS.length > 0,
+    clientSettings: { tileUrl: config.TILE_URL, tileAttribution: config.TILE_ATTRIBUTION, mapRefreshMs: config.MAP_REFRESH_MS, pollIntervalMs: config.POLL_INTERVAL_MS },
+  };
+  const app = createHttpApp({
+    logger,
+    // Ready when ticketing answers: without it no screen works.
+    readiness: { ticketing: () => upstreams.ticketing.alive() },
+    routes: (app) => {
+      app.use(securityHeaders(config.FRAME_ANCESTORS, config.TILE_URL));
+      sessionRoutes(app, session, upstreams.ticketing);
+      launchRoutes(app, session, { crmTokens: config.CRM_API_TOKENS, ttlSeconds: config.LAUNCH_TTL_SECONDS, publicUrl: () => publicUrl });
+      app.use('/api', requireSession(session), launchScope);
+      configurationRoutes(app, upstreams);
+      ticketRoutes(app, upstreams);
+      trackingRoutes(app, upstreams);
+      eventRoutes(app, upstreams.ticketing, logger);
+      webRoutes(app, config.WEB_DIR ?? DEFAULT_WEB_DIR);
+    },
+  });
+  const server = await listen(app, config.PORT, deps.host);
+  const port = portOf(server);
+  publicUrl ||= `http://127.0.0.1:${port}`;
+  logger.info('console listening', { port, ticketing: config.TICKETING_URL, auth: config.AUTH_URL, tracking: config.TRACKING_URL });
+  const stop = async () => {
+    const closing = closeServer(server);
+    // Live event streams never end on their own: close them after a moment's grace.
+    setTimeout(() => server.closeAllConnections(), 1000).unref();
+    await closing;
+  };
+  return { server, port, url: publicUrl, stop };
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+
+/** Debian's chromium (bootstrap.sh installs it with apt); CHROMIUM_PATH overrides. Nothing downloads a browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(__dirname, '..', '..', 'screenshots');
+
+export interface TestBrowser {
+  browser: Browser;
+  close: () => Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  // playwright gives every launch a fresh temporary profile (its own --user-data-dir), removed on close.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return { browser, close: () => browser.close() };
+}
+
+/** Saves a screenshot in screenshots/: the whole page, or (wholePage false, e.g. behind a modal) the viewport. */
+export async function screenshot(page: Page, name: string, wholePage = true): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  const viewport = page.viewportSize();
+  // The whole page in one viewport (a full-page capture would repeat the fixed header mid-page).
+  const height = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
+  if (!wholePage || !viewport || height <= viewport.height) return void (await page.screenshot({ path }));
+  await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core in the page (or frame) and returns its serious and critical violations. */
+export async function seriousViolations(target: Page | Frame): Promise<string[]> {
+  await target.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await target.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run('html', { resultTypes: ['violations'] })).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,90 @@
+import { AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { api } from './api';
+import { ErrorBoundary } from './ErrorBoundary';
+import { SessionProvider, useSession } from './session';
+import { SignIn } from './pages/SignIn';
+import { Accounts } from './pages/Accounts';
+import { Inbox } from './pages/Inbox';
+import { TicketView } from './pages/TicketView';
+
+function Header() {
+  const { session, refresh } = useSession();
+  const [, navigate] = useLocation();
+  const signOut = async () => {
+    await api('DELETE', '/api/session');
+    await refresh();
+    navigate('/signin');
+  };
+  return (
+    <Group h="100%" px="md" justify="space-between">
+      <Group>
+        <Title order={1} size="h4">
+          Support console
+        </Title>
+        <nav aria-label="Main">
+          <Group gap="sm">
+            <Link href="/inbox">Inbox</Link>
+            <Link href="/accounts">Accounts</Link>
+          </Group>
+        </nav>
+      </Group>
+      <Group>
+        <Text size="sm">Signed in ({session?.agent})</Text>
+        <Button variant="default" size="xs" onClick={() => void signOut()}>
+          Sign out
+        </Button>
+      </Group>
+    </Group>
+  );
+}
+
+function Routes() {
+  const { session, loading } = useSession();
+  const [location] = useLocation();
+  if (loading) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (location.startsWith('/embed/tickets/')) {
+    const id = decodeURIComponent(location.slice('/embed/tickets/'.length));
+    return session ? (
+      <main>
+        <TicketView id={id} embedded />
+      </main>
+    ) : (
+      <Center h="100vh">
+        <Text>This embedded session has ended: open the ticket again from the CRM.</Text>
+      </Center>
+    );
+  }
+  if (!session) return location === '/signin' ? <SignIn /> : <Redirect to="/signin" />;
+  return (
+    <AppShell header={{ height: 56 }} padding="md">
+      <AppShell.Header>
+        <Header />
+      </AppShell.Header>
+      <AppShell.Main>
+        <Switch>
+          <Route path="/accounts">{() => <Accounts />}</Route>
+          <Route path="/inbox">{() => <Inbox />}</Route>
+          <Route path="/tickets/:id">{(params) => <TicketView id={params.id} />}</Route>
+          <Route>{() => <Redirect to="/inbox" />}</Route>
+        </Switch>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+export function App() {
+  return (
+    <ErrorBoundary>
+      <SessionProvider>
+        <Routes />
+      </SessionProvider>
+    </ErrorBoundary>
+  );
+}

@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Fieldset, Group, Loader, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { api, ApiError } from '../api';
+import { errorAt, fieldErrors } from '../fieldErrors';
+import type { AccountView, PartnerConfig } from '../types';
+import { RuleList } from './RuleEditor';
+import { RuleTester } from './RuleTester';
+
+const defaults = (account: AccountView): PartnerConfig => ({
+  pageId: account.accountId,
+  pageName: account.name ?? account.screenName,
+  consumerKey: account.consumerKey,
+  accessToken: account.accessToken,
+  accountStatus: null,
+  sla: { firstResponseMinutes: 60, resolutionMinutes: 1440 },
+  routing: { defaultQueue: 'social', defaultFolder: 'inbox', rules: [] },
+  policy: {},
+  searchQueries: [],
+  merge: { enabled: false, windowMinutes: 60 },
+});
+
+const queryText = (query: PartnerConfig['searchQueries'][number]) => (typeof query === 'string' ? query : query.query);
+
+function useConfig(account: AccountView) {
+  const [config, setConfig] = useState<PartnerConfig | null>(null);
+  const [isNew, setIsNew] = useState(false);
+  useEffect(() => {
+    api<PartnerConfig>('GET', `/api/partner-configs/${account.accountId}`).then(
+      (found) => setConfig(found),
+      (error: unknown) => {
+        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        setIsNew(true);
+        setConfig(defaults(account));
+      },
+    );
+  }, [account]);
+  return { config, setConfig, isNew, setIsNew };
+}
+
+function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+  const number = (value: string | number) => (typeof value === 'number' ? value : Number(value) || 0);
+  return (
+    <Group grow align="start">
+      <Fieldset legend="SLA">
+        <NumberInput label="First response (minutes)" value={config.sla.firstResponseMinutes} error={errorAt(errors, '/sla/firstResponseMinutes')} onChange={(v) => update({ sla: { ...config.sla, firstResponseMinutes: number(v) } })} />
+        <NumberInput label="Resolution (minutes)" value={config.sla.resolutionMinutes} error={errorAt(errors, '/sla/resolutionMinutes')} onChange={(v) => update({ sla: { ...config.sla, resolutionMinutes: number(v) } })} />
+        <Text size="xs" mt="xs">Business hours: around the clock (ticketing counts SLA time continuously).</Text>
+      </Fieldset>
+      <Fieldset legend="Merge settings">
+        <Switch label="Merge a customer's new tickets into the open one" checked={config.merge.enabled} onChange={(e) => update({ merge: { ...config.merge, enabled: e.currentTarget.checked } })} />
+        <NumberInput label="Merge window (minutes)" value={config.merge.windowMinutes} error={errorAt(errors, '/merge/windowMinutes')} onChange={(v) => update({ merge: { ...config.merge, windowMinutes: number(v) } })} mt="xs" />
+      </Fieldset>
+    </Group>
+  );
+}
+
+function SearchQueries({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+  return (
+    <Fieldset legend="Search queries">
+      <Textarea
+        label="One query per line"
+        autosize
+        minRows={2}
+        value={config.searchQueries.map(queryText).join('\n')}
+        error={errorAt(errors, '/searchQueries')}
+        onChange={(e) => update({ searchQueries: e.currentTarget.value.split('\n') })}
+      />
+      {config.searchQueries.filter((q) => queryText(q).trim()).map((query) => (
+        <Text size="xs" key={queryText(query)}>
+          {queryText(query)}: {typeof query === 'string' || !query.lastRunAt ? 'not run yet' : `last run ${query.lastRunAt}`}
+          {typeof query !== 'string' && query.lastError ? `, error: ${query.lastError}` : ''}
+        </Text>
+      ))}
+    </Fieldset>
+  );
+}
+
+function Credentials({ config, account }: { config: PartnerConfig; account: AccountView }) {
+  return (
+    <Group>
+      <TextInput label="Page id" value={config.pageId} readOnly />
+      <TextInput label="Consumer key" value={config.consumerKey ?? account.consumerKey ?? 'not reported yet'} readOnly />
+      <TextInput label="Access token" value={config.accessToken ?? account.accessToken ?? 'not reported yet'} readOnly />
+    </Group>
+  );
+}
+
+function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+  return (
+    <Group grow>
+      <TextInput label="Default queue" value={config.routing.defaultQueue} error={errorAt(errors, '/routing/defaultQueue')} onChange={(e) => update({ routing: { ...config.routing, defaultQueue: e.currentTarget.value } })} />
+      <TextInput label="Default folder" value={config.routing.defaultFolder} error={errorAt(errors, '/routing/defaultFolder')} onChange={(e) => update({ routing: { ...config.routing, defaultFolder: e.currentTarget.value } })} />
+    </Group>
+  );
+}
+
+/** One account's partner configuration, saved as a whole with ticketing's PUT. */
+export function ConfigEditor({ account }: { account: AccountView }) {
+  const { config, setConfig, isNew, setIsNew } = useConfig(account);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  if (!config) return <Loader aria-label="Loading the configuration" />;
+  const update = (patch: Partial<PartnerConfig>) => setConfig({ ...config, ...patch });
+  const save = async () => {
+    setMessage(null);
+    try {
+      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) };
+      setConfig(await api<PartnerConfig>('PUT', `/api/partner-configs/${account.accountId}`, body));
+      setErrors({});
+      setIsNew(false);
+      setMessage({ ok: true, text: 'Saved.' });
+    } catch (caught) {
+      setErrors(fieldErrors(caught));
+      setMessage({ ok: false, text: caught instanceof ApiError ? caught.message : 'not saved' });
+    }
+  };
+  return (
+    <Stack>
+      <Title order={3}>Partner configuration of {account.screenName ? `@${account.screenName}` : account.accountId}{isNew ? ' (not configured yet)' : ''}</Title>
+      <Credentials config={config} account={account} />
+      <TextInput label="Page name" value={config.pageName ?? ''} error={errorAt(errors, '/pageName')} onChange={(e) => update({ pageName: e.currentTarget.value })} />
+      <SlaAndMerge config={config} errors={errors} update={update} />
+      <RoutingDefaults config={config} errors={errors} update={update} />
+      <RuleList rules={config.routing.rules} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
+      <SearchQueries config={config} errors={errors} update={update} />
+      {message && (
+        <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
+          {message.text}
+        </Alert>
+      )}
+      <Button onClick={() => void save()}>Save configuration</Button>
+      <RuleTester pageId={account.accountId} />
+    </Stack>
+  );
+}

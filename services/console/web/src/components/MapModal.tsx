@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useState } from 'react';
+import { TONE } from '../colors';
+import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { api, ApiError } from '../api';
+import { age, clock, distance } from '../format';
+import { useSession } from '../session';
+import type { LiveView, Ticket } from '../types';
+import { LiveMap } from './LiveMap';
+
+type Problem = { code: string; message: string };
+
+const FINISHED = ['COMPLETED', 'PARTIAL_COMPLETED', 'CANCELLED'];
+
+const PROBLEM_TITLE: Record<string, string> = {
+  client_not_found: 'Tracking is not enabled for this client',
+  client_disabled: 'Tracking is not enabled for this client',
+  task_not_found: 'Task not found',
+};
+
+function useLiveView(clientId: string, taskId: string, refreshMs: number) {
+  const [view, setView] = useState<LiveView | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [loadedAt, setLoadedAt] = useState<number>(0);
+  const load = useCallback(async () => {
+    try {
+      setView(await api<LiveView>('GET', `/api/tracking/clients/${encodeURIComponent(clientId)}/tasks/${encodeURIComponent(taskId)}/live`));
+      setProblem(null);
+      setLoadedAt(Date.now());
+    } catch (caught) {
+      const error = caught instanceof ApiError ? caught : new ApiError(0, 'error', 'tracking could not be read');
+      setProblem({ code: error.code, message: error.message });
+    }
+  }, [clientId, taskId]);
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), refreshMs);
+    return () => clearInterval(timer);
+  }, [load, refreshMs]);
+  return { view, problem, loadedAt };
+}
+
+function Facts({ view, providerDown }: { view: LiveView; providerDown: boolean }) {
+  const stale = providerDown || Boolean(view.rider?.stale) || Boolean(view.freshness?.stale);
+  const etaMinutes = view.eta ? Math.max(0, Math.round((Date.parse(view.eta.at) - Date.now()) / 60_000)) : null;
+  return (
+    <SimpleGrid cols={3} spacing="xs">
+      <Text size="sm" data-testid="task-status">Status: {view.status}</Text>
+      <Text size="sm" data-testid="route-distance">Distance: {view.route ? distance(view.route.distanceMeters) : '—'}</Text>
+      <Text size="sm" data-testid="eta">ETA: {view.eta ? `${clock(view.eta.at)} (${etaMinutes} min)${view.eta.approximate ? ', approximate' : ''}` : '—'}</Text>
+      <Text size="sm" data-testid="rider-position">{view.rider ? `Rider at ${view.rider.lat.toFixed(5)}, ${view.rider.lng.toFixed(5)}` : 'No rider position'}</Text>
+      <Group gap="xs">
+        <Text size="sm" data-testid="position-age">{view.rider ? `Position ${age(view.rider.ageSeconds)}` : ''}</Text>
+        {stale && <Badge color={TONE.warn} data-testid="stale-badge">Stale</Badge>}
+      </Group>
+      <Text size="sm">{view.drop?.address ? `Drop: ${view.drop.address}` : ''}</Text>
+    </SimpleGrid>
+  );
+}
+
+function evidenceOf(view: LiveView) {
+  return {
+    clientId: view.clientId,
+    taskId: view.taskId,
+    rider: view.rider ? { lat: view.rider.lat, lng: view.rider.lng } : null,
+    drop: view.drop ? { lat: view.drop.lat, lng: view.drop.lng } : null,
+    distanceMeters: view.route?.distanceMeters ?? null,
+    etaAt: view.eta?.at ?? null,
+    status: view.status,
+    positionAt: view.rider?.recordedAt ?? null,
+  };
+}
+
+function summaryOf(view: LiveView): string {
+  const where = view.rider ? `rider at ${view.rider.lat.toFixed(5)}, ${view.rider.lng.toFixed(5)} (position of ${new Date(view.rider.recordedAt).toISOString()})` : 'no rider position';
+  const eta = view.eta ? `, ETA ${new Date(view.eta.at).toISOString()}` : '';
+  return `Tracking snapshot of ${view.clientId}/${view.taskId}: ${view.status}, ${where}${view.route ? `, ${distance(view.route.distanceMeters)} to the drop` : ''}${eta}.`;
+}
+
+/** Records the map's facts on the ticket's timeline as a note (with structured evidence when ticketing accepts it). */
+function SnapshotButton({ ticket, view, onSaved }: { ticket: Ticket; view: LiveView; onSaved: () => void }) {
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const snapshot = async () => {
+    const text = summaryOf(view);
+    try {
+      await api('POST', `/api/tickets/${ticket.id}/notes`, { text, evidence: evidenceOf(view) }).catch(async (error: unknown) => {
+        // A ticketing that does not take evidence yet refuses the field: the text alone is the note.
+        if (error instanceof ApiError && error.status === 400) return api('POST', `/api/tickets/${ticket.id}/notes`, { text });
+        throw error;
+      });
+      setResult({ ok: true, text: 'Snapshot recorded on the timeline.' });
+      onSaved();
+    } catch (caught) {
+      const error = caught instanceof ApiError ? caught : null;
+      setResult({ ok: false, text: error?.code === 'not_found' ? 'Snapshots are not available yet (ticketing takes no notes).' : (error?.message ?? 'the snapshot failed') });
+    }
+  };
+  return (
+    <Stack gap="xs">
+      <Button variant="outline" onClick={() => void snapshot()}>Record evidence snapshot</Button>
+      {result && <Alert color={result.ok ? 'green' : 'red'} role="status" data-testid="snapshot-result">{result.text}</Alert>}
+    </Stack>
+  );
+}
+
+function StateNotice({ view, problem }: { view: LiveView | null; problem: Problem | null }) {
+  if (problem && PROBLEM_TITLE[problem.code]) return <Alert color="gray" title={PROBLEM_TITLE[problem.code]} data-testid="map-state">{problem.message}</Alert>;
+  if (problem) return <Alert color="orange" title={view ? 'Tracking provider unavailable: last known position' : 'Tracking provider unavailable'} data-testid="map-state">{problem.message}</Alert>;
+  if (view && !view.active && FINISHED.includes(view.status)) return <Alert color="gray" title="Task finished" data-testid="map-state">{view.notice?.message ?? `This task is ${view.status.toLowerCase()}.`} The rider is no longer shown.</Alert>;
+  if (view?.freshness?.stale) return <Alert color="orange" title="Tracking provider unavailable: last known position" data-testid="map-state">{view.freshness.staleReason ?? 'the provider did not answer'}</Alert>;
+  if (view?.notice) return <Alert color="gray" title="Tracking" data-testid="map-state">{view.notice.message}</Alert>;
+  return null;
+}
+
+export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: Ticket; opened: boolean; onClose: () => void; onSnapshot: () => void }) {
+  const { session } = useSession();
+  const settings = session?.settings;
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Order ${ticket.order?.taskId ?? ''}`} size="xl" closeButtonProps={{ 'aria-label': 'Close the map' }}>
+      {opened && ticket.order && settings && <MapBody ticket={ticket} clientId={ticket.order.clientId} taskId={ticket.order.taskId} settings={settings} onSnapshot={onSnapshot} />}
+    </Modal>
+  );
+}
+
+function MapBody({ ticket, clientId, taskId, settings, onSnapshot }: { ticket: Ticket; clientId: string; taskId: string; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
+  const { view, problem, loadedAt } = useLiveView(clientId, taskId, settings.mapRefreshMs);
+  const blocking = problem && PROBLEM_TITLE[problem.code];
+  return (
+    <Stack data-testid="map-modal" data-loaded-at={loadedAt}>
+      <StateNotice view={view} problem={problem} />
+      {view && !blocking && (
+        <>
+          <LiveMap view={view} tileUrl={settings.tileUrl} attribution={settings.tileAttribution} />
+          <Facts view={view} providerDown={Boolean(problem)} />
+          <SnapshotButton ticket={ticket} view={view} onSaved={onSnapshot} />
+        </>
+      )}
+    </Stack>
+  );
+}

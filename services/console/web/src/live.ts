@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSession } from './session';
+
+export interface LiveEvent {
+  type: string;
+  ticketId: string;
+}
+
+const EVENT_TYPES = ['ticket.created', 'ticket.updated', 'ticket.activity'];
+
+/**
+ * Calls `onEvent` when ticketing reports a change (its event stream, relayed by the console
+ * server). When the stream is unavailable, calls `onEvent` every poll interval instead, so
+ * the screen stays live either way. Returns the mode in use.
+ */
+export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void): 'connecting' | 'live' | 'polling' {
+  const { session } = useSession();
+  const pollMs = session?.settings.pollIntervalMs ?? 4000;
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  const [mode, setMode] = useState<'connecting' | 'live' | 'polling'>('connecting');
+  useEffect(() => {
+    let poll: ReturnType<typeof setInterval> | undefined;
+    const source = new EventSource('/api/events');
+    source.onopen = () => setMode('live');
+    const deliver = (type: string) => (message: MessageEvent<string>) => {
+      try {
+        const data = JSON.parse(message.data) as { ticketId?: string };
+        handler.current({ type, ticketId: String(data.ticketId ?? '') });
+      } catch {
+        handler.current(null);
+      }
+    };
+    for (const type of EVENT_TYPES) source.addEventListener(type, deliver(type) as EventListener);
+    source.onerror = () => {
+      if (source.readyState !== EventSource.CLOSED || poll) return;
+      setMode('polling');
+      poll = setInterval(() => handler.current(null), pollMs);
+    };
+    return () => {
+      source.close();
+      if (poll) clearInterval(poll);
+    };
+  }, [pollMs]);
+  return mode;
+}

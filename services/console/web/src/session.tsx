@@ -1,0 +1,35 @@
+import { createContext, useCallback, useContext, useEffect, useState } from 'react';
+import { api, ApiError, setCsrfToken, type SessionInfo } from './api';
+
+interface SessionState {
+  session: SessionInfo | null;
+  loading: boolean;
+  refresh: () => Promise<void>;
+}
+
+const SessionContext = createContext<SessionState>({ session: null, loading: true, refresh: async () => undefined });
+
+export function useSession(): SessionState {
+  return useContext(SessionContext);
+}
+
+export function SessionProvider({ children }: { children: React.ReactNode }) {
+  const [session, setSession] = useState<SessionInfo | null>(null);
+  const [loading, setLoading] = useState(true);
+  const refresh = useCallback(async () => {
+    try {
+      const info = await api<SessionInfo>('GET', '/api/session');
+      setCsrfToken(info.csrfToken);
+      setSession(info);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      setSession(null);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  return <SessionContext.Provider value={{ session, loading, refresh }}>{children}</SessionContext.Provider>;
+}
