@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
  * each folder's setting repeats the service-wide restrictions.
  */
 const TESTS = ['**/*.test.ts', '**/testing/**'];
-const SERVICES = ['auth', 'ticketing', 'tracking', 'webhook-ingest'];
+const SERVICES = ['auth', 'console', 'ticketing', 'tracking', 'webhook-ingest'];
 
 /** Imports of a service: its package name, or a path through its folder. */
 const serviceImports = (names) => ({

@@ -147,6 +147,9 @@ export class RpcClient {
       }, timeoutMs);
       this.pending.set(requestId, { resolve, timer });
     });
+    // The timeout may fire while the send still waits for a connection: the rejection is
+    // handled here so it never goes unhandled (that would end the process); `await reply` still throws it.
+    reply.catch(() => undefined);
     await this.channel
       .sendToQueue(queue, Buffer.from(JSON.stringify(envelope)), {
         ...messageProperties(envelope),
