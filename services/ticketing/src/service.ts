@@ -12,7 +12,11 @@ import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { ActivityPipeline } from './handlers/activity-handler';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
+import { isUuid } from './http/cursor';
+import { lifeRoutes } from './http/life-routes';
 import { ticketingRoutes } from './http/routes';
+import { Merges } from './operations/merges';
+import { TicketChanges } from './operations/ticket-changes';
 import { OrderLinks } from './operations/order-links';
 import { commandNotSendable, Replies } from './operations/replies';
 
@@ -135,6 +139,13 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
         replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
         orderLinks,
         view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
+        life: (showTicket) =>
+          lifeRoutes({
+            pool,
+            changes: new TicketChanges({ pool, logger, isId: isUuid, kick: () => void relay.kick() }),
+            merges: new Merges({ pool, logger, isId: isUuid, kick: () => void relay.kick() }),
+            showTicket,
+          }),
       }),
     });
     server = await listen(app, config.PORT, options.host);

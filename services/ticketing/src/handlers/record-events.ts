@@ -37,7 +37,10 @@ import {
 } from '../adapters/db/activities';
 import { setContactFlag, upsertContact } from '../adapters/db/contacts';
 import { noteRead, noteTyping } from '../adapters/db/dm-conversations';
+import { activityPart, emitCrmEvent } from '../adapters/db/crm-events';
 import { lockKeys } from '../adapters/db/locks';
+import { recordReopen } from '../operations/reopen';
+import { SYSTEM_ACTOR } from '../domain/workflow';
 import {
   deleteTicket,
   findConversationTicket,
@@ -45,7 +48,6 @@ import {
   findTicketsAwaiting,
   insertTicket,
   readTicketSummary,
-  reopenTicket,
   stopAwaiting,
   updateTicketSummary,
 } from '../adapters/db/tickets';
@@ -234,6 +236,7 @@ class Recorder {
     });
     const ticketId = await insertTicket(this.client, ticket, this.contactId(spec.sender));
     await attachToTicket(this.client, activityId, ticketId);
+    await emitCrmEvent(this.client, 'ticket.created', ticketId, SYSTEM_ACTOR, { activity: await activityPart(this.client, activityId) });
     return ticketId;
   }
 
@@ -259,8 +262,9 @@ class Recorder {
   /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
   private async join(holder: TicketState, activityId: string, placement: 'append' | 'reopen'): Promise<void> {
     await attachToTicket(this.client, activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await reopenTicket(this.client, holder.id, this.now);
+    if (placement === 'reopen' || holder.status === 'pending') await recordReopen(this.client, holder.id, this.now);
     await this.refresh(holder.id);
+    await emitCrmEvent(this.client, 'ticket.activity', holder.id, SYSTEM_ACTOR, { activity: await activityPart(this.client, activityId) });
   }
 
   private async dmReceived(event: DmReceived): Promise<Outcome> {
@@ -293,6 +297,7 @@ class Recorder {
     if (!holder) return 'timeline';
     await attachToTicket(this.client, activityId, holder.id);
     await this.refresh(holder.id);
+    await emitCrmEvent(this.client, 'ticket.activity', holder.id, SYSTEM_ACTOR, { activity: await activityPart(this.client, activityId) });
     return 'appended';
   }
 
@@ -347,6 +352,7 @@ class Recorder {
     if (!holder) return 'timeline';
     await attachToTicket(this.client, activityId, holder.id);
     await this.refresh(holder.id);
+    await emitCrmEvent(this.client, 'ticket.activity', holder.id, SYSTEM_ACTOR, { activity: await activityPart(this.client, activityId) });
     await this.adoptThread(holder.id, isActive(holder.status), event.accountId, [event.post.id]);
     return 'appended';
   }
@@ -382,7 +388,7 @@ class Recorder {
       }
     }
     if (!changed) return;
-    if (inbound) await reopenTicket(this.client, ticketId, this.now);
+    if (inbound) await recordReopen(this.client, ticketId, this.now);
     await this.refresh(ticketId);
   }
 

@@ -6,7 +6,7 @@ import { findAccount, listAccounts } from '../adapters/db/accounts';
 import { countHeld, listHeld } from '../adapters/db/held-deliveries';
 import { lockAccountExclusive } from '../adapters/db/locks';
 import { findPartnerConfigRow, listPartnerConfigRows, savePartnerConfig } from '../adapters/db/partner-configs';
-import { findContact, findTicket, listContactActivities, listContacts, listTicketActivities, listTickets } from '../adapters/db/ticket-queries';
+import { findContact, findTicket, listContactActivities, listContacts, listTicketActivities, listTickets, type TicketRow } from '../adapters/db/ticket-queries';
 import { checkPartnerConfig, withDefaults, type ConfigDefaults, type PartnerConfigInput } from '../domain/partner-config';
 import type { OrderLinks } from '../operations/order-links';
 import type { Replies } from '../operations/replies';
@@ -27,6 +27,8 @@ export interface RouteDeps {
   /** Tickets linked to orders, and tracking's availability for them. */
   orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
   view: TicketView;
+  /** A ticket's life: changes, notes, merges, live events, webhooks, actions (mounted after the routes above). */
+  life?: (showTicket: (id: string) => Promise<unknown>) => (app: Express) => void;
 }
 
 /** How many timeline entries a contact's page shows (the newest). */
@@ -40,6 +42,10 @@ function ticketIdOf(req: Request<{ id: string }>): string {
 
 const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
 
+/** The next page of tickets, in the order of the list. */
+const nextTicketCursor = (more: boolean, last: TicketRow | undefined, order: 'lastActivity' | undefined) =>
+  more && last ? encodeCursor(order === 'lastActivity' ? { createdAt: last.last_activity_key, id: last.id, order } : { createdAt: last.created_at_key, id: last.id }) : null;
+
 /** The CRM-facing API of ticketing (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
 export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
   const { pool, logger } = deps;
@@ -47,16 +53,20 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
     app.use('/v1', requireBearerToken(deps.apiTokens));
 
     app.get('/v1/tickets', async (req: Request, res: Response) => {
-      const { rows, more } = await listTickets(pool, parseTicketListQuery(req.query as Record<string, unknown>));
-      res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextCursor(more, rows.at(-1)) });
+      const filter = parseTicketListQuery(req.query as Record<string, unknown>);
+      const { rows, more } = await listTickets(pool, filter);
+      res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
     });
 
-    app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
-      const id = ticketIdOf(req);
+    const showTicket = async (id: string) => {
       const ticket = await findTicket(pool, id);
       if (!ticket) throw new HttpError(404, 'ticket_not_found', `no ticket with id '${id}'`);
       const [order, activities] = await Promise.all([deps.orderLinks.current(ticket.id, orderOf(ticket)), listTicketActivities(pool, ticket.id)]);
-      res.json({ ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) });
+      return { ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) };
+    };
+
+    app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
+      res.json(await showTicket(ticketIdOf(req)));
     });
 
     app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
@@ -138,5 +148,7 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
       if (!account) throw new HttpError(404, 'account_not_found', `ticketing has heard nothing of account '${accountId}'`);
       res.json(accountJson(account));
     });
+
+    deps.life?.(showTicket)(app);
   };
 }

@@ -67,6 +67,9 @@ export function apiClient(baseUrl: () => string) {
   return {
     get: <T = Record<string, unknown>>(path: string, token?: string | null) => call<T>('GET', path, undefined, token),
     put: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('PUT', path, body, token),
+    post: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('POST', path, body, token),
+    patch: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('PATCH', path, body, token),
+    delete: <T = Record<string, unknown>>(path: string, token?: string | null) => call<T>('DELETE', path, undefined, token),
   };
 }
 

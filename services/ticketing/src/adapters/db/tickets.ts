@@ -1,5 +1,6 @@
 import type { PoolClient } from '@crm/db';
 import type { NewTicket, TicketState, TicketStatus } from '../../domain/tickets';
+import { followMerged } from './merges';
 
 interface StateRow {
   id: string;
@@ -22,7 +23,7 @@ export async function findConversationTicket(client: PoolClient, accountId: stri
       FOR UPDATE`,
     [accountId, conversationKey],
   );
-  return state(rows[0]);
+  return followMerged(client, state(rows[0]));
 }
 
 /** The ticket holding a post (as any of its activities), locked for this transaction. */
@@ -63,9 +64,14 @@ export async function insertTicket(client: PoolClient, ticket: NewTicket, contac
   return rows[0]!.id;
 }
 
-/** A customer wrote again: a pending or resolved ticket is open again. */
-export async function reopenTicket(client: PoolClient, ticketId: string, now: Date): Promise<void> {
-  await client.query(`UPDATE tickets SET status = 'open', updated_at = $2 WHERE id = $1 AND status IN ('pending', 'resolved')`, [ticketId, now]);
+/** A customer wrote again: a pending or resolved ticket is open again; returns the status it had, null when it was not reopened. */
+export async function reopenTicket(client: PoolClient, ticketId: string, now: Date): Promise<TicketStatus | null> {
+  const { rows } = await client.query<{ before: TicketStatus }>(
+    `UPDATE tickets t SET status = 'open', updated_at = $2 FROM tickets b
+      WHERE t.id = $1 AND b.id = t.id AND t.status IN ('pending', 'resolved') RETURNING b.status AS before`,
+    [ticketId, now],
+  );
+  return rows[0]?.before ?? null;
 }
 
 /** What a ticket's summary is made of: its earliest inbound activity (what routing looks at) and its latest activity. */

@@ -1,0 +1,74 @@
+import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary } from '@crm/contracts';
+import type { PoolClient } from '@crm/db';
+import { makeEnvelope } from '@crm/messaging';
+import { enqueue } from './outbox';
+
+/** The PostgreSQL channel every committed ticket change is announced on (live inbox, relay and webhook kicks). */
+export const CHANGES_CHANNEL = 'ticketing_changes';
+
+/** What a notification on CHANGES_CHANNEL carries (kept under PostgreSQL's 8000-byte limit). */
+export interface ChangeNotice {
+  id: string;
+  type: string;
+  ticketId: string | null;
+  accountId: string;
+  actor: string;
+  occurredAt: string;
+  /** Present when it fits: the ticket as the event describes it. */
+  ticket?: CrmTicketSummary;
+  /** Typing indicators: when the indicator stops counting. */
+  expiresAt?: string;
+  data?: Record<string, unknown>;
+}
+
+const NOTIFY_LIMIT = 7_500;
+
+async function readSummary(client: PoolClient, ticketId: string): Promise<CrmTicketSummary> {
+  const { rows } = await client.query<CrmTicketSummary>(
+    `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
+            subject, contact_id AS "contactId",
+            to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+            to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+       FROM tickets WHERE id = $1`,
+    [ticketId],
+  );
+  return rows[0]!;
+}
+
+/** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */
+export async function notifyChange(client: PoolClient, notice: ChangeNotice): Promise<void> {
+  let text = JSON.stringify(notice);
+  if (text.length > NOTIFY_LIMIT) text = JSON.stringify({ ...notice, ticket: undefined, data: undefined });
+  await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, text]);
+}
+
+export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge'>;
+
+/**
+ * Records a CRM event in the caller's transaction: the envelope goes to the outbox (published
+ * on `crm.events` after the commit), one delivery per matching webhook endpoint is queued, and
+ * the change is announced with NOTIFY (live inbox). Nothing goes out unless the change commits.
+ */
+export async function emitCrmEvent(client: PoolClient, type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}): Promise<string> {
+  const ticket = await readSummary(client, ticketId);
+  const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
+  const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload);
+  await enqueue(client, Exchanges.crmEvents, type, envelope);
+  await client.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
+     SELECT id, $1, $2, $3::jsonb FROM webhook_endpoints WHERE event_types = '{}' OR $2 = ANY (event_types)`,
+    [envelope.id, type, JSON.stringify(envelope)],
+  );
+  await notifyChange(client, { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> });
+  return envelope.id;
+}
+
+/** A timeline entry as a CRM event carries it. */
+export async function activityPart(client: PoolClient, activityId: string): Promise<NonNullable<CrmEventPayload['activity']>> {
+  const { rows } = await client.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
+    'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = $1',
+    [activityId],
+  );
+  const row = rows[0]!;
+  return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
+}

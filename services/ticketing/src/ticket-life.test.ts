@@ -1,0 +1,238 @@
+import amqplib from 'amqplib';
+import pg from 'pg';
+import { Exchanges } from '@crm/contracts';
+import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { startTicketing, type RunningTicketing } from './service';
+import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
+import { apiClient, TestPublisher, testConfig } from './testing/harness';
+
+/**
+ * A ticket's life through the service, on the real RabbitMQ and PostgreSQL: workflow, changes
+ * one by one and in bulk, notes with evidence, merges and unmerges, list filters, the rule
+ * tester, and the CRM's events on `crm.events`.
+ */
+
+let vhost: TestVirtualHost;
+let db: TestDatabase;
+let service: RunningTicketing;
+let publisher: TestPublisher;
+let pool: pg.Pool;
+let crm: { connection: amqplib.ChannelModel; channel: amqplib.Channel; queue: string; seen: { routingKey: string; body: Record<string, unknown> }[] };
+const api = apiClient(() => `http://127.0.0.1:${service.port}`);
+
+let nextAccount = 20_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
+const newAccount = () => String((nextAccount += 1));
+let eventSeq = 700_000;
+const nextEventId = () => String((eventSeq += 1));
+let userSeq = 4_100_000_000;
+const newUser = (name: string) => ({ id: String((userSeq += 1)), screenName: `${name}${userSeq % 1000}`, name });
+
+beforeAll(async () => {
+  [vhost, db] = await Promise.all([freshVirtualHost('ticketlife'), freshDatabase('ticket_life')]);
+  const captured = capturingLogger('ticketing');
+  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1' });
+  publisher = new TestPublisher(vhost.url);
+  await publisher.ready();
+  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  // The CRM's side: a queue of its own bound to every CRM event.
+  const connection = await amqplib.connect(vhost.url);
+  const channel = await connection.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, Exchanges.crmEvents, '#');
+  crm = { connection, channel, queue, seen: [] };
+  await channel.consume(queue, (message) => {
+    if (message) crm.seen.push({ routingKey: message.fields.routingKey, body: JSON.parse(message.content.toString()) as Record<string, unknown> });
+  }, { noAck: true });
+});
+
+afterAll(async () => {
+  await crm?.connection.close();
+  await publisher?.close();
+  await service?.stop();
+  await pool?.end();
+  await Promise.all([db?.drop(), vhost?.drop()]);
+});
+
+interface Activity {
+  id: string;
+  kind: string;
+  direction: string;
+  text: string | null;
+  occurredAt: string;
+  by: string | null;
+  data: Record<string, unknown> | null;
+  author: { screenName: string | null } | null;
+}
+interface Ticket {
+  id: string;
+  status: string;
+  assignee: string | null;
+  team: string | null;
+  priority: string;
+  tags: string[];
+  queue: string;
+  folder: string;
+  mergedInto: string | null;
+  lastActivityAt: string;
+  contact: { screenName: string | null } | null;
+  activities: Activity[];
+}
+
+async function configure(account: string, body: Record<string, unknown> = {}): Promise<void> {
+  const { status } = await api.put(`/v1/partner-configs/${account}`, body);
+  expect([200, 201]).toContain(status);
+}
+
+/** A customer's DM to the account; resolves once it is on a ticket (read from the database). */
+async function dm(account: string, from: { id: string; screenName: string; name: string }, text: string, at = Date.now()): Promise<string> {
+  const eventId = nextEventId();
+  await publisher.delivery(dmDelivery(account, [dmEvent({ id: eventId, from: from.id, to: account, text, at })], [userObject(from.id, from.screenName, from.name)]));
+  const ticketId = await waitFor(
+    async () => (await pool.query<{ ticket_id: string | null }>('SELECT ticket_id FROM activities WHERE account_id = $1 AND platform_event_id = $2', [account, eventId])).rows[0]?.ticket_id ?? undefined,
+    { what: `DM ${eventId} on a ticket` },
+  );
+  return ticketId!;
+}
+
+async function ticket(id: string): Promise<Ticket> {
+  const { status, body } = await api.get<Ticket>(`/v1/tickets/${id}`);
+  expect(status).toBe(200);
+  return body;
+}
+
+async function newTicket(account: string, text = 'where is my order?'): Promise<string> {
+  return dm(account, newUser('cust'), text);
+}
+
+describe('the workflow', () => {
+  it('moves a ticket along allowed statuses, each change on the timeline with who made it, and refuses a forbidden move with 409 naming the status', async () => {
+    const account = newAccount();
+    await configure(account);
+    const id = await newTicket(account);
+
+    const resolved = await api.patch<Ticket>(`/v1/tickets/${id}`, { status: 'resolved' });
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.status).toBe('resolved');
+    const entry = resolved.body.activities.find((activity) => activity.kind === 'status_changed')!;
+    expect(entry).toMatchObject({ direction: 'internal', by: 'crm', data: { changes: { status: { from: 'open', to: 'resolved' } } } });
+    expect(Number.isNaN(Date.parse(entry.occurredAt))).toBe(false);
+
+    const forbidden = await api.patch<{ error: { code: string; message: string } }>(`/v1/tickets/${id}`, { status: 'pending' });
+    expect(forbidden.status).toBe(409);
+    expect(forbidden.body.error.code).toBe('forbidden_transition');
+    expect(forbidden.body.error.message).toContain('resolved');
+
+    expect((await api.patch(`/v1/tickets/${id}`, { status: 'closed' })).status).toBe(200);
+    const closed = await api.patch<{ error: { message: string } }>(`/v1/tickets/${id}`, { status: 'open' });
+    expect(closed.status).toBe(409);
+    expect(closed.body.error.message).toContain('closed');
+    expect((await ticket(id)).status).toBe('closed');
+  });
+
+  it('sets assignee, team, priority, tags, queue and folder; bad values answer 400 naming the field', async () => {
+    const account = newAccount();
+    await configure(account);
+    const id = await newTicket(account);
+    const { status, body } = await api.patch<Ticket>(`/v1/tickets/${id}`, { assignee: 'agent-7', team: 'care', priority: 'urgent', tags: ['refund', 'vip'], queue: 'billing', folder: 'escalated' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ assignee: 'agent-7', team: 'care', priority: 'urgent', tags: ['refund', 'vip'], queue: 'billing', folder: 'escalated' });
+    const entry = body.activities.find((activity) => activity.kind === 'ticket_updated')!;
+    expect(entry.by).toBe('crm');
+    expect(Object.keys(entry.data!.changes as object).sort()).toEqual(['assignee', 'folder', 'priority', 'queue', 'tags', 'team']);
+
+    for (const [change, field] of [
+      [{ priority: 'asap' }, '/priority'],
+      [{ status: 'merged' }, '/status'],
+      [{ tags: 'x' }, '/tags'],
+      [{ colour: 'red' }, '/colour'],
+      [{}, 'at least one'],
+    ] as const) {
+      const refused = await api.patch<{ error: { code: string; message: string } }>(`/v1/tickets/${id}`, change);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_change' });
+      expect(refused.body.error.message).toContain(field);
+    }
+    expect((await api.patch(`/v1/tickets/00000000-0000-4000-8000-000000000000`, { priority: 'low' })).status).toBe(404);
+  });
+
+  it('changes up to 100 tickets in one request, all or nothing', async () => {
+    const account = newAccount();
+    await configure(account);
+    const ids = [await newTicket(account, 'one'), await newTicket(account, 'two'), await newTicket(account, 'three')];
+    expect((await api.patch(`/v1/tickets/${ids[2]}`, { status: 'closed' })).status).toBe(200);
+
+    const refused = await api.patch<{ error: { code: string; message: string } }>('/v1/tickets', { ids, change: { status: 'pending', assignee: 'agent-1' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(ids[2]);
+    for (const id of ids.slice(0, 2)) expect(await ticket(id)).toMatchObject({ status: 'open', assignee: null });
+
+    const done = await api.patch<{ items: Ticket[] }>('/v1/tickets', { ids: ids.slice(0, 2), change: { status: 'pending', assignee: 'agent-1' } });
+    expect(done.status).toBe(200);
+    expect(done.body.items.map((item) => [item.status, item.assignee])).toEqual([
+      ['pending', 'agent-1'],
+      ['pending', 'agent-1'],
+    ]);
+    const tooMany = await api.patch('/v1/tickets', { ids: Array.from({ length: 101 }, () => ids[0]), change: { priority: 'low' } });
+    expect(tooMany.status).toBe(400);
+    expect((await api.patch('/v1/tickets', { ids: [ids[0], '00000000-0000-4000-8000-000000000000'], change: { priority: 'low' } })).status).toBe(404);
+    expect((await ticket(ids[0]!)).priority).toBe('normal');
+  });
+
+  it("reopens a pending ticket on the customer's message, as a timeline entry", async () => {
+    const account = newAccount();
+    await configure(account);
+    const ana = newUser('ana');
+    const id = await dm(account, ana, 'hello');
+    await api.patch(`/v1/tickets/${id}`, { status: 'pending' });
+    expect(await dm(account, ana, 'any news?')).toBe(id);
+    const reopened = await ticket(id);
+    expect(reopened.status).toBe('open');
+    expect(reopened.activities.find((activity) => activity.kind === 'reopened')).toMatchObject({ by: 'system', data: { from: 'pending' } });
+  });
+});
+
+describe('notes', () => {
+  const evidence = {
+    clientId: 'acme',
+    taskId: 'task-42',
+    rider: { lat: 52.52, lng: 13.405 },
+    drop: { lat: 52.5, lng: 13.42 },
+    distanceMeters: 2410,
+    etaAt: '2026-01-10T12:30:00.000Z',
+    status: 'in_transit',
+    positionAt: '2026-01-10T12:10:00.000Z',
+  };
+
+  it('puts internal notes, with an evidence snapshot when given, on the timeline; never sent to the platform', async () => {
+    const account = newAccount();
+    await configure(account);
+    const id = await newTicket(account);
+    const note = await api.post<Activity>(`/v1/tickets/${id}/notes`, { text: 'called the rider' });
+    expect(note.status).toBe(201);
+    expect(note.body).toMatchObject({ kind: 'note', direction: 'internal', text: 'called the rider', by: 'crm' });
+    const snapshot = await api.post<Activity>(`/v1/tickets/${id}/notes`, { text: 'rider is close', evidence });
+    expect(snapshot.status).toBe(201);
+    const timeline = (await ticket(id)).activities;
+    expect(timeline.find((activity) => activity.id === snapshot.body.id)).toMatchObject({ kind: 'evidence_snapshot', direction: 'internal', data: { evidence } });
+    expect(timeline.find((activity) => activity.id === note.body.id)).toMatchObject({ kind: 'note', text: 'called the rider' });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE exchange = $1', [Exchanges.socialCommands]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses a bad note naming the field', async () => {
+    const account = newAccount();
+    await configure(account);
+    const id = await newTicket(account);
+    for (const [body, field] of [
+      [{ text: '  ' }, '/text'],
+      [{ text: 'x', evidence: { ...evidence, rider: { lat: 123, lng: 0 } } }, '/evidence/rider/lat'],
+      [{ evidence: { ...evidence, distanceMeters: -1 } }, '/evidence/distanceMeters'],
+      [{ text: 'x', evidence: { ...evidence, positionAt: 'yesterday' } }, '/evidence/positionAt'],
+    ] as const) {
+      const refused = await api.post<{ error: { code: string; message: string } }>(`/v1/tickets/${id}/notes`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_note');
+      expect(refused.body.error.message).toContain(field);
+    }
+  });
+});
