@@ -236,3 +236,119 @@ describe('notes', () => {
     }
   });
 });
+
+describe('merges', () => {
+  it('moves the sources’ timelines to the target in time order, marks them merged, lands their later DMs on the target, and unmerges', async () => {
+    const account = newAccount();
+    await configure(account);
+    const [ana, bob] = [newUser('ana'), newUser('bob')];
+    const start = Date.now() - 60_000;
+    const target = await dm(account, ana, 'ana first', start);
+    const source = await dm(account, bob, 'bob first', start + 1_000);
+    await dm(account, ana, 'ana second', start + 2_000);
+    await api.post(`/v1/tickets/${source}/notes`, { text: 'bob is a regular' });
+
+    const merged = await api.post<Ticket>(`/v1/tickets/${target}/merge`, { sourceIds: [source] });
+    expect(merged.status).toBe(200);
+    expect(merged.body.id).toBe(target);
+    const platformTexts = merged.body.activities.filter((activity) => activity.direction === 'inbound').map((activity) => activity.text);
+    expect(platformTexts).toEqual(['ana first', 'bob first', 'ana second']);
+    expect(merged.body.activities.some((activity) => activity.kind === 'note' && activity.text === 'bob is a regular')).toBe(true);
+    expect(merged.body.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: 'crm', data: { sourceIds: [source], rule: null } });
+    expect(await ticket(source)).toMatchObject({ status: 'merged', mergedInto: target });
+
+    // Bob writes again: his conversation's ticket is merged, so the DM lands on the target.
+    expect(await dm(account, bob, 'bob again', start + 3_000)).toBe(target);
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [source] })).status).toBe(409);
+    expect((await api.patch(`/v1/tickets/${source}`, { status: 'open' })).status).toBe(409);
+
+    const unmerged = await api.post<Ticket>(`/v1/tickets/${source}/unmerge`, {});
+    expect(unmerged.status).toBe(200);
+    expect(unmerged.body.id).toBe(target);
+    expect(unmerged.body.activities.filter((activity) => activity.direction === 'inbound').map((activity) => activity.text)).toEqual(['ana first', 'ana second', 'bob again']);
+    const restored = await ticket(source);
+    expect(restored).toMatchObject({ status: 'open', mergedInto: null });
+    expect(restored.activities.map((activity) => activity.kind)).toEqual(['dm_received', 'note', 'merged', 'unmerged']);
+  });
+
+  it('refuses an unmerge once the target has replied since the merge, and bad merges with 4xx', async () => {
+    const account = newAccount();
+    await configure(account);
+    const target = await newTicket(account, 'first');
+    const source = await newTicket(account, 'second');
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [target] })).status).toBe(400);
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [] })).status).toBe(400);
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(404);
+    expect((await api.post(`/v1/tickets/${target}/unmerge`, {})).status).toBe(409);
+
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [source] })).status).toBe(200);
+    expect((await api.post(`/v1/tickets/${target}/replies`, { text: 'on it' })).status).toBe(202);
+    const refused = await api.post<{ error: { code: string } }>(`/v1/tickets/${target}/unmerge`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('unmerge_refused');
+    expect((await ticket(source)).status).toBe('merged');
+  });
+});
+
+describe('the ticket list', () => {
+  it('filters by assignee, priority, tag, a set of statuses, updatedSince and breached, and pages in lastActivity order', async () => {
+    const account = newAccount();
+    await configure(account);
+    const base = Date.now() - 600_000;
+    const [a, b, c] = [await dm(account, newUser('a'), 'a', base + 3_000), await dm(account, newUser('b'), 'b', base + 1_000), await dm(account, newUser('c'), 'c', base + 2_000)];
+    await api.patch(`/v1/tickets/${a}`, { assignee: 'agent-1', priority: 'high', tags: ['vip'] });
+    await api.patch(`/v1/tickets/${b}`, { status: 'pending', tags: ['vip', 'refund'] });
+    await api.patch(`/v1/tickets/${c}`, { status: 'resolved' });
+    const ids = async (query: string) => (await api.get<{ items: Ticket[] }>(`/v1/tickets?accountId=${account}&${query}`)).body.items.map((item) => item.id);
+
+    expect(await ids('assignee=agent-1')).toEqual([a]);
+    expect(await ids('priority=high')).toEqual([a]);
+    expect((await ids('tag=vip')).sort()).toEqual([a, b].sort());
+    expect((await ids('status=open,pending')).sort()).toEqual([a, b].sort());
+    expect(await ids(`updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    await pool.query('UPDATE tickets SET sla_breached = true WHERE id = $1', [c]);
+    expect(await ids('breached=true')).toEqual([c]);
+
+    const first = await api.get<{ items: Ticket[]; nextCursor: string }>(`/v1/tickets?accountId=${account}&order=lastActivity&limit=2`);
+    expect(first.body.items.map((item) => item.id)).toEqual([a, c]);
+    const second = await api.get<{ items: Ticket[]; nextCursor: string | null }>(`/v1/tickets?accountId=${account}&order=lastActivity&limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body).toMatchObject({ items: [{ id: b }], nextCursor: null });
+    expect((await api.get(`/v1/tickets?accountId=${account}&cursor=${first.body.nextCursor}`)).status).toBe(400);
+    for (const bad of ['status=open,gone', 'priority=asap', 'updatedSince=yesterday', 'breached=maybe', 'order=random']) {
+      expect((await api.get(`/v1/tickets?${bad}`)).status).toBe(400);
+    }
+  });
+});
+
+describe('the rule tester', () => {
+  it('answers the rule, queue and folder routing would choose, and 4xx for a bad body or an unknown page', async () => {
+    const account = newAccount();
+    await configure(account, { routing: { rules: [{ name: 'refunds', when: { keywords: ['refund'], languages: ['en'] }, queue: 'billing', folder: 'refunds' }] } });
+    const hit = await api.post(`/v1/partner-configs/${account}/route-test`, { kind: 'mention', text: 'I want a refund', sender: '@ana', lang: 'en' });
+    expect(hit).toEqual({ status: 200, body: { rule: 'refunds', queue: 'billing', folder: 'refunds' } });
+    const miss = await api.post(`/v1/partner-configs/${account}/route-test`, { kind: 'dm_received', text: 'I want a refund', sender: '@ana', lang: 'en' });
+    expect(miss.body).toMatchObject({ rule: null });
+    expect((await api.post(`/v1/partner-configs/${account}/route-test`, { kind: 'poke' })).status).toBe(400);
+    expect((await api.post(`/v1/partner-configs/${newAccount()}/route-test`, { kind: 'mention' })).status).toBe(404);
+  });
+});
+
+describe('CRM events', () => {
+  it('publishes every change after its commit on crm.events, typed and versioned; a refused change publishes nothing', async () => {
+    const account = newAccount();
+    await configure(account);
+    const id = await newTicket(account);
+    const about = () => crm.seen.filter((message) => (message.body.payload as { ticketId?: string }).ticketId === id);
+    await waitFor(() => about().some((message) => message.routingKey === 'ticket.created'), { what: 'ticket.created' });
+    expect((await api.patch(`/v1/tickets/${id}`, { status: 'closed' })).status).toBe(200);
+    expect((await api.patch(`/v1/tickets/${id}`, { status: 'open' })).status).toBe(409);
+    await api.post(`/v1/tickets/${id}/notes`, { text: 'after closing' });
+    await waitFor(() => about().some((message) => message.routingKey === 'ticket.activity'), { what: 'ticket.activity' });
+
+    const seen = about();
+    expect(seen.map((message) => message.routingKey)).toEqual(['ticket.created', 'ticket.updated', 'ticket.activity']);
+    expect(seen[0]!.body).toMatchObject({ type: 'crm.ticket.created.v1', payload: { type: 'ticket.created', version: 1, actor: 'system', ticket: { id, status: 'open' } } });
+    expect(seen[1]!.body).toMatchObject({ type: 'crm.ticket.updated.v1', payload: { version: 1, actor: 'crm', changes: { status: { from: 'open', to: 'closed' } }, ticket: { status: 'closed' } } });
+    expect(seen[2]!.body).toMatchObject({ payload: { type: 'ticket.activity', activity: { kind: 'note', text: 'after closing' } } });
+  });
+});

@@ -254,7 +254,8 @@ export function readRoutingSubject(body: unknown): { subject: RoutingSubject } |
       text: typeof text === 'string' ? text : null,
       senderId: who && !who.startsWith('@') ? who : null,
       senderScreenName: who?.startsWith('@') ? who.slice(1) : null,
-      lang: typeof lang === 'string' ? lang : null,
+      // As recording does: DMs carry no language, whatever the tester says.
+      lang: typeof lang === 'string' && !String(kind).startsWith('dm_') ? lang : null,
     },
   };
 }
