@@ -12,11 +12,8 @@ import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { ActivityPipeline } from './handlers/activity-handler';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
-import { isUuid } from './http/cursor';
-import { lifeRoutes } from './http/life-routes';
 import { ticketingRoutes } from './http/routes';
-import { Merges } from './operations/merges';
-import { TicketChanges } from './operations/ticket-changes';
+import { ticketLife } from './ticket-life';
 import { OrderLinks } from './operations/order-links';
 import { commandNotSendable, Replies } from './operations/replies';
 
@@ -124,9 +121,11 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
   };
 
+  const life = ticketLife({ config, pool, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
+
   let server: Server | undefined;
   try {
-    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
+    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready(), life.ready()]);
     const app = createHttpApp({
       logger,
       readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
@@ -139,13 +138,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
         replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
         orderLinks,
         view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
-        life: (showTicket) =>
-          lifeRoutes({
-            pool,
-            changes: new TicketChanges({ pool, logger, isId: isUuid, kick: () => void relay.kick() }),
-            merges: new Merges({ pool, logger, isId: isUuid, kick: () => void relay.kick() }),
-            showTicket,
-          }),
+        life: life.routes,
       }),
     });
     server = await listen(app, config.PORT, options.host);
@@ -154,6 +147,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     await accountEventsConsumer.stop(1_000).catch(() => undefined);
     await commandResultsConsumer.stop(1_000).catch(() => undefined);
     await rpc.close().catch(() => undefined);
+    await life.endStreams();
     await broker.close().catch(() => undefined);
     await pool.end().catch(() => undefined);
     throw error;
@@ -166,6 +160,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   releaseTimer.unref();
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
+  life.start();
 
   const httpServer = server;
   const stopSteps: StopStep[] = [
@@ -177,10 +172,12 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
         commandResultsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS),
       ]);
     },
+    () => life.endStreams(),
     () => closeServer(httpServer),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
     () => pipeline.stop(),
     () => relay.stop(),
+    () => life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => rpc.close(),
     () => publisher.close(),

@@ -4,6 +4,8 @@ import type { Logger } from '@crm/logging';
 import type { MessageHandler } from '@crm/messaging';
 import { markOutboundFailed, markOutboundSent } from '../adapters/db/outbound';
 import { isUuid } from '../http/cursor';
+import { isTicketAction } from '../domain/actions';
+import { recordActionOutcome } from '../operations/action-outcomes';
 
 /** The actions ticketing sends (replies from tickets); results of other commands are not ours. */
 const REPLY_ACTIONS = new Set(['send_dm', 'reply']);
@@ -18,6 +20,11 @@ const REPLY_ACTIONS = new Set(['send_dm', 'reply']);
 export function createCommandResultsHandler({ pool, logger }: { pool: Pool; logger: Logger }): MessageHandler<SocialCommandResultPayload> {
   return async (envelope) => {
     const result = envelope.payload;
+    if (isTicketAction(result.action) && isUuid(result.commandId)) {
+      await recordActionOutcome(pool, result);
+      logger.info('action outcome recorded', { activityId: result.commandId, action: result.action, outcome: result.outcome });
+      return;
+    }
     if (!REPLY_ACTIONS.has(result.action) || !isUuid(result.commandId)) {
       logger.debug('command result not for ticketing', { commandId: result.commandId, action: result.action });
       return;

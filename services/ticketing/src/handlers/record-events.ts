@@ -37,7 +37,8 @@ import {
 } from '../adapters/db/activities';
 import { setContactFlag, upsertContact } from '../adapters/db/contacts';
 import { noteRead, noteTyping } from '../adapters/db/dm-conversations';
-import { activityPart, emitCrmEvent } from '../adapters/db/crm-events';
+import { activityPart, emitCrmEvent, notifyConversationState } from '../adapters/db/crm-events';
+import { TYPING_TTL_MS } from '../operations/live-events';
 import { lockKeys } from '../adapters/db/locks';
 import { recordReopen } from '../operations/reopen';
 import { SYSTEM_ACTOR } from '../domain/workflow';
@@ -306,6 +307,16 @@ class Recorder {
     const at = new Date(event.occurredAt);
     if (event.kind === 'dm_typing') await noteTyping(this.client, event.accountId, event.counterpartId, party, at);
     else await noteRead(this.client, event.accountId, event.counterpartId, party, { eventId: event.lastReadEventId, at });
+    await notifyConversationState(this.client, {
+      accountId: event.accountId,
+      counterpartId: event.counterpartId,
+      kind: event.kind === 'dm_typing' ? 'typing' : 'read',
+      party,
+      at,
+      sourceId: event.platformEventId,
+      typingTtlMs: TYPING_TTL_MS,
+      ...(event.kind === 'dm_read' ? { lastReadEventId: event.lastReadEventId } : {}),
+    });
     return 'state';
   }
 

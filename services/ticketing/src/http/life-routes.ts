@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import type { Pool } from '@crm/db';
 import type { Merges } from '../operations/merges';
+import type { TicketActions } from '../operations/ticket-actions';
 import { testRouting } from '../operations/route-test';
 import type { TicketChanges } from '../operations/ticket-changes';
 import { platformIdParam } from './params';
@@ -12,6 +13,7 @@ export interface LifeRouteDeps {
   pool: Pool;
   changes: TicketChanges;
   merges: Merges;
+  actions: TicketActions;
   /** The ticket as `GET /v1/tickets/:id` shows it (404 when missing). */
   showTicket: (id: string) => Promise<unknown>;
   /** Routes mounted after these (live events, webhooks, actions). */
@@ -44,6 +46,11 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
     app.post('/v1/tickets/:id/unmerge', async (req: Request<{ id: string }>, res: Response) => {
       const targetId = await deps.merges.unmerge(req.params.id, req.body, principalOf(req));
       res.json(await deps.showTicket(targetId));
+    });
+
+    app.post('/v1/tickets/:id/actions', async (req: Request<{ id: string }>, res: Response) => {
+      const { activityId } = await deps.actions.request(req.params.id, req.body, principalOf(req));
+      res.status(202).json({ activityId, status: 'pending' });
     });
 
     app.post('/v1/partner-configs/:pageId/route-test', async (req: Request<{ pageId: string }>, res: Response) => {

@@ -72,3 +72,25 @@ export async function activityPart(client: PoolClient, activityId: string): Prom
   const row = rows[0]!;
   return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
 }
+
+/** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
+export async function notifyConversationState(
+  client: PoolClient,
+  state: { accountId: string; counterpartId: string; kind: 'typing' | 'read'; party: 'account' | 'contact'; at: Date; sourceId: string; typingTtlMs: number; lastReadEventId?: string },
+): Promise<void> {
+  const conversationKey = `dm:${state.accountId}:${state.counterpartId}`;
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM tickets WHERE account_id = $1 AND conversation_key = $2 AND status IN ('open', 'pending') LIMIT 1`,
+    [state.accountId, conversationKey],
+  );
+  await notifyChange(client, {
+    id: `${state.kind}:${state.sourceId}`,
+    type: `conversation.${state.kind}`,
+    ticketId: rows[0]?.id ?? null,
+    accountId: state.accountId,
+    actor: 'system',
+    occurredAt: state.at.toISOString(),
+    ...(state.kind === 'typing' ? { expiresAt: new Date(state.at.getTime() + state.typingTtlMs).toISOString() } : {}),
+    data: { counterpartId: state.counterpartId, party: state.party, ...(state.lastReadEventId ? { lastReadEventId: state.lastReadEventId } : {}) },
+  });
+}

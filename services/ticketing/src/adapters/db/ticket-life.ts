@@ -98,3 +98,26 @@ export async function insertInternalActivity(client: PoolClient, entry: Internal
 export async function transactionNow(client: PoolClient): Promise<Date> {
   return (await client.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now;
 }
+
+/** An action entry waits for auth's result. */
+export async function markActionPending(client: PoolClient, activityId: string): Promise<void> {
+  await client.query(`UPDATE activities SET send_status = 'pending' WHERE id = $1`, [activityId]);
+}
+
+/**
+ * Auth's result of an action asked from a ticket: the entry's outcome (sent = done, failed,
+ * unknown), once; the ticket to announce it on, or null when the result changes nothing.
+ */
+export async function settleAction(
+  client: PoolClient,
+  activityId: string,
+  outcome: 'sent' | 'failed' | 'unknown',
+  failure: { code: string; message: string; platformCode: number | null } | null,
+): Promise<string | null> {
+  const { rows } = await client.query<{ ticket_id: string }>(
+    `UPDATE activities SET send_status = $2, send_error_code = $3, send_error = $4, send_error_platform_code = $5
+      WHERE id = $1 AND direction = 'internal' AND kind = 'action' AND send_status = 'pending' RETURNING ticket_id`,
+    [activityId, outcome, failure?.code ?? null, failure?.message ?? null, failure?.platformCode ?? null],
+  );
+  return rows[0]?.ticket_id ?? null;
+}
