@@ -1,21 +1,24 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Exchanges, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
-import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
+import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
+import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
 import { OutboxRelay } from './adapters/broker/outbox-relay';
 import { TrackingClient } from './adapters/broker/tracking';
+import { TicketingStore } from './adapters/db/store';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
-import { ActivityPipeline } from './handlers/activity-handler';
+import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { ticketingRoutes } from './http/routes';
 import { ticketLife } from './ticket-life';
-import { OrderLinks } from './operations/order-links';
-import { commandNotSendable, Replies } from './operations/replies';
+import { OrderLinks } from './operations/link-order';
+import { recordUnsendableCommand } from './operations/record-command-result';
+import { HeldRelease } from './operations/release-held';
+import { Replies } from './operations/send-reply';
 
 /** Versioned SQL migrations of ticketing's database. */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
@@ -30,12 +33,12 @@ export interface TicketingOptions {
   accountEventsQueue?: string;
   /** The queue of command results within `topology`. */
   commandResultsQueue?: string;
-  /** The exchange `account.revoked` is published on. */
-  accountEventsExchange?: string;
   /** The exchange reply commands are published on. */
   commandsExchange?: string;
   /** Interface to listen on. */
   host?: string;
+  /** Called with each message's envelope id once it is handled (activity, account events, command results); tests wait on it. */
+  onHandled?: (envelopeId: string) => void;
 }
 
 export interface RunningTicketing {
@@ -46,7 +49,8 @@ export interface RunningTicketing {
   consumer: Consumer<RawActivityPayload>;
   accountEventsConsumer: Consumer<AccountEventPayload>;
   commandResultsConsumer: Consumer<SocialCommandResultPayload>;
-  pipeline: ActivityPipeline;
+  /** Releases held deliveries of accounts that now have a configuration. */
+  heldRelease: HeldRelease;
   /** Publishes the commands of replies (transactional outbox). */
   relay: OutboxRelay;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
@@ -81,34 +85,36 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
 
+  const store = new TicketingStore(pool);
+
   const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
   const publisher = new Publisher(broker, topology);
-  const pipeline = new ActivityPipeline({ pool, logger, publisher, accountEventsExchange: options.accountEventsExchange ?? Exchanges.accountEvents });
+  const heldRelease = new HeldRelease({ store, logger });
   const consumer = new Consumer<RawActivityPayload>(broker, {
     queue: activityQueue,
     topology,
     contracts: [RawActivity],
     prefetch: config.ACTIVITY_PREFETCH,
-    handler: pipeline.handler(),
+    handler: createActivityHandler({ store, logger, onHandled: options.onHandled }),
   });
   const accountEventsConsumer = new Consumer<AccountEventPayload>(broker, {
     queue: accountEventsQueue,
     topology,
     contracts: ACCOUNT_EVENT_CONTRACTS,
     prefetch: 5,
-    handler: createAccountEventsHandler({ pool, logger }),
+    handler: createAccountEventsHandler({ store, logger, onHandled: options.onHandled }),
   });
   const commandResultsConsumer = new Consumer<SocialCommandResultPayload>(broker, {
     queue: commandResultsQueue,
     topology,
     contracts: [SocialCommandResult],
     prefetch: 5,
-    handler: createCommandResultsHandler({ pool, logger }),
+    handler: createCommandResultsHandler({ store, logger, onHandled: options.onHandled }),
   });
-  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: commandNotSendable });
+  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const orderLinks = new OrderLinks({
-    pool,
+    store,
     tracking: new TrackingClient(rpc, config.TRACKING_RPC_TIMEOUT_MS),
     logger,
     refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
@@ -121,21 +127,19 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
   };
 
-  const life = ticketLife({ config, pool, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
+  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
 
   let server: Server | undefined;
   try {
     await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready(), life.ready()]);
     const app = createHttpApp({
       logger,
-      readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
+      readiness: { broker: () => broker.isConnected(), database: () => store.isReachable() },
       routes: ticketingRoutes({
-        pool,
+        store,
         apiTokens: config.CRM_API_TOKENS,
-        logger,
-        defaults,
-        releaseHeld: (accountId) => pipeline.release(accountId),
-        replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
+        partnerConfigs: { store, logger, defaults, heldRelease },
+        replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
         orderLinks,
         view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
         life: life.routes,
@@ -154,7 +158,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   }
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
-  const releaseReady = () => void pipeline.releaseReady();
+  const releaseReady = () => void heldRelease.releaseReady();
   releaseReady();
   const releaseTimer = setInterval(releaseReady, config.HELD_RELEASE_INTERVAL_MS);
   releaseTimer.unref();
@@ -175,7 +179,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     () => life.endStreams(),
     () => closeServer(httpServer),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
-    () => pipeline.stop(),
+    () => heldRelease.stop(),
     () => relay.stop(),
     () => life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -194,7 +198,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     consumer,
     accountEventsConsumer,
     commandResultsConsumer,
-    pipeline,
+    heldRelease,
     relay,
     stopSteps,
     stop: async () => {

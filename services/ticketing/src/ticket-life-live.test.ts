@@ -203,6 +203,7 @@ describe('actions on the account’s behalf', () => {
       platformId: null,
       data: null,
       error: { code: 'platform_rejected', message: 'You are unable to follow more people at this time.', platformCode: 161, platformStatus: 403 },
+      context: { ticketId: id, activityId: asked.body.activityId },
       completedAt: new Date().toISOString(),
     };
     await publisher.envelope(Exchanges.socialCommandResults, commandResultRoutingKey('follow', 'failed'), SocialCommandResult, result);

@@ -1,10 +1,10 @@
 import type { Express, Response } from 'express';
-import type { Pool } from '@crm/db';
+import type { TicketingStore } from './adapters/db/store';
 import type { Logger } from '@crm/logging';
 import { SecretBox } from '@crm/secrets';
 import { ChangeListener } from './adapters/db/change-listener';
 import type { TicketingConfig } from './config';
-import { isUuid } from './http/cursor';
+import { isUuid } from './domain/ids';
 import { lifeRoutes } from './http/life-routes';
 import { liveRoutes } from './http/live-routes';
 import { webhookRoutes } from './http/webhook-routes';
@@ -16,7 +16,7 @@ import { WebhookDispatcher, WebhookEndpoints } from './operations/webhooks';
 
 export interface TicketLifeDeps {
   config: TicketingConfig;
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   /** Publishes the outbox now (CRM events, commands). */
   kickOutbox: () => void;
@@ -31,27 +31,27 @@ export interface TicketLifeDeps {
  * and the webhook dispatcher.
  */
 export function ticketLife(deps: TicketLifeDeps) {
-  const { config, pool, logger } = deps;
+  const { config, store, logger } = deps;
   const changes = new ChangeListener(config.DATABASE_URL, logger);
   const live = new LiveEvents(TYPING_TTL_MS);
   const streams = new Set<Response>();
   const kickOutbox = deps.kickOutbox;
   const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;
-  const endpoints = new WebhookEndpoints({ pool, logger, box, isId: isUuid, kick: () => void dispatcher.kick() });
-  const dispatcher = new WebhookDispatcher({ pool, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const endpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void dispatcher.kick() });
+  const dispatcher = new WebhookDispatcher({ store, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   changes.onChange((notice) => {
     live.publish(notice);
     if (!notice.type.startsWith('ticket.')) return;
     kickOutbox();
     void dispatcher.kick();
   });
-  const common = { pool, logger, isId: isUuid, kick: kickOutbox };
+  const common = { store, logger, isId: isUuid, kick: kickOutbox };
   return {
     /** Resolves once committed changes are heard. */
     ready: () => changes.start(),
     routes: (showTicket: (id: string) => Promise<unknown>): ((app: Express) => void) =>
       lifeRoutes({
-        pool,
+        store,
         changes: new TicketChanges(common),
         merges: new Merges(common),
         actions: new TicketActions({ ...common, commandsExchange: deps.commandsExchange }),

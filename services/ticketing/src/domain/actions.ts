@@ -1,4 +1,5 @@
 import type { SocialAction } from '@crm/contracts';
+import { isUuid } from './ids';
 
 /** What an agent can do on the account's behalf from a ticket, besides replying. */
 export const TICKET_ACTIONS = ['like', 'unlike', 'repost', 'follow', 'unfollow', 'mute', 'unmute', 'block', 'unblock'] as const satisfies readonly SocialAction[];
@@ -20,4 +21,12 @@ export function readTicketAction(body: unknown): { action: TicketAction; postId:
   else if (postId !== undefined && typeof action === 'string' && !POST_ACTIONS.includes(action as TicketAction)) problems.push(`/postId only goes with ${POST_ACTIONS.join(', ')}`);
   if (problems.length > 0) return { problems };
   return { action: action as TicketAction, postId: (postId as string | undefined) ?? null };
+}
+
+/** The action a command result is about, recognised by the context ticketing gave its command; null for anything else. */
+export function actionOf(action: string, context: Record<string, string> | undefined): { ticketId: string; activityId: string } | null {
+  if (!isTicketAction(action) || !context) return null;
+  const { ticketId, activityId } = context;
+  if (ticketId === undefined || activityId === undefined || !isUuid(ticketId) || !isUuid(activityId)) return null;
+  return { ticketId, activityId };
 }

@@ -1,4 +1,5 @@
-import { ajv, describeErrors, SOCIAL_EVENT_KINDS, type SocialEventKind } from '@crm/contracts';
+import { ajv, describeErrors } from '@crm/contracts';
+import { SOCIAL_EVENT_KINDS, type SocialEventKind } from './social-events';
 
 /**
  * The partner configuration of a connected account (ARCHITECTURE section 7): where its

@@ -1,4 +1,4 @@
-import type { SocialEventKind } from '@crm/contracts';
+import type { SocialEventKind } from './social-events';
 import type { PartnerConfig, RoutingDecision } from './partner-config';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;

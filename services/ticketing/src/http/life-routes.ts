@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import type { Pool } from '@crm/db';
+import type { TicketingStore } from '../adapters/db/store';
 import type { Merges } from '../operations/merges';
 import type { TicketActions } from '../operations/ticket-actions';
 import { testRouting } from '../operations/route-test';
@@ -7,10 +7,9 @@ import type { TicketChanges } from '../operations/ticket-changes';
 import { platformIdParam } from './params';
 import { activityJson } from './presenters';
 import { principalOf } from './principal';
-import { refusalsAsHttp } from './refusals';
 
 export interface LifeRouteDeps {
-  pool: Pool;
+  store: TicketingStore;
   changes: TicketChanges;
   merges: Merges;
   actions: TicketActions;
@@ -54,12 +53,11 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
     });
 
     app.post('/v1/partner-configs/:pageId/route-test', async (req: Request<{ pageId: string }>, res: Response) => {
-      const decision = await testRouting(deps.pool, platformIdParam(req.params, 'pageId')!, req.body);
+      const decision = await testRouting(deps.store, platformIdParam(req.params, 'pageId')!, req.body);
       res.json({ rule: decision.rule, queue: decision.queue, folder: decision.folder });
     });
 
     for (const mount of deps.more ?? []) mount(app);
-    app.use(refusalsAsHttp);
   };
 }
 

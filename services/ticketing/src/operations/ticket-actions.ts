@@ -1,28 +1,36 @@
 import { Exchanges, SocialCommand, validateActionInput } from '@crm/contracts';
-import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { makeEnvelope } from '@crm/messaging';
-import { emitCrmEvent } from '../adapters/db/crm-events';
-import { enqueue } from '../adapters/db/outbox';
-import { findReplyTarget, lastInboundPost } from '../adapters/db/replies';
-import { insertInternalActivity, markActionPending, transactionNow } from '../adapters/db/ticket-life';
-import { POST_ACTIONS, readTicketAction } from '../domain/actions';
+import type { TicketingStore, TicketingTx } from '../adapters/db/store';
+import type { ReplyTarget } from '../adapters/db/tickets';
+import { POST_ACTIONS, readTicketAction, type TicketAction } from '../domain/actions';
 import { unavailableBecause } from '../domain/replies';
-import { conflict, invalid, ticketNotFound } from './ticket-errors';
+import { AccountUnavailable, conflict, invalid, TicketNotFound } from './errors';
 
 export interface TicketActionsDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   isId: (id: string) => boolean;
   kick: () => void;
   commandsExchange?: string;
 }
 
+/** The command's input: the post given (else the ticket's newest customer post), or the ticket's contact. */
+async function inputFor(tx: TicketingTx, ticket: ReplyTarget, action: TicketAction, postId: string | null): Promise<Record<string, unknown>> {
+  if (POST_ACTIONS.includes(action)) {
+    const post = postId ?? (await tx.tickets.lastInboundPost(ticket.id))?.postId;
+    if (!post) throw conflict('nothing_to_act_on', `this ticket holds no customer post to ${action}; give postId`);
+    return { postId: post };
+  }
+  if (!ticket.contact_user_id) throw conflict('nothing_to_act_on', `this ticket has no contact to ${action}`);
+  return { userId: ticket.contact_user_id };
+}
+
 /**
  * Like, repost, follow, mute, block (and their undoing) on the account's behalf from a ticket:
  * an `action` entry on the timeline (pending, by whom) and the command for auth in one
- * transaction (the outbox), the command id being the entry's id; auth's result settles the
- * entry's outcome (`handlers/command-results-handler`).
+ * transaction (the outbox), the command id being the entry's id and its context naming the
+ * ticket and the entry; auth's result settles the entry's outcome (`action-outcomes`).
  */
 export class TicketActions {
   constructor(private readonly deps: TicketActionsDeps) {}
@@ -30,30 +38,21 @@ export class TicketActions {
   async request(ticketId: string, body: unknown, actor: string): Promise<{ activityId: string }> {
     const read = readTicketAction(body);
     if ('problems' in read) throw invalid('invalid_action', read.problems);
-    if (!this.deps.isId(ticketId)) throw ticketNotFound(ticketId);
+    if (!this.deps.isId(ticketId)) throw new TicketNotFound(ticketId);
     const { action } = read;
-    const activityId = await withTransaction(this.deps.pool, async (client) => {
-      const ticket = await findReplyTarget(client, ticketId);
-      if (!ticket) throw ticketNotFound(ticketId);
+    const activityId = await this.deps.store.transaction(async (tx) => {
+      const ticket = await tx.tickets.replyTarget(ticketId);
+      if (!ticket) throw new TicketNotFound(ticketId);
       const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
-      if (unavailable) throw conflict('account_unavailable', unavailable);
-      let input: Record<string, unknown>;
-      if (POST_ACTIONS.includes(action)) {
-        const postId = read.postId ?? (await lastInboundPost(client, ticketId))?.postId;
-        if (!postId) throw conflict('nothing_to_act_on', `this ticket holds no customer post to ${action}; give postId`);
-        input = { postId };
-      } else {
-        if (!ticket.contact_user_id) throw conflict('nothing_to_act_on', `this ticket has no contact to ${action}`);
-        input = { userId: ticket.contact_user_id };
-      }
+      if (unavailable) throw new AccountUnavailable(unavailable);
+      const input = await inputFor(tx, ticket, action, read.postId);
       const problems = validateActionInput(action, input);
       if (problems.length > 0) throw invalid('invalid_action', problems);
-      const now = await transactionNow(client);
-      const entry = await insertInternalActivity(client, { accountId: ticket.account_id, ticketId, kind: 'action', text: action, actor, data: { action, input }, contactId: ticket.contact_id, occurredAt: now });
-      await markActionPending(client, entry.id);
-      const envelope = makeEnvelope(SocialCommand, 'ticketing', { commandId: entry.id, action, accountId: ticket.account_id, input, context: { ticketId, activityId: entry.id } }, { id: `command-${entry.id}` });
-      await enqueue(client, this.deps.commandsExchange ?? Exchanges.socialCommands, action, envelope);
-      await emitCrmEvent(client, 'ticket.activity', ticketId, actor, { activity: entry });
+      const entry = await tx.life.addEntry({ accountId: ticket.account_id, ticketId, kind: 'action', text: action, actor, data: { action, input }, contactId: ticket.contact_id, occurredAt: await tx.now() });
+      await tx.life.markActionPending(entry.id);
+      const payload = { commandId: entry.id, action, accountId: ticket.account_id, input, context: { ticketId, activityId: entry.id } };
+      await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, action, makeEnvelope(SocialCommand, 'ticketing', payload, { id: `command-${entry.id}` }));
+      await tx.crmEvents.emit('ticket.activity', ticketId, actor, { activity: entry });
       return entry.id;
     });
     this.deps.kick();

@@ -1,13 +1,12 @@
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { emitCrmEvent } from '../adapters/db/crm-events';
-import { applyTicketChange, insertInternalActivity, lockTickets, transactionNow, type ChangeTarget } from '../adapters/db/ticket-life';
+import type { TicketingStore, TicketingTx } from '../adapters/db/store';
+import type { ChangeTarget } from '../adapters/db/ticket-life';
 import { readNote } from '../domain/evidence';
 import { changedFields, forbiddenMove, readBulkChange, readTicketChange, type TicketChange } from '../domain/workflow';
-import { conflict, invalid, ticketNotFound } from './ticket-errors';
+import { conflict, invalid, TicketNotFound } from './errors';
 
 export interface TicketChangesDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   /** Whether a string is a ticket id (anything else is not found, without a query). */
   isId: (id: string) => boolean;
@@ -23,7 +22,7 @@ export interface TicketChangesDeps {
 export class TicketChanges {
   constructor(private readonly deps: TicketChangesDeps) {}
 
-  /** PATCH one ticket; returns its id once the change is committed. */
+  /** PATCH one ticket. */
   async change(ticketId: string, body: unknown, actor: string): Promise<void> {
     const read = readTicketChange(body);
     if ('problems' in read) throw invalid('invalid_change', read.problems);
@@ -40,18 +39,18 @@ export class TicketChanges {
 
   private async applyAll(ids: string[], change: TicketChange, actor: string): Promise<void> {
     const unknown = ids.find((id) => !this.deps.isId(id));
-    if (unknown !== undefined) throw ticketNotFound(unknown);
-    const changed = await withTransaction(this.deps.pool, async (client) => {
-      const tickets = await lockTickets(client, ids);
+    if (unknown !== undefined) throw new TicketNotFound(unknown);
+    const changed = await this.deps.store.transaction(async (tx) => {
+      const tickets = await tx.life.lock(ids);
       const missing = ids.find((id) => !tickets.some((ticket) => ticket.id === id));
-      if (missing !== undefined) throw ticketNotFound(missing);
+      if (missing !== undefined) throw new TicketNotFound(missing);
       for (const ticket of tickets) {
         const why = change.status ? forbiddenMove(ticket.status, change.status) : null;
         if (why) throw conflict('forbidden_transition', ids.length > 1 ? `ticket ${ticket.id}: ${why}` : why);
       }
-      const now = await transactionNow(client);
+      const now = await tx.now();
       let count = 0;
-      for (const ticket of tickets) if (await applyOne(client, ticket, change, actor, now)) count += 1;
+      for (const ticket of tickets) if (await applyOne(tx, ticket, change, actor, now)) count += 1;
       return count;
     });
     if (changed > 0) this.deps.kick();
@@ -62,12 +61,11 @@ export class TicketChanges {
   async addNote(ticketId: string, body: unknown, actor: string) {
     const read = readNote(body);
     if ('problems' in read) throw invalid('invalid_note', read.problems);
-    if (!this.deps.isId(ticketId)) throw ticketNotFound(ticketId);
-    const activity = await withTransaction(this.deps.pool, async (client) => {
-      const [ticket] = await lockTickets(client, [ticketId]);
-      if (!ticket) throw ticketNotFound(ticketId);
-      const now = await transactionNow(client);
-      const entry = await insertInternalActivity(client, {
+    if (!this.deps.isId(ticketId)) throw new TicketNotFound(ticketId);
+    const activity = await this.deps.store.transaction(async (tx) => {
+      const [ticket] = await tx.life.lock([ticketId]);
+      if (!ticket) throw new TicketNotFound(ticketId);
+      const entry = await tx.life.addEntry({
         accountId: ticket.account_id,
         ticketId,
         kind: read.evidence ? 'evidence_snapshot' : 'note',
@@ -75,10 +73,9 @@ export class TicketChanges {
         actor,
         data: read.evidence ? { evidence: read.evidence } : null,
         contactId: ticket.contact_id,
-        occurredAt: now,
+        occurredAt: await tx.now(),
       });
-      await client.query('UPDATE tickets SET updated_at = $2 WHERE id = $1', [ticketId, now]);
-      await emitCrmEvent(client, 'ticket.activity', ticketId, actor, { activity: entry });
+      await tx.crmEvents.emit('ticket.activity', ticketId, actor, { activity: entry });
       return entry;
     });
     this.deps.kick();
@@ -87,16 +84,16 @@ export class TicketChanges {
 }
 
 /** One ticket's part of a change: applied, on the timeline, announced; false when it changes nothing. */
-async function applyOne(client: PoolClient, ticket: ChangeTarget, change: TicketChange, actor: string, now: Date): Promise<boolean> {
+async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: TicketChange, actor: string, now: Date): Promise<boolean> {
   const changes = changedFields(ticket, change);
   const fields = Object.keys(changes);
   if (fields.length === 0) return false;
   const only: TicketChange = Object.fromEntries(fields.map((field) => [field, change[field as keyof TicketChange]]));
-  await applyTicketChange(client, ticket.id, only, now);
+  await tx.life.apply(ticket.id, only, now);
   const kind = fields.length === 1 && fields[0] === 'status' ? 'status_changed' : 'ticket_updated';
   const text = fields.map((field) => `${field}: ${show(changes[field]!.from)} → ${show(changes[field]!.to)}`).join('; ');
-  await insertInternalActivity(client, { accountId: ticket.account_id, ticketId: ticket.id, kind, text, actor, data: { changes }, contactId: ticket.contact_id, occurredAt: now });
-  await emitCrmEvent(client, 'ticket.updated', ticket.id, actor, { changes });
+  await tx.life.addEntry({ accountId: ticket.account_id, ticketId: ticket.id, kind, text, actor, data: { changes }, contactId: ticket.contact_id, occurredAt: now });
+  await tx.crmEvents.emit('ticket.updated', ticket.id, actor, { changes });
   return true;
 }
 

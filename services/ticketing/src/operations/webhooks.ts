@@ -1,32 +1,19 @@
-import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { SecretBox } from '@crm/secrets';
 import { sendWebhook } from '../adapters/http/webhook-sender';
-import {
-  deleteEndpoint,
-  findEndpoint,
-  insertEndpoint,
-  leaseDue,
-  listEndpoints,
-  listFailures,
-  markDelivered,
-  markFailed,
-  replayDelivery,
-  type DueDelivery,
-  type EndpointRow,
-  type FailureRow,
-} from '../adapters/db/webhooks';
+import type { TicketingStore } from '../adapters/db/store';
+import type { DueDelivery, EndpointRow, FailureRow } from '../adapters/db/webhooks';
 import { newSigningSecret, readEndpoint, retryDelay } from '../domain/webhooks';
 import { RepeatingRun } from './repeating-run';
-import { conflict, invalid, Refused } from './ticket-errors';
+import { conflict, invalid, notFound } from './errors';
 
 /** Sealed secrets are bound to their endpoint's purpose, so one cannot be moved to another table. */
 const SEAL_CONTEXT = 'ticketing:webhook-endpoint';
 
-const endpointNotFound = (id: string) => new Refused('not_found', 'webhook_endpoint_not_found', `no webhook endpoint with id '${id.slice(0, 100)}'`);
+const endpointNotFound = (id: string) => notFound('webhook_endpoint_not_found', `no webhook endpoint with id '${id.slice(0, 100)}'`);
 
 export interface WebhookEndpointsDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   /** Seals signing secrets; null when WEBHOOK_SECRETS_KEY is not set (no endpoint can be registered). */
   box: SecretBox | null;
@@ -43,28 +30,28 @@ export class WebhookEndpoints {
     if ('problems' in read) throw invalid('invalid_webhook_endpoint', read.problems);
     if (!this.deps.box) throw conflict('webhooks_not_configured', 'WEBHOOK_SECRETS_KEY is not set: this service cannot keep signing secrets');
     const secret = newSigningSecret();
-    const endpoint = await insertEndpoint(this.deps.pool, read.endpoint, this.deps.box.seal(secret, SEAL_CONTEXT));
+    const endpoint = await this.deps.store.read.webhooks.insert(read.endpoint, this.deps.box.seal(secret, SEAL_CONTEXT));
     this.deps.logger.info('webhook endpoint registered', { endpointId: endpoint.id, url: endpoint.url });
     return { endpoint, secret };
   }
 
   list(): Promise<EndpointRow[]> {
-    return listEndpoints(this.deps.pool);
+    return this.deps.store.read.webhooks.list();
   }
 
   async get(id: string): Promise<EndpointRow> {
-    const endpoint = this.deps.isId(id) ? await findEndpoint(this.deps.pool, id) : null;
+    const endpoint = this.deps.isId(id) ? await this.deps.store.read.webhooks.find(id) : null;
     if (!endpoint) throw endpointNotFound(id);
     return endpoint;
   }
 
   async remove(id: string): Promise<void> {
-    if (!this.deps.isId(id) || !(await deleteEndpoint(this.deps.pool, id))) throw endpointNotFound(id);
+    if (!this.deps.isId(id) || !(await this.deps.store.read.webhooks.remove(id))) throw endpointNotFound(id);
   }
 
   async failures(id: string): Promise<FailureRow[]> {
     await this.get(id);
-    return listFailures(this.deps.pool, id);
+    return this.deps.store.read.webhooks.failures(id);
   }
 
   /** Sends one event to the endpoint again (a dead one, or one it wants again). */
@@ -72,7 +59,7 @@ export class WebhookEndpoints {
     await this.get(id);
     const eventId = typeof body === 'object' && body !== null ? (body as { eventId?: unknown }).eventId : undefined;
     if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > 200) throw invalid('invalid_replay', ['/eventId must be the id of an event sent to this endpoint']);
-    if (!(await replayDelivery(this.deps.pool, id, eventId))) throw new Refused('not_found', 'event_not_found', `endpoint ${id} never had event '${eventId}'`);
+    if (!(await this.deps.store.read.webhooks.replay(id, eventId))) throw notFound('event_not_found', `endpoint ${id} never had event '${eventId}'`);
     this.deps.kick();
   }
 
@@ -84,7 +71,7 @@ export class WebhookEndpoints {
 }
 
 export interface WebhookDispatcherDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   endpoints: Pick<WebhookEndpoints, 'secretOf'>;
   retryDelaysMs: readonly number[];
@@ -120,7 +107,7 @@ export class WebhookDispatcher {
   private async drain(): Promise<void> {
     const leaseMs = this.deps.timeoutMs + 5_000;
     for (;;) {
-      const due = await withTransaction(this.deps.pool, (client) => leaseDue(client, BATCH, leaseMs));
+      const due = await this.deps.store.transaction((tx) => tx.webhooks.leaseDue(BATCH, leaseMs));
       await Promise.all(due.map((delivery) => this.attempt(delivery)));
       if (due.length < BATCH || this.runs.stopped) return;
     }
@@ -129,11 +116,11 @@ export class WebhookDispatcher {
   private async attempt(delivery: DueDelivery): Promise<void> {
     const outcome = await sendWebhook({ url: delivery.url, secret: this.deps.endpoints.secretOf(delivery) }, delivery.event_id, JSON.stringify(delivery.body), this.deps.timeoutMs);
     if (outcome.ok) {
-      await markDelivered(this.deps.pool, delivery.id);
+      await this.deps.store.read.webhooks.markDelivered(delivery.id);
       return;
     }
     const retryInMs = retryDelay(delivery.attempts, this.deps.retryDelaysMs);
-    await markFailed(this.deps.pool, delivery.id, outcome.reason, retryInMs);
+    await this.deps.store.read.webhooks.markFailed(delivery.id, outcome.reason, retryInMs);
     this.deps.logger.warn(retryInMs === null ? 'webhook delivery dead after its last attempt' : 'webhook delivery failed; it is tried again', {
       deliveryId: delivery.id,
       eventId: delivery.event_id,

@@ -1,7 +1,6 @@
-import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary } from '@crm/contracts';
-import type { PoolClient } from '@crm/db';
+import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary, type Envelope } from '@crm/contracts';
 import { makeEnvelope } from '@crm/messaging';
-import { enqueue } from './outbox';
+import type { Queryable } from './queryable';
 
 /** The PostgreSQL channel every committed ticket change is announced on (live inbox, relay and webhook kicks). */
 export const CHANGES_CHANNEL = 'ticketing_changes';
@@ -23,74 +22,88 @@ export interface ChangeNotice {
 
 const NOTIFY_LIMIT = 7_500;
 
-async function readSummary(client: PoolClient, ticketId: string): Promise<CrmTicketSummary> {
-  const { rows } = await client.query<CrmTicketSummary>(
-    `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
-            subject, contact_id AS "contactId",
-            to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
-            to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
-       FROM tickets WHERE id = $1`,
-    [ticketId],
-  );
-  return rows[0]!;
-}
-
-/** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */
-export async function notifyChange(client: PoolClient, notice: ChangeNotice): Promise<void> {
-  let text = JSON.stringify(notice);
-  if (text.length > NOTIFY_LIMIT) text = JSON.stringify({ ...notice, ticket: undefined, data: undefined });
-  await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, text]);
-}
-
 export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge'>;
 
+export interface ConversationStateChange {
+  accountId: string;
+  counterpartId: string;
+  kind: 'typing' | 'read';
+  party: 'account' | 'contact';
+  at: Date;
+  sourceId: string;
+  typingTtlMs: number;
+  lastReadEventId?: string;
+}
+
 /**
- * Records a CRM event in the caller's transaction: the envelope goes to the outbox (published
- * on `crm.events` after the commit), one delivery per matching webhook endpoint is queued, and
- * the change is announced with NOTIFY (live inbox). Nothing goes out unless the change commits.
+ * What the CRM and the live inbox hear, written in the transaction of the change: the CRM
+ * event to the outbox (published on `crm.events` after the commit), one delivery per matching
+ * webhook endpoint, and a NOTIFY. Nothing goes out unless the change commits.
  */
-export async function emitCrmEvent(client: PoolClient, type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}): Promise<string> {
-  const ticket = await readSummary(client, ticketId);
-  const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
-  const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload);
-  await enqueue(client, Exchanges.crmEvents, type, envelope);
-  await client.query(
-    `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
-     SELECT id, $1, $2, $3::jsonb FROM webhook_endpoints WHERE event_types = '{}' OR $2 = ANY (event_types)`,
-    [envelope.id, type, JSON.stringify(envelope)],
-  );
-  await notifyChange(client, { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> });
-  return envelope.id;
-}
+export class CrmEventRepository {
+  constructor(
+    private readonly db: Queryable,
+    private readonly outbox: { enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void> },
+  ) {}
 
-/** A timeline entry as a CRM event carries it. */
-export async function activityPart(client: PoolClient, activityId: string): Promise<NonNullable<CrmEventPayload['activity']>> {
-  const { rows } = await client.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
-    'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = $1',
-    [activityId],
-  );
-  const row = rows[0]!;
-  return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
-}
+  async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}): Promise<string> {
+    const ticket = await this.summary(ticketId);
+    const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
+    const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload);
+    await this.outbox.enqueue(Exchanges.crmEvents, type, envelope);
+    await this.db.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
+       SELECT id, $1, $2, $3::jsonb FROM webhook_endpoints WHERE event_types = '{}' OR $2 = ANY (event_types)`,
+      [envelope.id, type, JSON.stringify(envelope)],
+    );
+    await this.notify({ id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> });
+    return envelope.id;
+  }
 
-/** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
-export async function notifyConversationState(
-  client: PoolClient,
-  state: { accountId: string; counterpartId: string; kind: 'typing' | 'read'; party: 'account' | 'contact'; at: Date; sourceId: string; typingTtlMs: number; lastReadEventId?: string },
-): Promise<void> {
-  const conversationKey = `dm:${state.accountId}:${state.counterpartId}`;
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT id FROM tickets WHERE account_id = $1 AND conversation_key = $2 AND status IN ('open', 'pending') LIMIT 1`,
-    [state.accountId, conversationKey],
-  );
-  await notifyChange(client, {
-    id: `${state.kind}:${state.sourceId}`,
-    type: `conversation.${state.kind}`,
-    ticketId: rows[0]?.id ?? null,
-    accountId: state.accountId,
-    actor: 'system',
-    occurredAt: state.at.toISOString(),
-    ...(state.kind === 'typing' ? { expiresAt: new Date(state.at.getTime() + state.typingTtlMs).toISOString() } : {}),
-    data: { counterpartId: state.counterpartId, party: state.party, ...(state.lastReadEventId ? { lastReadEventId: state.lastReadEventId } : {}) },
-  });
+  /** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */
+  async notify(notice: ChangeNotice): Promise<void> {
+    let text = JSON.stringify(notice);
+    if (text.length > NOTIFY_LIMIT) text = JSON.stringify({ ...notice, ticket: undefined, data: undefined });
+    await this.db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, text]);
+  }
+
+  /** A timeline entry as a CRM event carries it. */
+  async activityPart(activityId: string): Promise<NonNullable<CrmEventPayload['activity']>> {
+    const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
+      'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = $1',
+      [activityId],
+    );
+    const row = rows[0]!;
+    return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
+  }
+
+  /** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
+  async conversationState(state: ConversationStateChange): Promise<void> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `SELECT id FROM tickets WHERE account_id = $1 AND conversation_key = $2 AND status IN ('open', 'pending') LIMIT 1`,
+      [state.accountId, `dm:${state.accountId}:${state.counterpartId}`],
+    );
+    await this.notify({
+      id: `${state.kind}:${state.sourceId}`,
+      type: `conversation.${state.kind}`,
+      ticketId: rows[0]?.id ?? null,
+      accountId: state.accountId,
+      actor: 'system',
+      occurredAt: state.at.toISOString(),
+      ...(state.kind === 'typing' ? { expiresAt: new Date(state.at.getTime() + state.typingTtlMs).toISOString() } : {}),
+      data: { counterpartId: state.counterpartId, party: state.party, ...(state.lastReadEventId ? { lastReadEventId: state.lastReadEventId } : {}) },
+    });
+  }
+
+  private async summary(ticketId: string): Promise<CrmTicketSummary> {
+    const { rows } = await this.db.query<CrmTicketSummary>(
+      `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
+              subject, contact_id AS "contactId",
+              to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+              to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+         FROM tickets WHERE id = $1`,
+      [ticketId],
+    );
+    return rows[0]!;
+  }
 }
