@@ -2,6 +2,7 @@ import amqplib from 'amqplib';
 import pg from 'pg';
 import { Exchanges } from '@crm/contracts';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, TestPublisher, testConfig } from './testing/harness';
@@ -73,6 +74,7 @@ interface Ticket {
   queue: string;
   folder: string;
   mergedInto: string | null;
+  mergeRule: string | null;
   lastActivityAt: string;
   contact: { screenName: string | null } | null;
   activities: Activity[];
@@ -271,22 +273,60 @@ describe('merges', () => {
     expect(restored.activities.map((activity) => activity.kind)).toEqual(['dm_received', 'note', 'merged', 'unmerged']);
   });
 
-  it('refuses an unmerge once the target has replied since the merge, and bad merges with 4xx', async () => {
+  it('sends the target’s reply to the conversation that wrote last, then refuses an unmerge; bad merges are 4xx', async () => {
     const account = newAccount();
     await configure(account);
     const target = await newTicket(account, 'first');
-    const source = await newTicket(account, 'second');
+    const sourceCustomer = newUser('src');
+    const source = await dm(account, sourceCustomer, 'second');
     expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [target] })).status).toBe(400);
     expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [] })).status).toBe(400);
     expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(404);
     expect((await api.post(`/v1/tickets/${target}/unmerge`, {})).status).toBe(409);
 
     expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [source] })).status).toBe(200);
-    expect((await api.post(`/v1/tickets/${target}/replies`, { text: 'on it' })).status).toBe(202);
+    // The source's customer wrote last: the target's reply goes to that conversation.
+    expect(await dm(account, sourceCustomer, 'still waiting')).toBe(target);
+    const reply = await api.post<{ activityId: string }>(`/v1/tickets/${target}/replies`, { text: 'on it' });
+    expect(reply.status).toBe(202);
+    const { rows } = await pool.query('SELECT ticket_id, conversation_key FROM activities WHERE id = $1', [reply.body.activityId]);
+    expect(rows[0]).toEqual({ ticket_id: target, conversation_key: `dm:${account}:${sourceCustomer.id}` });
     const refused = await api.post<{ error: { code: string } }>(`/v1/tickets/${target}/unmerge`, {});
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('unmerge_refused');
     expect((await ticket(source)).status).toBe('merged');
+  });
+});
+
+describe('automatic merges', () => {
+  it("merge the same contact's public ticket into their DM ticket within the configured window, recorded with the rule", async () => {
+    const account = newAccount();
+    await configure(account, { merge: { enabled: true, windowMinutes: 60 } });
+    const ana = newUser('ana');
+    const dmTicket = await dm(account, ana, 'my parcel is late');
+    await publisher.delivery(postCreated({ account, author: { id: ana.id, screenName: ana.screenName, name: ana.name }, text: '@acme still no parcel', mentions: [account] }));
+    const source = await waitFor(
+      async () => (await pool.query<{ id: string }>(`SELECT id FROM tickets WHERE account_id = $1 AND channel = 'public'`, [account])).rows[0]?.id,
+      { what: 'the public ticket' },
+    );
+    const merged = await ticket(source!);
+    expect(merged).toMatchObject({ status: 'merged', mergedInto: dmTicket, mergeRule: 'same_contact_within_window' });
+    const target = await ticket(dmTicket);
+    expect(target.activities.filter((activity) => activity.direction === 'inbound').map((activity) => activity.text)).toEqual(['my parcel is late', '@acme still no parcel']);
+    expect(target.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: 'system', data: { rule: 'same_contact_within_window', sourceIds: [source] } });
+  });
+
+  it('leave tickets alone when the configuration does not merge', async () => {
+    const account = newAccount();
+    await configure(account);
+    const ana = newUser('ana');
+    await dm(account, ana, 'my parcel is late');
+    await publisher.delivery(postCreated({ account, author: { id: ana.id, screenName: ana.screenName, name: ana.name }, text: '@acme still no parcel', mentions: [account] }));
+    const source = await waitFor(
+      async () => (await pool.query<{ id: string }>(`SELECT id FROM tickets WHERE account_id = $1 AND channel = 'public'`, [account])).rows[0]?.id,
+      { what: 'the public ticket' },
+    );
+    expect(await ticket(source!)).toMatchObject({ status: 'open', mergedInto: null });
   });
 });
 

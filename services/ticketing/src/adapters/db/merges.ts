@@ -80,4 +80,39 @@ export class MergeRepository {
       [sourceId, now],
     );
   }
+
+  /**
+   * For a ticket holding merged timelines: its newest customer DM or post (not deleted), which
+   * a reply answers; null when nothing was merged into it (its own channel decides).
+   */
+  async latestInboundOfMerged(ticketId: string): Promise<{ kind: string; conversationKey: string | null; authorUserId: string | null; authorContactId: string | null } | null> {
+    const { rows } = await this.db.query<{ kind: string; conversation_key: string | null; author_user_id: string | null; author_contact_id: string | null }>(
+      `SELECT a.kind, a.conversation_key, c.platform_user_id AS author_user_id, a.author_contact_id FROM activities a
+         LEFT JOIN contacts c ON c.id = a.author_contact_id
+        WHERE a.ticket_id = $1 AND a.direction = 'inbound' AND NOT a.deleted AND a.platform_event_id IS NOT NULL
+          AND a.kind IN ('dm_received', 'mention', 'reply_to_account', 'quote_of_account')
+          AND EXISTS (SELECT 1 FROM activities m WHERE m.ticket_id = $1 AND m.merged_from IS NOT NULL)
+        ORDER BY a.occurred_at DESC, a.platform_event_id DESC LIMIT 1`,
+      [ticketId],
+    );
+    const row = rows[0];
+    return row ? { kind: row.kind, conversationKey: row.conversation_key, authorUserId: row.author_user_id, authorContactId: row.author_contact_id } : null;
+  }
+
+  /**
+   * The ticket a newly opened one merges into by the same-contact rule: the oldest other open or
+   * pending ticket of the same contact opened within `windowMinutes` before it, locked; null when none.
+   */
+  async sameContactTarget(ticketId: string, windowMinutes: number): Promise<string | null> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `SELECT o.id FROM tickets t JOIN tickets o
+          ON o.account_id = t.account_id AND o.contact_id = t.contact_id AND o.id <> t.id
+       WHERE t.id = $1 AND t.status IN ('open', 'pending') AND o.status IN ('open', 'pending')
+         AND o.created_at <= t.created_at AND o.created_at >= t.created_at - make_interval(mins => $2)
+       ORDER BY o.created_at, o.id LIMIT 1
+       FOR UPDATE OF o`,
+      [ticketId, windowMinutes],
+    );
+    return rows[0]?.id ?? null;
+  }
 }

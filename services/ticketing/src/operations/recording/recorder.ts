@@ -34,6 +34,9 @@ export type Placement = 'append' | 'reopen';
  * ticket, join one, bring a ticket's summary up to date).
  */
 export class Recorder {
+  /** Tickets this delivery opened (the partner configuration's merge rules look at them once it is recorded). */
+  readonly opened: string[] = [];
+
   constructor(
     readonly tx: TicketingTx,
     private readonly config: PartnerConfig | null,
@@ -41,6 +44,11 @@ export class Recorder {
     readonly now: Date,
     private readonly contacts: Map<string, string>,
   ) {}
+
+  /** The account's configuration, if it has one. */
+  get configuration(): PartnerConfig | null {
+    return this.config;
+  }
 
   /** The account's configuration; every event but a revoke needs one. */
   get partner(): PartnerConfig {
@@ -104,6 +112,7 @@ export class Recorder {
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
     await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    this.opened.push(ticketId);
     return ticketId;
   }
 
