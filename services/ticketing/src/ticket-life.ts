@@ -68,3 +68,5 @@ export function ticketLife(deps: TicketLifeDeps) {
     stop: () => dispatcher.stop(),
   };
 }
+
+export type TicketLife = ReturnType<typeof ticketLife>;

@@ -5,7 +5,7 @@ import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
+const MAX_LIMIT = 200;
 
 type Query = Record<string, unknown>;
 

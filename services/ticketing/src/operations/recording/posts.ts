@@ -93,9 +93,10 @@ async function adoptThread(
       }
       note(await tx.activities.moveAll(orphan.id, ticketId));
       await tx.tickets.delete(orphan.id);
+      recorder.deletedTicket(orphan.id);
     }
   }
   if (!changed) return;
   if (inbound) await recordReopen(tx, ticketId, recorder.now);
-  await recorder.refresh(ticketId);
+  recorder.changedTicket(ticketId);
 }

@@ -31,11 +31,15 @@ export type Placement = 'append' | 'reopen';
  * The context of one delivery's recording, shared by the recorders of each event family:
  * the transaction, the partner configuration, the transaction's clock and the contacts
  * upserted for the delivery; and the steps every family takes (build an activity, open a
- * ticket, join one, bring a ticket's summary up to date).
+ * ticket, join one, note a ticket whose summary must be brought up to date).
  */
 export class Recorder {
   /** Tickets this delivery opened (the partner configuration's merge rules look at them once it is recorded). */
   readonly opened: string[] = [];
+  /** Tickets whose activities changed: their summaries are brought up to date once, at the end of the delivery. */
+  private readonly changed = new Set<string>();
+  /** Activities placed on tickets, announced to the CRM once the summaries are up to date. */
+  private readonly placed: { ticketId: string; activityId: string }[] = [];
 
   constructor(
     readonly tx: TicketingTx,
@@ -116,13 +120,30 @@ export class Recorder {
     return ticketId;
   }
 
+  /** The ticket's activities changed: its summary is brought up to date before the delivery commits. */
+  changedTicket(ticketId: string): void {
+    this.changed.add(ticketId);
+  }
+
+  /** The ticket was folded into another and deleted: nothing to bring up to date. */
+  deletedTicket(ticketId: string): void {
+    this.changed.delete(ticketId);
+  }
+
+  /** Brings the summaries of every ticket the delivery changed up to date, once each. */
+  async refreshChangedTickets(): Promise<void> {
+    for (const ticketId of [...this.changed].sort()) await this.refresh(ticketId);
+    this.changed.clear();
+  }
+
   /**
    * Brings a ticket's summary up to date after its activities changed (deliveries arrive in
    * any order, and activities move between tickets): the last activity, the subject from the
    * earliest inbound message, and routing, which is decided on that same message unless a
-   * person has moved the ticket since.
+   * person has moved the ticket since. It depends only on the ticket's activities as they are
+   * at the end, so one refresh per delivery gives what one per event gave.
    */
-  async refresh(ticketId: string): Promise<void> {
+  private async refresh(ticketId: string): Promise<void> {
     const { first, lastActivityAt, reroutable } = await this.tx.tickets.summary(ticketId);
     const routing =
       first && reroutable && this.config
@@ -139,19 +160,21 @@ export class Recorder {
   async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
     if (placement === 'reopen' || holder.status === 'pending') await recordReopen(this.tx, holder.id, this.now);
-    await this.refresh(holder.id);
-    await this.announce(holder.id, activityId);
+    this.changedTicket(holder.id);
+    this.placed.push({ ticketId: holder.id, activityId });
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
   async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
-    await this.refresh(holder.id);
-    await this.announce(holder.id, activityId);
+    this.changedTicket(holder.id);
+    this.placed.push({ ticketId: holder.id, activityId });
   }
 
-  /** The CRM hears of an activity placed on a ticket. */
-  private async announce(ticketId: string, activityId: string): Promise<void> {
-    await this.tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date). */
+  async announcePlaced(): Promise<void> {
+    for (const { ticketId, activityId } of this.placed) {
+      await this.tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    }
   }
 }
