@@ -17,3 +17,4 @@ export * from './tracking';
 export * from './account-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';
+export * from './crm-events';

@@ -42,6 +42,8 @@ export const Exchanges = {
   accountEvents: 'account.events',
   /** Fanout: every process with a cache of credential checks binds a queue of its own. */
   accessEvents: 'access.events',
+  /** Every ticket change, for the CRM (crm-events.ts); routing key = event type. */
+  crmEvents: 'crm.events',
 } as const;
 
 export const Queues = {
@@ -68,6 +70,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.socialCommandResults, type: 'topic' },
     { name: Exchanges.accountEvents, type: 'topic' },
     { name: Exchanges.accessEvents, type: 'fanout' },
+    { name: Exchanges.crmEvents, type: 'topic' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },

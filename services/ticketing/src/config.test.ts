@@ -1,4 +1,4 @@
-import { ConfigError } from '@crm/config';
+import { ConfigError, LOCAL_DEV } from '@crm/config';
 import { acceptsLocalDevToken, loadTicketingConfig, LOCAL_DEV_TOKEN } from './config';
 
 describe('ticketing configuration', () => {
@@ -24,6 +24,10 @@ describe('ticketing configuration', () => {
       TRACKING_RPC_TIMEOUT_MS: 10000,
       TRACKING_REFRESH_AFTER_MS: 60000,
       TRACKING_READ_WAIT_MS: 1500,
+      WEBHOOK_SECRETS_KEY: LOCAL_DEV.credentialsKey,
+      WEBHOOK_RETRY_DELAYS_MS: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
+      WEBHOOK_INTERVAL_MS: 1000,
+      WEBHOOK_TIMEOUT_MS: 10000,
     });
     expect(acceptsLocalDevToken(config)).toBe(true);
   });

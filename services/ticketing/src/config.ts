@@ -1,5 +1,12 @@
 import { accessSpecs } from '@crm/access';
-import { commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
+import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
+
+/** Comma-separated delays in milliseconds, at least one. */
+const delayList = makeValidator<number[]>((input) => {
+  const items = input.split(',').map((item) => item.trim());
+  if (items.length === 0 || !items.every((item) => /^[0-9]{1,9}$/.test(item) && Number(item) > 0)) throw new Error('must be comma-separated whole numbers of milliseconds (at least one, each above 0)');
+  return items.map(Number);
+});
 
 /** The token `pnpm start` accepts when CRM_API_TOKENS is not set (only with NODE_ENV development or test). */
 export const LOCAL_DEV_TOKEN = LOCAL_DEV.crmToken;
@@ -26,6 +33,14 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: "How long ticketing waits for tracking's answer on tracking.rpc." }),
       TRACKING_REFRESH_AFTER_MS: wholeNumber(1)({ default: 60_000, desc: "A linked order's tracking availability older than this is checked again when the ticket is read." }),
       TRACKING_READ_WAIT_MS: wholeNumber(1)({ default: 1_500, desc: 'How long reading a ticket waits for that check before answering with the last known state, marked stale.' }),
+      WEBHOOK_SECRETS_KEY: base64Key32({
+        default: undefined,
+        devDefault: LOCAL_DEV.credentialsKey,
+        desc: "Seals the CRM webhook endpoints' signing secrets at rest (32 bytes, base64). Without it no endpoint can be registered.",
+      }),
+      WEBHOOK_RETRY_DELAYS_MS: delayList({ default: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000], desc: 'Delays before each new attempt of a CRM webhook delivery; after the last, the delivery is dead (its endpoint\'s failures).' }),
+      WEBHOOK_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: 'How often due webhook deliveries are looked for (a new event sends at once).' }),
+      WEBHOOK_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a CRM webhook endpoint may take to answer.' }),
     },
     env,
   );

@@ -215,6 +215,8 @@ describe('received DMs', () => {
         attachments: [],
         status: null,
         failure: null,
+        by: null,
+        data: null,
       },
     ]);
     expect(detail.order).toBeNull();

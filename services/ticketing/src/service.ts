@@ -16,6 +16,7 @@ import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { ticketingRoutes } from './http/routes';
+import { ticketLife, type TicketLife } from './ticket-life';
 import { OrderLinks } from './operations/link-order';
 import { recordUnsendableCommand } from './operations/record-command-result';
 import { HeldRelease } from './operations/release-held';
@@ -121,7 +122,7 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
 type Consumers = ReturnType<typeof consumersOf>;
 
 /** The HTTP API's routes over the use cases. */
-function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient }) {
+function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife }) {
   const { store, heldRelease, relay } = parts;
   const { logger } = options;
   const defaults = {
@@ -144,14 +145,19 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
     replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
     orderLinks,
     view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
+    life: parts.life.routes,
   });
 }
 
 /** Consumers ready, then HTTP listening; on a failure, what was opened is closed again. */
-async function serve(config: TicketingConfig, options: TicketingOptions, parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore }): Promise<Server> {
+async function serve(
+  config: TicketingConfig,
+  options: TicketingOptions,
+  parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife },
+): Promise<Server> {
   const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
-    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready()]);
+    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready()]);
     const app = createHttpApp({
       logger: options.logger,
       readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
@@ -161,6 +167,7 @@ async function serve(config: TicketingConfig, options: TicketingOptions, parts: 
   } catch (error) {
     for (const consumer of consumers) await consumer.stop(1_000).catch(() => undefined);
     await parts.rpc.close().catch(() => undefined);
+    await parts.life.endStreams();
     await parts.broker.close().catch(() => undefined);
     await parts.store.end().catch(() => undefined);
     throw error;
@@ -168,16 +175,19 @@ async function serve(config: TicketingConfig, options: TicketingOptions, parts: 
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
       await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
+    // Live streams never end by themselves: ended first, so HTTP can close.
+    () => parts.life.endStreams(),
     () => closeServer(parts.server),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
     () => parts.heldRelease.stop(),
     () => parts.relay.stop(),
+    () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => parts.rpc.close(),
     () => parts.publisher.close(),
@@ -203,8 +213,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
-  const routes = routesOf(config, options, { store, heldRelease, relay, rpc });
-  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store });
+  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
+  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life });
+  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life });
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
   const releaseReady = () => void heldRelease.releaseReady();
@@ -213,8 +224,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   releaseTimer.unref();
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
+  life.start();
 
-  const stopSteps = stopStepsOf(config, { ...consumers, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store });
+  const stopSteps = stopStepsOf(config, { ...consumers, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {

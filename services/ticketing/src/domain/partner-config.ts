@@ -1,5 +1,5 @@
 import { ajv, describeErrors } from '@crm/contracts';
-import { type SocialEventKind } from './social-events';
+import { SOCIAL_EVENT_KINDS, type SocialEventKind } from './social-events';
 
 /**
  * The partner configuration of a connected account (docs/architecture.md, "CRM-facing HTTP"): where its
@@ -235,4 +235,28 @@ export function route(subject: RoutingSubject, config: PartnerConfig): RoutingDe
   return rule
     ? { queue: rule.queue, folder: rule.folder, rule: rule.name }
     : { queue: config.routing.defaultQueue, folder: config.routing.defaultFolder, rule: null };
+}
+
+/** Reads the rule tester's body `{kind, text?, sender?, lang?}` into what routing looks at, or its problems. */
+export function readRoutingSubject(body: unknown): { subject: RoutingSubject } | { problems: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problems: ['send {"kind", "text", "sender", "lang"} as a JSON object'] };
+  const { kind, text, sender, lang, ...extra } = body as Record<string, unknown>;
+  const problems: string[] = [];
+  if (Object.keys(extra).length > 0) problems.push(`unknown field(s) ${Object.keys(extra).map((key) => `/${key}`).join(', ')}`);
+  if (!(SOCIAL_EVENT_KINDS as readonly unknown[]).includes(kind)) problems.push(`/kind must be one of ${SOCIAL_EVENT_KINDS.join(', ')}`);
+  if (text !== undefined && text !== null && (typeof text !== 'string' || text.length > 10_000)) problems.push('/text must be a string of at most 10000 characters');
+  if (sender !== undefined && sender !== null && (typeof sender !== 'string' || !/^(@[A-Za-z0-9_]{1,15}|[0-9]{1,30})$/.test(sender))) problems.push('/sender must be @screen_name or a platform user id');
+  if (lang !== undefined && lang !== null && (typeof lang !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(lang))) problems.push('/lang must be a language tag (en, en-GB)');
+  if (problems.length > 0) return { problems };
+  const who = typeof sender === 'string' ? sender : null;
+  return {
+    subject: {
+      kind: kind as SocialEventKind,
+      text: typeof text === 'string' ? text : null,
+      senderId: who && !who.startsWith('@') ? who : null,
+      senderScreenName: who?.startsWith('@') ? who.slice(1) : null,
+      // As recording does: DMs carry no language, whatever the tester says.
+      lang: typeof lang === 'string' && !String(kind).startsWith('dm_') ? lang : null,
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { defineContract, describeErrors, type Contract } from '@crm/contracts';
  */
 
 /** Every kind of account activity, named from the account's point of view. */
-const SOCIAL_EVENT_KINDS = [
+export const SOCIAL_EVENT_KINDS = [
   // posts
   'post_by_account',
   'reply_by_account',

@@ -1,15 +1,21 @@
 import type { SocialCommandResultPayload } from '@crm/contracts';
 import type { MessageHandler } from '@crm/messaging';
 import type { HandlerDeps } from './handler-deps';
+import { actionOf } from '../domain/actions';
 import { replyOf } from '../domain/replies';
+import { recordActionOutcome } from '../operations/action-outcomes';
 import { recordCommandResult } from '../operations/record-command-result';
 
-/** Consumes `ticketing.command-results`: results of replies sent from tickets are recorded; anyone else's are not ours. */
+/** Consumes `ticketing.command-results`: results of replies and actions sent from tickets are recorded; anyone else's are not ours. */
 export function createCommandResultsHandler({ store, logger, onHandled }: HandlerDeps): MessageHandler<SocialCommandResultPayload> {
   return async (envelope) => {
     const result = envelope.payload;
     const reply = replyOf(result.action, result.context);
-    if (reply) {
+    const action = actionOf(result.action, result.context);
+    if (action) {
+      const changed = await recordActionOutcome(store, action.activityId, result);
+      logger.info('action outcome recorded', { activityId: action.activityId, action: result.action, outcome: result.outcome, changed });
+    } else if (reply) {
       const changed = await recordCommandResult(store, reply, result);
       logger.info('reply outcome recorded', { activityId: reply.activityId, action: result.action, outcome: result.outcome, platformId: result.platformId, code: result.error?.code, changed });
     } else {

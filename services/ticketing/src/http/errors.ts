@@ -10,7 +10,9 @@ import {
   NoRecipient,
   NothingToReplyTo,
   PartnerConfigNotFound,
+  Refused,
   TicketNotFound,
+  type RefusalKind,
 } from '../operations/errors';
 
 /** Each error a use case throws, as the API answers it: status and code. */
@@ -27,9 +29,12 @@ const ANSWERS: [new (...args: never[]) => Error, number, string][] = [
   [NothingToReplyTo, 409, 'nothing_to_reply_to'],
 ];
 
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
 /** Turns the use cases' errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => {
+    if (error instanceof Refused) return next(new HttpError(REFUSAL_STATUS[error.kind], error.code, error.message));
     const answer = ANSWERS.find(([type]) => error instanceof type);
     next(answer ? new HttpError(answer[1], answer[2], (error as Error).message) : error);
   };

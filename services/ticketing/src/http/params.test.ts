@@ -18,7 +18,7 @@ describe('GET /v1/tickets query', () => {
       accountId: '1001',
       queue: 'social',
       folder: 'inbox',
-      status: 'open',
+      statuses: ['open'],
       q: 'order 42',
       limit: DEFAULT_LIMIT,
     });

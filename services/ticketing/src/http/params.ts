@@ -1,6 +1,7 @@
 import { HttpError } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
 import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
+import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
@@ -56,16 +57,47 @@ export function parseTicketListQuery(query: Query): TicketFilter {
   if (queue !== undefined) filter.queue = queue;
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
-  const status = single(query, 'status');
-  if (status !== undefined) {
-    if (!(TICKET_STATUSES as readonly string[]).includes(status)) throw invalid(`status must be one of ${TICKET_STATUSES.join(', ')}`);
-    filter.status = status as TicketStatus;
-  }
+  lifeFilters(query, filter);
   const q = text(query, 'q', 200)?.trim();
   if (q) filter.q = q;
   const after = positionParam(query);
+  if (after && (after.order ?? null) !== (filter.order ?? null)) throw invalid('cursor belongs to another order; pass the nextCursor of a page in the same order');
   if (after) filter.after = after;
   return filter;
+}
+
+/** `status` (one or a comma-separated set), `assignee`, `priority`, `tag`, `updatedSince`, `breached`, `order`. */
+function lifeFilters(query: Query, filter: TicketFilter): void {
+  const status = single(query, 'status');
+  if (status !== undefined) {
+    const statuses = [...new Set(status.split(','))];
+    if (!statuses.every((one) => (TICKET_STATUSES as readonly string[]).includes(one))) throw invalid(`status must be one or more (comma-separated) of ${TICKET_STATUSES.join(', ')}`);
+    filter.statuses = statuses as TicketStatus[];
+  }
+  const assignee = text(query, 'assignee', 100);
+  if (assignee !== undefined) filter.assignee = assignee;
+  const priority = single(query, 'priority');
+  if (priority !== undefined) {
+    if (!(PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${PRIORITIES.join(', ')}`);
+    filter.priority = priority;
+  }
+  const tag = text(query, 'tag', 50);
+  if (tag !== undefined) filter.tag = tag;
+  const updatedSince = single(query, 'updatedSince');
+  if (updatedSince !== undefined) {
+    if (!/^\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]\d\d:\d\d)$/.test(updatedSince) || Number.isNaN(Date.parse(updatedSince))) throw invalid('updatedSince must be a date-time (RFC 3339)');
+    filter.updatedSince = new Date(updatedSince);
+  }
+  const breached = single(query, 'breached');
+  if (breached !== undefined) {
+    if (breached !== 'true' && breached !== 'false') throw invalid('breached must be true or false');
+    filter.breached = breached === 'true';
+  }
+  const order = single(query, 'order');
+  if (order !== undefined) {
+    if (order !== 'lastActivity' && order !== 'created') throw invalid('order must be created (the default) or lastActivity');
+    if (order === 'lastActivity') filter.order = 'lastActivity';
+  }
 }
 
 /** Validates the query of `GET /v1/contacts`. */

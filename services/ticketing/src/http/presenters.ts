@@ -37,6 +37,14 @@ export interface TicketJson {
   conversationState: ConversationStateJson | null;
   /** The order the ticket is linked to, and whether tracking can show it. */
   order: OrderJson | null;
+  /** The agent it is assigned to, and the team. */
+  assignee: string | null;
+  team: string | null;
+  priority: string;
+  tags: string[];
+  /** The ticket this one was merged into (status `merged`), and the partner configuration's rule that did it (null: a person). */
+  mergedInto: string | null;
+  mergeRule: string | null;
 }
 
 export interface OrderJson {
@@ -55,7 +63,7 @@ export interface ActivityJson {
   id: string;
   ticketId: string | null;
   kind: string;
-  direction: 'inbound' | 'outbound' | 'event';
+  direction: 'inbound' | 'outbound' | 'event' | 'internal';
   text: string | null;
   platformEventId: string | null;
   occurredAt: string;
@@ -67,6 +75,10 @@ export interface ActivityJson {
   status: 'pending' | 'sent' | 'failed' | 'unknown' | null;
   /** Why a send failed or has an unknown outcome: auth's code, the platform's message and code. */
   failure: { code: string; message: string; platformCode: number | null } | null;
+  /** Who made an internal entry (note, change, merge, action): a principal's id, or `system`; null for the platform's activity. */
+  by: string | null;
+  /** What an internal entry holds: the fields changed, the evidence snapshot, the merge, the action's outcome. */
+  data: Record<string, unknown> | null;
 }
 
 const read = (eventId: string | null, at: Date | null) => (eventId && at ? { lastReadEventId: eventId, readAt: at.toISOString() } : null);
@@ -124,6 +136,12 @@ export function ticketJson(row: TicketRow, view: TicketView, order: OrderRow | n
     sla: { firstResponseDueAt: iso(row.first_response_due_at), resolutionDueAt: iso(row.resolution_due_at), firstRespondedAt: iso(row.first_response_at) },
     conversationState: conversationState(row),
     order: order ? orderJson(order, view) : null,
+    assignee: row.assignee,
+    team: row.team,
+    priority: row.priority,
+    tags: row.tags,
+    mergedInto: row.merged_into,
+    mergeRule: row.merge_rule,
   };
 }
 
@@ -141,6 +159,8 @@ export function activityJson(row: ActivityRow): ActivityJson {
     attachments: row.attachments ?? [],
     status: row.send_status as ActivityJson['status'],
     failure: row.send_error_code !== null && row.send_error !== null ? { code: row.send_error_code, message: row.send_error, platformCode: row.send_error_platform_code } : null,
+    by: row.actor,
+    data: row.data,
   };
 }
 

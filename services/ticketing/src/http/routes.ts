@@ -9,6 +9,7 @@ import type { Replies } from '../operations/send-reply';
 import { encodeCursor, encodeIdCursor } from './cursor';
 import { domainErrors } from './errors';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
+import type { TicketRow } from '../adapters/db/ticket-queries';
 import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
@@ -21,6 +22,8 @@ export interface RouteDeps {
   /** Tickets linked to orders, and tracking's availability for them. */
   orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
   view: TicketView;
+  /** A ticket's life: changes, notes, merges, live events, webhooks, actions (given how a ticket is shown). */
+  life?: (showTicket: (id: string) => Promise<unknown>) => (app: Express) => void;
 }
 
 /** How many timeline entries a contact's page shows (the newest). */
@@ -34,19 +37,32 @@ function ticketIdOf(req: Request<{ id: string }>): string {
 
 const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
 
-function ticketRoutes(app: Express, deps: RouteDeps): void {
-  const queries = deps.store.read.tickets;
-  app.get('/v1/tickets', async (req: Request, res: Response) => {
-    const { rows, more } = await queries.tickets(parseTicketListQuery(req.query as Record<string, unknown>));
-    res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextCursor(more, rows.at(-1)) });
-  });
+/** The next page of tickets, in the order of the list. */
+const nextTicketCursor = (more: boolean, last: TicketRow | undefined, order: 'lastActivity' | undefined) =>
+  more && last ? encodeCursor(order === 'lastActivity' ? { createdAt: last.last_activity_key, id: last.id, order } : { createdAt: last.created_at_key, id: last.id }) : null;
 
-  app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
-    const id = ticketIdOf(req);
+/** A ticket as `GET /v1/tickets/:id` shows it: with its order (checked again when old) and timeline. */
+function ticketShower(deps: RouteDeps): (id: string) => Promise<unknown> {
+  const queries = deps.store.read.tickets;
+  return async (id) => {
     const ticket = await queries.ticket(id);
     if (!ticket) throw new TicketNotFound(id);
     const [order, activities] = await Promise.all([deps.orderLinks.current(ticket.id, orderOf(ticket)), queries.ticketActivities(ticket.id)]);
-    res.json({ ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) });
+    return { ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) };
+  };
+}
+
+function ticketRoutes(app: Express, deps: RouteDeps): void {
+  const queries = deps.store.read.tickets;
+  app.get('/v1/tickets', async (req: Request, res: Response) => {
+    const filter = parseTicketListQuery(req.query as Record<string, unknown>);
+    const { rows, more } = await queries.tickets(filter);
+    res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
+  });
+
+  const showTicket = ticketShower(deps);
+  app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
+    res.json(await showTicket(ticketIdOf(req)));
   });
 
   app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
@@ -125,6 +141,7 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
     contactRoutes(app, deps);
     partnerConfigRoutes(app, deps);
     accountRoutes(app, deps);
+    deps.life?.(ticketShower(deps))(app);
     app.use(domainErrors());
   };
 }

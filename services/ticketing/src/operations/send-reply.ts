@@ -22,10 +22,21 @@ interface PlannedReply {
   command: Pick<SocialCommandPayload, 'action' | 'input'>;
 }
 
-/** A DM to the contact on a DM ticket; on a public one, a reply to its newest customer post that is not deleted. */
+/**
+ * A DM to the contact on a DM ticket; on a public one, a reply to its newest customer post that
+ * is not deleted. A ticket that took merged tickets answers its newest customer DM or post.
+ */
 async function planReply(tx: TicketingTx, ticket: ReplyTarget, text: string): Promise<PlannedReply> {
   const base = { accountId: ticket.account_id, ticketId: ticket.id };
-  if (ticket.channel === 'dm') {
+  // A ticket holding merged conversations answers the newest customer message, wherever it came from.
+  const latest = await tx.merges.latestInboundOfMerged(ticket.id);
+  if (latest?.kind === 'dm_received' && latest.authorUserId) {
+    return {
+      pending: { ...base, kind: 'dm_sent', contactId: latest.authorContactId, conversationKey: latest.conversationKey, parentPostId: null },
+      command: { action: 'send_dm', input: { recipientId: latest.authorUserId, text } },
+    };
+  }
+  if (ticket.channel === 'dm' && !latest) {
     if (!ticket.contact_user_id) throw new NoRecipient();
     return {
       pending: { ...base, kind: 'dm_sent', contactId: ticket.contact_id, conversationKey: ticket.conversation_key, parentPostId: null },

@@ -62,11 +62,15 @@ export function apiClient(baseUrl: () => string) {
     const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${baseUrl()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as T };
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T };
   }
   return {
     get: <T = Record<string, unknown>>(path: string, token?: string | null) => call<T>('GET', path, undefined, token),
     put: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('PUT', path, body, token),
+    post: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('POST', path, body, token),
+    patch: <T = Record<string, unknown>>(path: string, body: unknown, token?: string | null) => call<T>('PATCH', path, body, token),
+    delete: <T = Record<string, unknown>>(path: string, token?: string | null) => call<T>('DELETE', path, undefined, token),
   };
 }
 

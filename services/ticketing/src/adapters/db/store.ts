@@ -3,15 +3,19 @@ import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/d
 import { AccountRepository } from './accounts';
 import { ActivityRepository } from './activities';
 import { ContactRepository } from './contacts';
+import { CrmEventRepository } from './crm-events';
 import { DmConversationRepository } from './dm-conversations';
 import { HeldDeliveryRepository } from './held-deliveries';
 import { Locks } from './locks';
+import { MergeRepository } from './merges';
 import { OutboundRepository } from './outbound';
 import { enqueue } from './outbox';
 import { PartnerConfigRepository } from './partner-configs';
+import { TicketLifeRepository } from './ticket-life';
 import { TicketQueries } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
 import { TicketRepository } from './tickets';
+import { WebhookRepository } from './webhooks';
 
 /** Messages stored to be published after the commit (the transactional outbox). */
 export interface Outbox {
@@ -33,6 +37,12 @@ export interface TicketingTx {
   held: HeldDeliveryRepository;
   orders: OrderRepository;
   outbox: Outbox;
+  /** People's changes and internal timeline entries. */
+  life: TicketLifeRepository;
+  merges: MergeRepository;
+  /** What the CRM and the live inbox hear of the transaction's changes. */
+  crmEvents: CrmEventRepository;
+  webhooks: WebhookRepository;
 }
 
 /** The read side: queries outside any transaction, for the API and the release sweep. */
@@ -41,9 +51,11 @@ export interface TicketingReads {
   accounts: Pick<AccountRepository, 'find' | 'list'>;
   partnerConfigs: Pick<PartnerConfigRepository, 'row' | 'rows'>;
   held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'accountsReadyForRelease'>;
+  webhooks: WebhookRepository;
 }
 
 function boundTo(db: PoolClient): TicketingTx {
+  const outbox: Outbox = { enqueue: (exchange, routingKey, envelope) => enqueue(db, exchange, routingKey, envelope) };
   return {
     now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
     locks: new Locks(db),
@@ -56,7 +68,11 @@ function boundTo(db: PoolClient): TicketingTx {
     partnerConfigs: new PartnerConfigRepository(db),
     held: new HeldDeliveryRepository(db),
     orders: new OrderRepository(db),
-    outbox: { enqueue: (exchange, routingKey, envelope) => enqueue(db, exchange, routingKey, envelope) },
+    outbox,
+    life: new TicketLifeRepository(db),
+    merges: new MergeRepository(db),
+    crmEvents: new CrmEventRepository(db, outbox),
+    webhooks: new WebhookRepository(db),
   };
 }
 
@@ -75,6 +91,7 @@ export class TicketingStore {
       accounts: new AccountRepository(pool),
       partnerConfigs: new PartnerConfigRepository(pool),
       held: new HeldDeliveryRepository(pool),
+      webhooks: new WebhookRepository(pool),
     };
   }
 

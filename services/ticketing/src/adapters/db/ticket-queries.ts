@@ -39,13 +39,21 @@ export interface TicketRow {
   account_read_at: Date | null;
   /** created_at to the microsecond, as paging needs it (a JS Date keeps milliseconds only). */
   created_at_key: string;
+  assignee: string | null;
+  team: string | null;
+  priority: string;
+  tags: string[];
+  merged_into: string | null;
+  merge_rule: string | null;
+  /** last_activity_at to the microsecond (paging in `lastActivity` order). */
+  last_activity_key: string;
 }
 
 export interface ActivityRow {
   id: string;
   ticket_id: string | null;
   kind: string;
-  direction: 'inbound' | 'outbound' | 'event';
+  direction: 'inbound' | 'outbound' | 'event' | 'internal';
   text: string | null;
   platform_event_id: string | null;
   occurred_at: Date;
@@ -58,19 +66,33 @@ export interface ActivityRow {
   author_id: string | null;
   author_screen_name: string | null;
   author_name: string | null;
+  /** Who made an internal entry (a principal's id, or `system`). */
+  actor: string | null;
+  data: Record<string, unknown> | null;
 }
 
-/** Position in the (created_at desc, id desc) order: list what comes after it. */
+/** Position in the (created_at desc, id desc) order, or (last_activity_at desc, id desc) for `lastActivity`: list what comes after it. */
 export interface Position {
   createdAt: string;
   id: string;
+  order?: 'lastActivity';
 }
 
 export interface TicketFilter {
   accountId?: string;
   queue?: string;
   folder?: string;
-  status?: TicketStatus;
+  /** Any of these statuses (`status=open,pending`). */
+  statuses?: TicketStatus[];
+  assignee?: string;
+  priority?: string;
+  /** Tickets carrying this tag. */
+  tag?: string;
+  updatedSince?: Date;
+  /** Only tickets whose SLA is breached. */
+  breached?: boolean;
+  /** Newest activity first instead of newest ticket first. */
+  order?: 'lastActivity';
   /** Case-insensitive text to find in the subject or any activity's text. */
   q?: string;
   after?: Position;
@@ -86,7 +108,9 @@ const TICKET_COLUMNS = `
   o.client_id AS order_client_id, o.task_id AS order_task_id, o.linked_at AS order_linked_at, o.tracking_available AS order_tracking_available,
   o.tracking_reason AS order_tracking_reason, o.tracking_message AS order_tracking_message, o.tracking_checked_at AS order_tracking_checked_at,
   d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
-  ${CREATED_AT_KEY('t')}`;
+  ${CREATED_AT_KEY('t')},
+  t.assignee, t.team, t.priority, t.tags, t.merged_into, t.merge_rule,
+  to_char(t.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_activity_key`;
 
 const TICKET_FROM = `tickets t
   LEFT JOIN contacts c ON c.id = t.contact_id
@@ -111,7 +135,8 @@ function parameters() {
 }
 
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
-  a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name`;
+  a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name,
+  a.actor, a.data`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */
 const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';
@@ -147,6 +172,16 @@ export interface ContactFilter {
 const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, k.name, k.avatar_url, k.followers_count, k.verified,
   k.blocked, k.blocked_changed_at, k.muted, k.muted_changed_at, k.created_at, k.updated_at, ${CREATED_AT_KEY('k')}`;
 
+/** The filters of a ticket's life: statuses as a set, assignee, priority, tag, updated since, SLA breached. */
+function lifeConditions(filter: TicketFilter, conditions: string[], add: (value: unknown) => string): void {
+  if (filter.statuses !== undefined) conditions.push(`t.status = ANY (${add(filter.statuses)}::text[])`);
+  if (filter.assignee !== undefined) conditions.push(`t.assignee = ${add(filter.assignee)}`);
+  if (filter.priority !== undefined) conditions.push(`t.priority = ${add(filter.priority)}`);
+  if (filter.tag !== undefined) conditions.push(`t.tags @> ARRAY[${add(filter.tag)}::text]`);
+  if (filter.updatedSince !== undefined) conditions.push(`t.updated_at >= ${add(filter.updatedSince)}`);
+  if (filter.breached) conditions.push('t.sla_breached');
+}
+
 /** The read side of tickets and contacts, as the API lists and shows them. */
 export class TicketQueries {
   constructor(private readonly db: Queryable) {}
@@ -158,17 +193,18 @@ export class TicketQueries {
     if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
     if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
     if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
-    if (filter.status !== undefined) conditions.push(`t.status = ${param.add(filter.status)}`);
+    lifeConditions(filter, conditions, param.add);
     if (filter.q !== undefined) {
       const pattern = param.add(containsPattern(filter.q));
       conditions.push(`(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`);
     }
+    const key = filter.order === 'lastActivity' ? 't.last_activity_at' : 't.created_at';
     if (filter.after) {
-      conditions.push(`(t.created_at, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
+      conditions.push(`(${key}, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
     }
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const { rows } = await this.db.query<TicketRow>(
-      `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
+      `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY ${key} DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
       param.values,
     );
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };

@@ -1,3 +1,4 @@
+import { followMerged } from './merges';
 import type { Queryable } from './queryable';
 import type { NewTicket, TicketState, TicketStatus } from '../../domain/tickets';
 
@@ -47,7 +48,8 @@ export class TicketRepository {
         FOR UPDATE`,
       [accountId, conversationKey],
     );
-    return state(rows[0]);
+    // A merged ticket's conversation continues on the ticket it was merged into.
+    return followMerged(this.db, state(rows[0]));
   }
 
   /** The ticket holding a post (as any of its activities), locked for this transaction. */
@@ -88,9 +90,14 @@ export class TicketRepository {
     return rows[0]!.id;
   }
 
-  /** A customer wrote again: a pending or resolved ticket is open again. */
-  async reopen(ticketId: string, now: Date): Promise<void> {
-    await this.db.query(`UPDATE tickets SET status = 'open', updated_at = $2 WHERE id = $1 AND status IN ('pending', 'resolved')`, [ticketId, now]);
+  /** A customer wrote again: a pending or resolved ticket is open again; returns the status it had, null when it was not reopened. */
+  async reopen(ticketId: string, now: Date): Promise<TicketStatus | null> {
+    const { rows } = await this.db.query<{ before: TicketStatus }>(
+      `UPDATE tickets t SET status = 'open', updated_at = $2 FROM tickets b
+        WHERE t.id = $1 AND b.id = t.id AND t.status IN ('pending', 'resolved') RETURNING b.status AS before`,
+      [ticketId, now],
+    );
+    return rows[0]?.before ?? null;
   }
 
   async summary(ticketId: string): Promise<TicketSummary> {

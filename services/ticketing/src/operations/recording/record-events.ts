@@ -8,6 +8,7 @@ import { recordIndicator } from './conversation-state';
 import { recordDmReceived, recordDmSent } from './direct-messages';
 import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
+import { autoMerge } from '../auto-merge';
 import { emptyCounts, Recorder, type Counts, type Outcome } from './recorder';
 
 /** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
@@ -79,5 +80,7 @@ export async function recordEvents(tx: TicketingTx, events: SocialEvent[], confi
   const counts = emptyCounts();
   for (const event of ordered) counts[await apply(recorder, event)] += 1;
   await recorder.refreshChangedTickets();
+  await recorder.announcePlaced();
+  await autoMerge(recorder);
   return counts;
 }

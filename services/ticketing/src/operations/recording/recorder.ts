@@ -4,6 +4,8 @@ import { contactOf } from '../../domain/event-contacts';
 import type { Post, SocialEvent, SocialUser } from '../../domain/social-events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
 import { newTicket, subjectOf, type TicketState } from '../../domain/tickets';
+import { SYSTEM_ACTOR } from '../../domain/workflow';
+import { recordReopen } from '../reopen';
 
 /** What happened to each event of a delivery. */
 export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
@@ -32,8 +34,12 @@ export type Placement = 'append' | 'reopen';
  * ticket, join one, note a ticket whose summary must be brought up to date).
  */
 export class Recorder {
+  /** Tickets this delivery opened (the partner configuration's merge rules look at them once it is recorded). */
+  readonly opened: string[] = [];
   /** Tickets whose activities changed: their summaries are brought up to date once, at the end of the delivery. */
   private readonly changed = new Set<string>();
+  /** Activities placed on tickets, announced to the CRM once the summaries are up to date. */
+  private readonly placed: { ticketId: string; activityId: string }[] = [];
 
   constructor(
     readonly tx: TicketingTx,
@@ -42,6 +48,11 @@ export class Recorder {
     readonly now: Date,
     private readonly contacts: Map<string, string>,
   ) {}
+
+  /** The account's configuration, if it has one. */
+  get configuration(): PartnerConfig | null {
+    return this.config;
+  }
 
   /** The account's configuration; every event but a revoke needs one. */
   get partner(): PartnerConfig {
@@ -104,6 +115,8 @@ export class Recorder {
     });
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
+    await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    this.opened.push(ticketId);
     return ticketId;
   }
 
@@ -146,13 +159,22 @@ export class Recorder {
   /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
   async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await this.tx.tickets.reopen(holder.id, this.now);
+    if (placement === 'reopen' || holder.status === 'pending') await recordReopen(this.tx, holder.id, this.now);
     this.changedTicket(holder.id);
+    this.placed.push({ ticketId: holder.id, activityId });
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
   async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
     this.changedTicket(holder.id);
+    this.placed.push({ ticketId: holder.id, activityId });
+  }
+
+  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date). */
+  async announcePlaced(): Promise<void> {
+    for (const { ticketId, activityId } of this.placed) {
+      await this.tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    }
   }
 }

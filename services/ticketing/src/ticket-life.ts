@@ -1,0 +1,72 @@
+import type { Express, Response } from 'express';
+import type { TicketingStore } from './adapters/db/store';
+import type { Logger } from '@crm/logging';
+import { SecretBox } from '@crm/secrets';
+import { ChangeListener } from './adapters/db/change-listener';
+import type { TicketingConfig } from './config';
+import { isUuid } from './domain/ids';
+import { lifeRoutes } from './http/life-routes';
+import { liveRoutes } from './http/live-routes';
+import { webhookRoutes } from './http/webhook-routes';
+import { LiveEvents, TYPING_TTL_MS } from './operations/live-events';
+import { Merges } from './operations/merges';
+import { TicketActions } from './operations/ticket-actions';
+import { TicketChanges } from './operations/ticket-changes';
+import { WebhookDispatcher, WebhookEndpoints } from './operations/webhooks';
+
+export interface TicketLifeDeps {
+  config: TicketingConfig;
+  store: TicketingStore;
+  logger: Logger;
+  /** Publishes the outbox now (CRM events, commands). */
+  kickOutbox: () => void;
+  /** The exchange commands go to (tests rename it). */
+  commandsExchange?: string;
+}
+
+/**
+ * A ticket's life in the running service: the use cases and routes of changes, notes, merges,
+ * actions, live events and CRM webhooks, and what runs beside them: the listener of committed
+ * changes (NOTIFY), which feeds the live inbox and publishes the outbox and webhooks at once,
+ * and the webhook dispatcher.
+ */
+export function ticketLife(deps: TicketLifeDeps) {
+  const { config, store, logger } = deps;
+  const changes = new ChangeListener(config.DATABASE_URL, logger);
+  const live = new LiveEvents(TYPING_TTL_MS);
+  const streams = new Set<Response>();
+  const kickOutbox = deps.kickOutbox;
+  const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;
+  const endpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void dispatcher.kick() });
+  const dispatcher = new WebhookDispatcher({ store, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  changes.onChange((notice) => {
+    live.publish(notice);
+    if (!notice.type.startsWith('ticket.')) return;
+    kickOutbox();
+    void dispatcher.kick();
+  });
+  const common = { store, logger, isId: isUuid, kick: kickOutbox };
+  return {
+    /** Resolves once committed changes are heard. */
+    ready: () => changes.start(),
+    routes: (showTicket: (id: string) => Promise<unknown>): ((app: Express) => void) =>
+      lifeRoutes({
+        store,
+        changes: new TicketChanges(common),
+        merges: new Merges(common),
+        actions: new TicketActions({ ...common, commandsExchange: deps.commandsExchange }),
+        showTicket,
+        more: [liveRoutes(live, streams), webhookRoutes(endpoints)],
+      }),
+    start: () => dispatcher.start(config.WEBHOOK_INTERVAL_MS),
+    /** Before HTTP closes: live streams never end by themselves. */
+    endStreams: async () => {
+      live.close();
+      for (const stream of streams) stream.end();
+      await changes.stop();
+    },
+    stop: () => dispatcher.stop(),
+  };
+}
+
+export type TicketLife = ReturnType<typeof ticketLife>;
