@@ -120,7 +120,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     contracts: [AccountRevoked],
     handler: createAccountEventsHandler({ accounts, logger }),
   });
-  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials) });
+  const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(appCredentials, executor) });
 
   const app = createHttpApp({
     logger,
