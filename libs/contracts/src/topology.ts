@@ -40,6 +40,8 @@ export const Exchanges = {
   socialCommands: 'social.commands',
   socialCommandResults: 'social.command-results',
   accountEvents: 'account.events',
+  /** What happens to tickets (the CRM's own events), e.g. `ticket.sla_breached`. */
+  crmEvents: 'crm.events',
 } as const;
 
 export const Queues = {
@@ -63,6 +65,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.socialCommands, type: 'direct' },
     { name: Exchanges.socialCommandResults, type: 'topic' },
     { name: Exchanges.accountEvents, type: 'topic' },
+    { name: Exchanges.crmEvents, type: 'topic' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
