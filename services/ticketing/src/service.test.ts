@@ -215,6 +215,7 @@ describe('received DMs', () => {
         attachments: [],
         status: null,
         failure: null,
+        source: { kind: 'webhook', query: null },
       },
     ]);
     expect(detail.order).toBeNull();

@@ -6,7 +6,9 @@ import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@cr
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
+import { AuthSearchClient } from './adapters/broker/auth-search';
 import { OutboxRelay } from './adapters/broker/outbox-relay';
+import { Periodic } from './adapters/periodic';
 import { TrackingClient } from './adapters/broker/tracking';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
@@ -15,6 +17,8 @@ import { createCommandResultsHandler } from './handlers/command-results-handler'
 import { ticketingRoutes } from './http/routes';
 import { OrderLinks } from './operations/order-links';
 import { commandNotSendable, Replies } from './operations/replies';
+import { SearchQueries, type SearchClient } from './operations/search-queries';
+import { SlaClocks } from './operations/sla';
 
 /** Versioned SQL migrations of ticketing's database. */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
@@ -35,6 +39,10 @@ export interface TicketingOptions {
   commandsExchange?: string;
   /** Interface to listen on. */
   host?: string;
+  /** The time SLA timers and search queries are due by (tests move it); the system clock by default. */
+  clock?: () => Date;
+  /** Where search queries go; auth over `auth.rpc` by default. */
+  search?: SearchClient;
 }
 
 export interface RunningTicketing {
@@ -48,6 +56,10 @@ export interface RunningTicketing {
   pipeline: ActivityPipeline;
   /** Publishes the commands of replies (transactional outbox). */
   relay: OutboxRelay;
+  /** SLA clocks: `reevaluateSla(ticketId)` after a change of a ticket, `fireDue()` (also run on an interval). */
+  sla: SlaClocks;
+  /** Search queries: `runDue()` (also run on an interval). */
+  searchQueries: SearchQueries;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
@@ -113,6 +125,18 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
     readWaitMs: config.TRACKING_READ_WAIT_MS,
   });
+  const clock = options.clock ?? (() => new Date());
+  const sla = new SlaClocks({ pool, logger, clock, relay });
+  const searchQueries = new SearchQueries({
+    pool,
+    logger,
+    clock,
+    search: options.search ?? new AuthSearchClient(rpc, config.SEARCH_RPC_TIMEOUT_MS),
+    firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
+    leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
+  });
+  const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
+  const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
   const defaults = {
     queue: config.DEFAULT_QUEUE,
     folder: config.DEFAULT_FOLDER,
@@ -134,6 +158,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
         releaseHeld: (accountId) => pipeline.release(accountId),
         replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
         orderLinks,
+        searchQueries,
         view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
       }),
     });
@@ -155,6 +180,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   releaseTimer.unref();
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
+  // Timers that came due while no replica ran fire now; then on every interval.
+  slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
+  searchRuns.start(config.SEARCH_INTERVAL_MS);
 
   const httpServer = server;
   const stopSteps: StopStep[] = [
@@ -169,6 +197,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     () => closeServer(httpServer),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
     () => pipeline.stop(),
+    () => slaTimers.stop(),
+    () => searchRuns.stop(),
     () => relay.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => rpc.close(),
@@ -188,6 +218,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     commandResultsConsumer,
     pipeline,
     relay,
+    sla,
+    searchQueries,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

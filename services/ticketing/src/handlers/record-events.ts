@@ -49,6 +49,7 @@ import {
   stopAwaiting,
   updateTicketSummary,
 } from '../adapters/db/tickets';
+import { reevaluateSlaIn } from '../operations/sla';
 
 /** What happened to each event of a delivery. */
 export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
@@ -234,6 +235,7 @@ class Recorder {
     });
     const ticketId = await insertTicket(this.client, ticket, this.contactId(spec.sender));
     await attachToTicket(this.client, activityId, ticketId);
+    await reevaluateSlaIn(this.client, ticketId, this.now); // its SLA timers
     return ticketId;
   }
 
@@ -259,7 +261,10 @@ class Recorder {
   /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
   private async join(holder: TicketState, activityId: string, placement: 'append' | 'reopen'): Promise<void> {
     await attachToTicket(this.client, activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await reopenTicket(this.client, holder.id, this.now);
+    if (placement === 'reopen' || holder.status === 'pending') {
+      await reopenTicket(this.client, holder.id, this.now);
+      await reevaluateSlaIn(this.client, holder.id, this.now); // the clocks resume
+    }
     await this.refresh(holder.id);
   }
 
@@ -382,7 +387,10 @@ class Recorder {
       }
     }
     if (!changed) return;
-    if (inbound) await reopenTicket(this.client, ticketId, this.now);
+    if (inbound) {
+      await reopenTicket(this.client, ticketId, this.now);
+      await reevaluateSlaIn(this.client, ticketId, this.now);
+    }
     await this.refresh(ticketId);
   }
 

@@ -10,8 +10,10 @@ import { findContact, findTicket, listContactActivities, listContacts, listTicke
 import { checkPartnerConfig, withDefaults, type ConfigDefaults, type PartnerConfigInput } from '../domain/partner-config';
 import type { OrderLinks } from '../operations/order-links';
 import type { Replies } from '../operations/replies';
+import type { SearchQueries } from '../operations/search-queries';
 import { encodeCursor, encodeIdCursor, isUuid } from './cursor';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
+import { searchQueryRoutes } from './search-query-routes';
 import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
@@ -26,6 +28,8 @@ export interface RouteDeps {
   replies: Pick<Replies, 'send'>;
   /** Tickets linked to orders, and tracking's availability for them. */
   orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
+  /** The state of each account's search queries. */
+  searchQueries: Pick<SearchQueries, 'states'>;
   view: TicketView;
 }
 
@@ -95,6 +99,8 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
       if (!row) throw new HttpError(404, 'partner_config_not_found', `no partner configuration for page '${pageId}'`);
       res.json(partnerConfigJson(row));
     });
+
+    searchQueryRoutes(app, deps);
 
     app.put('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
       const pageId = platformIdParam(req.params, 'pageId')!;
