@@ -78,7 +78,7 @@ async function openTicket(sla: Record<string, unknown>): Promise<{ accountId: st
     async () => (await pool.query<{ id: string; created_at: Date }>('SELECT id, created_at FROM tickets WHERE account_id = $1', [accountId])).rows[0],
     { what: `a ticket for account ${accountId}` },
   );
-  return { accountId, ticketId: row.id, createdAt: row.created_at };
+  return { accountId, ticketId: row!.id, createdAt: row!.created_at };
 }
 
 const minutesAfter = (start: Date, minutes: number) => new Date(start.getTime() + minutes * 60_000);
