@@ -72,6 +72,24 @@ function requireWorkQueue(topology: Topology, queue: string): void {
   }
 }
 
+/** SLA clocks and search queries, with the periodic runs every replica makes of both. */
+function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { pool: Pool; logger: Logger; relay: OutboxRelay; rpc: RpcClient }) {
+  const { pool, logger, relay } = deps;
+  const clock = options.clock ?? (() => new Date());
+  const sla = new SlaClocks({ pool, logger, clock, relay });
+  const searchQueries = new SearchQueries({
+    pool,
+    logger,
+    clock,
+    search: options.search ?? new AuthSearchClient(deps.rpc, config.SEARCH_RPC_TIMEOUT_MS),
+    firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
+    leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
+  });
+  const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
+  const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
+  return { sla, searchQueries, slaTimers, searchRuns };
+}
+
 /**
  * Starts the whole service in this process: database (created and migrated), broker,
  * consumers of activity and account events, the release of held deliveries, and the HTTP
@@ -125,18 +143,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
     readWaitMs: config.TRACKING_READ_WAIT_MS,
   });
-  const clock = options.clock ?? (() => new Date());
-  const sla = new SlaClocks({ pool, logger, clock, relay });
-  const searchQueries = new SearchQueries({
-    pool,
-    logger,
-    clock,
-    search: options.search ?? new AuthSearchClient(rpc, config.SEARCH_RPC_TIMEOUT_MS),
-    firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
-    leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
-  });
-  const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
-  const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
+  const { sla, searchQueries, slaTimers, searchRuns } = timedWork(config, options, { pool, logger, relay, rpc });
   const defaults = {
     queue: config.DEFAULT_QUEUE,
     folder: config.DEFAULT_FOLDER,

@@ -3,6 +3,8 @@ import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { MessageHandler } from '@crm/messaging';
 import { markOutboundFailed, markOutboundSent } from '../adapters/db/outbound';
+import { ticketOfActivity } from '../adapters/db/sla';
+import { reevaluateSlaIn } from '../operations/sla';
 import { isUuid } from '../http/cursor';
 
 /** The actions ticketing sends (replies from tickets); results of other commands are not ours. */
@@ -25,7 +27,13 @@ export function createCommandResultsHandler({ pool, logger }: { pool: Pool; logg
     const activityId = result.commandId;
     const changed = await withTransaction(pool, async (client) => {
       if (result.outcome === 'succeeded') {
-        if (result.platformId) return markOutboundSent(client, activityId, result.platformId);
+        if (result.platformId) {
+          const sent = await markOutboundSent(client, activityId, result.platformId);
+          // A first response stops its clock (and clears an at-risk flag) now, not when its timer comes.
+          const ticketId = await ticketOfActivity(client, activityId);
+          if (ticketId) await reevaluateSlaIn(client, ticketId, new Date());
+          return sent;
+        }
         return markOutboundFailed(client, activityId, 'unknown', { code: 'outcome_unknown', message: 'the platform accepted the reply but auth reported no id for it', platformCode: null });
       }
       const error = result.error ?? { code: 'outcome_unknown', message: 'auth gave no reason', platformCode: null };

@@ -127,3 +127,9 @@ export async function ticketsWithDueTimers(client: PoolClient, now: Date, limit:
   );
   return rows.map((row) => row.ticket_id);
 }
+
+/** The ticket an activity is on, if any. */
+export async function ticketOfActivity(client: PoolClient, activityId: string): Promise<string | null> {
+  const { rows } = await client.query<{ ticket_id: string | null }>('SELECT ticket_id FROM activities WHERE id = $1', [activityId]);
+  return rows[0]?.ticket_id ?? null;
+}
