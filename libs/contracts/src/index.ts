@@ -13,6 +13,5 @@ export * from './topology';
 export * from './commands';
 export * from './auth-account-events';
 export * from './tracking';
-export * from './social-events';
 export * from './account-events';
 export * from './ticket-sla-events';

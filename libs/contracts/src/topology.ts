@@ -70,11 +70,11 @@ export const SYSTEM_TOPOLOGY: Topology = {
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
-    // auth's account events only: ticketing records `account.revoked` itself, in the transaction that records the revoke delivery.
+    // auth's account events, `account.revoked` (auth's too) included.
     {
       name: Queues.ticketingAccountEvents,
       kind: 'work',
-      bindings: Object.values(AuthAccountEventKeys).map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
+      bindings: [...Object.values(AuthAccountEventKeys), ACCOUNT_REVOKED_KEY].map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
       retry: DEFAULT_RETRY,
     },
     { name: Queues.authRpc, kind: 'rpc' },

@@ -6,17 +6,17 @@
  */
 import pg from 'pg';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { capturingLogger, freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { startTicketing, type RunningTicketing } from './service';
-import { apiClient, handled, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
+import { apiClient, HandledMessages, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
 
 let stack: TrackingStack;
 let db: TestDatabase;
 let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
-let logLines: string[];
+const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 const ACCOUNT = '30000001';
 
@@ -37,11 +37,10 @@ interface Order {
 beforeAll(async () => {
   stack = await startStack({ logger: testLogger('tracking') });
   db = await freshDatabase('ticketing_orders');
-  const captured = capturingLogger('ticketing');
-  logLines = captured.lines;
   service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, TRACKING_READ_WAIT_MS: 300 }), {
-    logger: captured.logger,
+    logger: testLogger('ticketing'),
     host: '127.0.0.1',
+    onHandled: handled.note,
   });
   publisher = new TestPublisher(stack.amqpUrl);
   await publisher.ready();
@@ -77,7 +76,7 @@ let customer = 0;
 async function newTicket(): Promise<string> {
   customer += 1;
   const screenName = `buyer${customer}`;
-  await handled(logLines, await publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: { id: String(4_000_000 + customer), screenName }, text: 'where is my order?' })));
+  await handled.wait(await publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: { id: String(4_000_000 + customer), screenName }, text: 'where is my order?' })));
   const list = await api.get<{ items: { id: string; contact: { screenName: string } }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
   return list.body.items.find((t) => t.contact.screenName === screenName)!.id;
 }

@@ -13,7 +13,7 @@ import { directMessageReceived, directMessageSent } from '@crm/social-platform-s
 import type { UserInput } from '@crm/social-platform-simulator/src/users';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { startTicketing, type RunningTicketing } from './service';
-import { apiClient, logEntries, seededRandom, shuffled, TestPublisher, testConfig } from './testing/harness';
+import { apiClient, HandledMessages, logEntries, seededRandom, shuffled, TestPublisher, testConfig } from './testing/harness';
 
 /**
  * Two ticketing replicas on one queue and one database, fed every delivery twice (the same
@@ -28,7 +28,7 @@ const ACCOUNTS = ['7100000001', '7100000002'];
 interface Stack {
   vhost: TestVirtualHost;
   db: TestDatabase;
-  replicas: { service: RunningTicketing; lines: string[] }[];
+  replicas: { service: RunningTicketing; lines: string[]; handled: HandledMessages }[];
   publisher: TestPublisher;
 }
 
@@ -37,8 +37,9 @@ async function startStack(name: string, replicas: number): Promise<Stack> {
   const started: Stack['replicas'] = [];
   for (let i = 0; i < replicas; i += 1) {
     const { logger, lines } = capturingLogger(`ticketing-${name}-${i}`);
-    const service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, ACTIVITY_PREFETCH: 5 }), { logger, host: '127.0.0.1' });
-    started.push({ service, lines });
+    const handled = new HandledMessages();
+    const service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, ACTIVITY_PREFETCH: 5 }), { logger, host: '127.0.0.1', onHandled: handled.note });
+    started.push({ service, lines, handled });
   }
   const publisher = new TestPublisher(vhost.url);
   await publisher.ready();
@@ -58,8 +59,7 @@ async function stopStack(stack: Stack | undefined): Promise<void> {
   await Promise.all([stack.db.drop(), stack.vhost.drop()]);
 }
 
-const handledCount = (stack: Stack) =>
-  stack.replicas.reduce((sum, { lines }) => sum + logEntries(lines).filter((entry) => entry.message === 'activity handled').length, 0);
+const handledCount = (stack: Stack) => stack.replicas.reduce((sum, { handled }) => sum + handled.total, 0);
 
 /** Every kind of activity for one account, in the order it happened. */
 function scenario(account: string): object[] {
@@ -197,7 +197,7 @@ it(`two replicas fed duplicated, shuffled deliveries end as one replica fed them
   await waitFor(() => handledCount(scaled!) >= copies.length, { what: `${copies.length} messages handled`, timeoutMs: 60_000 });
   await waitFor(() => scaled!.replicas.every(({ service }) => service.consumer.inFlightCount === 0), { what: 'idle replicas' });
 
-  const perReplica = scaled.replicas.map(({ lines }) => logEntries(lines).filter((entry) => entry.message === 'activity handled').length);
+  const perReplica = scaled.replicas.map(({ handled }) => handled.total);
   expect(perReplica.every((handled) => handled > 0)).toBe(true);
   const actual = await snapshot(scaled.db.url);
   expect(expected.tickets.length).toBeGreaterThan(10);
@@ -219,8 +219,8 @@ it('held deliveries released by two replicas at once are processed once', async 
     const [first, second] = stack.replicas.map(({ service }) => apiClient(() => `http://127.0.0.1:${service.port}`));
     const put = await Promise.all([first!.put(`/v1/partner-configs/${account}`, {}), second!.put(`/v1/partner-configs/${account}`, {})]);
     expect(put.map((answer) => answer.status).sort()).toEqual([200, 201]);
-    await Promise.all(stack.replicas.map(({ service }) => service.pipeline.release(account)));
-    await Promise.all(stack.replicas.map(({ service }) => service.pipeline.idle()));
+    await Promise.all(stack.replicas.map(({ service }) => service.heldRelease.release(account)));
+    await Promise.all(stack.replicas.map(({ service }) => service.heldRelease.idle()));
 
     const client = new pg.Client({ connectionString: stack.db.url });
     await client.connect();

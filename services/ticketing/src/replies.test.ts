@@ -18,22 +18,20 @@ import {
   type SocialCommandPayload,
   type SocialCommandResultPayload,
 } from '@crm/contracts';
-import { withTransaction } from '@crm/db';
 import { makeEnvelope } from '@crm/messaging';
 import { appRevoked, postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { insertPendingOutbound } from './adapters/db/outbound';
-import { enqueue } from './adapters/db/outbox';
+import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { TicketingStore } from './adapters/db/store';
 import { startTicketing, type RunningTicketing } from './service';
-import { apiClient, handled, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
+import { apiClient, HandledMessages, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
 
 let vhost: TestVirtualHost;
 let db: TestDatabase;
 let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
-let logLines: string[];
+const handled = new HandledMessages();
 let connection: ChannelModel;
 let channel: Channel;
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
@@ -50,9 +48,7 @@ const ANA = { id: '3001969357', screenName: 'ana', name: 'Ana Lima' };
 
 beforeAll(async () => {
   [vhost, db] = await Promise.all([freshVirtualHost('ticketing_replies'), freshDatabase('ticketing_replies')]);
-  const captured = capturingLogger('ticketing');
-  logLines = captured.lines;
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, OUTBOX_RELAY_INTERVAL_MS: 300 }), { logger: captured.logger, host: '127.0.0.1' });
+  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, OUTBOX_RELAY_INTERVAL_MS: 300 }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -94,7 +90,7 @@ interface Ticket {
 }
 
 async function deliver(delivery: object): Promise<void> {
-  await handled(logLines, await publisher.delivery(delivery));
+  await handled.wait(await publisher.delivery(delivery));
 }
 
 async function configure(account: string): Promise<void> {
@@ -175,7 +171,7 @@ describe('a reply on a DM ticket', () => {
 
     await deliver(directMessageSent({ account, customer: ANA, text: 'It left the warehouse today.', eventId: dmId }));
     await result(command.payload, 'succeeded', { platformId: dmId }); // auth publishes a stored result again on redelivery
-    await waitFor(() => logLines.filter((l) => l.includes('reply outcome recorded') && l.includes(activityId)).length === 2, { what: 'the second result handled' });
+    await handled.wait(`result-${activityId}`, 2);
 
     const after = await onlyTicket(account);
     expect(after.activities.map((a) => [a.direction, a.kind, a.platformEventId, a.status])).toEqual([
@@ -308,7 +304,7 @@ describe('refused replies store and send nothing', () => {
     await deliver(appRevoked({ account, createdAt: Date.parse('2026-08-01T10:00:00Z') }));
     await waitFor(async () => (await status()).status === 'revoked', { what: 'account revoked' });
     const redelivered = await publisher.envelope(Exchanges.accountEvents, AuthAccountEventKeys.connected, AccountConnected, connected);
-    await waitFor(() => logLines.some((l) => l.includes('account event handled') && l.includes(redelivered.id)), { what: 'the redelivered connection handled' });
+    await handled.wait(redelivered.id);
     expect(await status()).toMatchObject({ status: 'revoked', statusChangedAt: '2026-08-01T10:00:00.000Z' });
     const answer = await reply(ticket.id, { text: 'hello?' });
     expect(answer.status).toBe(409);
@@ -320,14 +316,13 @@ it('a command left in the outbox (a crash before it was published) goes out with
   const { account, ticket } = await dmTicket();
   const contactId = (await pool.query('SELECT contact_id FROM tickets WHERE id = $1', [ticket.id])).rows[0].contact_id as string;
   // What a reply commits, without the publish that follows it.
-  const activityId = await withTransaction(pool, async (client) => {
-    const id = await insertPendingOutbound(
-      client,
+  const activityId = await new TicketingStore(pool).transaction(async (tx) => {
+    const id = await tx.outbound.recordPending(
       { accountId: account, ticketId: ticket.id, kind: 'dm_sent', text: 'left behind', contactId, conversationKey: `dm:${account}:${ANA.id}`, parentPostId: null },
       new Date(),
     );
     const envelope = makeEnvelope(SocialCommand, 'ticketing', { commandId: id, action: 'send_dm', accountId: account, input: { recipientId: ANA.id, text: 'left behind' } }, { id: `command-${id}` });
-    await enqueue(client, Exchanges.socialCommands, 'send_dm', envelope);
+    await tx.outbox.enqueue(Exchanges.socialCommands, 'send_dm', envelope);
     return id;
   });
   expect((await commandFor(activityId)).payload.input).toEqual({ recipientId: ANA.id, text: 'left behind' });

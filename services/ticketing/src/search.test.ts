@@ -9,6 +9,8 @@ import { Queues, RawActivity, SearchPostsRequest, SYSTEM_TOPOLOGY, type SearchPo
 import { Broker, makeEnvelope, rpcMethod, RpcServer } from '@crm/messaging';
 import { postCreated, tweetObject } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { TicketingStore } from './adapters/db/store';
+import { createActivityHandler } from './handlers/activity-handler';
 import { startTicketing, type RunningTicketing } from './service';
 import { rawActivity } from './testing/deliveries';
 import { apiClient, testConfig } from './testing/harness';
@@ -77,7 +79,7 @@ function platformPost(author: typeof ANA | string, text: string, extra: Record<s
 async function deliver(accountId: string, post: Record<string, unknown>): Promise<void> {
   const user = post.user as { id_str: string; screen_name: string; name: string };
   const delivery = postCreated({ account: accountId, author: { id: user.id_str, screenName: user.screen_name, name: user.name }, text: String(post.text), eventId: String(post.id_str), createdAt: Date.parse(String(post.created_at)) });
-  await service.pipeline.handler()(makeEnvelope(RawActivity, 'webhook-ingest', rawActivity(delivery)), { routingKey: 'tweet_create_events', attempt: 1, lastAttempt: false, redelivered: false });
+  await createActivityHandler({ store: new TicketingStore(pool), logger: testLogger('webhook-test') })(makeEnvelope(RawActivity, 'webhook-ingest', rawActivity(delivery)), { routingKey: 'tweet_create_events', attempt: 1, lastAttempt: false, redelivered: false });
 }
 
 async function configure(accountId: string, searchQueries: unknown[]): Promise<void> {

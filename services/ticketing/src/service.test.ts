@@ -1,7 +1,6 @@
 import amqplib from 'amqplib';
 import pg from 'pg';
-import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, ACCOUNT_REVOKED_KEY, AuthAccountEventKeys, Exchanges, Queues, SYSTEM_TOPOLOGY, type Contract } from '@crm/contracts';
-import { withTransaction } from '@crm/db';
+import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountRevoked, ACCOUNT_REVOKED_KEY, AuthAccountEventKeys, Exchanges, Queues, SYSTEM_TOPOLOGY, type Contract } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import {
   appRevoked,
@@ -14,14 +13,13 @@ import {
 } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { insertPendingOutbound, markOutboundSent } from './adapters/db/outbound';
-import { savePartnerConfig } from './adapters/db/partner-configs';
+import { TicketingStore } from './adapters/db/store';
+import { HeldRelease } from './operations/release-held';
 import { withDefaults } from './domain/partner-config';
-import { ActivityPipeline } from './handlers/activity-handler';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { filledTemplate, fixture, repairedOfficialDm } from './testing/fixtures';
-import { apiClient, handled as handledIn, logEntries, TestPublisher, testConfig } from './testing/harness';
+import { apiClient, HandledMessages, logEntries, TestPublisher, testConfig } from './testing/harness';
 
 /**
  * The whole service in-process against the real RabbitMQ and PostgreSQL, on a virtual host
@@ -34,7 +32,9 @@ let db: TestDatabase;
 let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
+const store = () => new TicketingStore(pool);
 let logLines: string[];
+const handledMessages = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 
 // Each test works on accounts of its own, so tests never see each other's tickets.
@@ -45,7 +45,7 @@ beforeAll(async () => {
   [vhost, db] = await Promise.all([freshVirtualHost('ticketing'), freshDatabase('ticketing')]);
   const captured = capturingLogger('ticketing');
   logLines = captured.lines;
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1' });
+  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1', onHandled: handledMessages.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -109,7 +109,7 @@ interface ContactDetail extends Contact {
 }
 
 const send = (delivery: object, envelopeId?: string) => publisher.delivery(delivery, envelopeId);
-const handled = (envelopeId: string, times = 1) => handledIn(logLines, envelopeId, times);
+const handled = (envelopeId: string, times = 1) => handledMessages.wait(envelopeId, times);
 /** Publishes a delivery and waits until the service has handled it. */
 async function deliver(delivery: object): Promise<string> {
   const id = await send(delivery);
@@ -335,21 +335,21 @@ describe("the account's own DMs", () => {
     const { id: ticketId, contact: ticketContact } = (await tickets(`accountId=${account}`))[0]!;
     const conversationKey = `dm:${account}:${ANA.id}`;
     const pending = () =>
-      withTransaction(pool, (client) =>
-        insertPendingOutbound(client, { accountId: account, ticketId, kind: 'dm_sent', text: 'on it', contactId: ticketContact.id, conversationKey, parentPostId: null }, new Date()),
+      store().transaction((tx) =>
+        tx.outbound.recordPending({ accountId: account, ticketId, kind: 'dm_sent', text: 'on it', contactId: ticketContact.id, conversationKey, parentPostId: null }, new Date()),
       );
 
     // Sent, then the echo arrives.
     const first = await pending();
     const firstId = nextEventId();
-    await withTransaction(pool, (client) => markOutboundSent(client, first, firstId));
+    await store().transaction((tx) => tx.outbound.markSent(first, firstId));
     await deliver(directMessageSent({ account, customer: ANA, text: 'on it', eventId: firstId }));
 
     // The echo arrives before the send is marked sent.
     const second = await pending();
     const secondId = nextEventId();
     await deliver(directMessageSent({ account, customer: ANA, text: 'on it', eventId: secondId }));
-    await withTransaction(pool, (client) => markOutboundSent(client, second, secondId));
+    await store().transaction((tx) => tx.outbound.markSent(second, secondId));
 
     const activities = (await ticket(ticketId)).activities;
     expect(activities.filter((a) => a.direction === 'outbound').map((a) => a.platformEventId).sort()).toEqual([firstId, secondId].sort());
@@ -549,7 +549,7 @@ describe('reactions and relations', () => {
 });
 
 describe('revoke', () => {
-  it('marks the account disconnected and publishes account.revoked (the same message id on a redelivery)', async () => {
+  it('records the revoke from its delivery and publishes no account.revoked (auth publishes it)', async () => {
     const account = newAccount();
     const connection = await amqplib.connect(vhost.url);
     const channel = await connection.createChannel();
@@ -563,22 +563,25 @@ describe('revoke', () => {
 
       const { body } = await api.get(`/v1/accounts/${account}`);
       expect(body).toMatchObject({ accountId: account, status: 'revoked', statusChangedAt: '2026-07-03T10:00:00.000Z' });
-      const messages = await waitFor(async () => {
-        const got: amqplib.GetMessage[] = [];
-        for (let message = await channel.get(queue, { noAck: true }); message; message = await channel.get(queue, { noAck: true })) got.push(message);
-        return got.length >= 2 ? got : null;
-      }, { what: 'two account.revoked messages' });
-      expect(new Set(messages!.map((m) => m.properties.messageId)).size).toBe(1);
-      const envelope = JSON.parse(messages![0]!.content.toString()) as { type: string; payload: unknown };
-      expect(envelope).toMatchObject({ type: 'account.revoked.v1', payload: { accountId: account, appId: expect.any(String), revokedAt: '2026-07-03T10:00:00.000Z', detectedBy: 'webhook' } });
-      // For auth (its queue holds them: auth does not run here), not for ticketing again: it recorded the revoke itself.
-      expect((await channel.checkQueue(Queues.authAccountEvents)).messageCount).toBeGreaterThanOrEqual(2);
-      const ticketingKeys = SYSTEM_TOPOLOGY.queues.find((q) => q.name === Queues.ticketingAccountEvents)!.bindings!.map((b) => b.routingKey);
-      expect(ticketingKeys).toEqual(Object.values(AuthAccountEventKeys));
-      expect(ticketingKeys).not.toContain(ACCOUNT_REVOKED_KEY);
+      expect(await channel.get(queue, { noAck: true })).toBe(false);
+      expect((await channel.checkQueue(Queues.authAccountEvents)).messageCount).toBe(0);
     } finally {
       await connection.close();
     }
+  });
+
+  it("mirrors auth's account.revoked: the account is revoked as of its time", async () => {
+    const account = newAccount();
+    const ticketingKeys = SYSTEM_TOPOLOGY.queues.find((q) => q.name === Queues.ticketingAccountEvents)!.bindings!.map((b) => b.routingKey);
+    expect(ticketingKeys).toContain(ACCOUNT_REVOKED_KEY);
+    const revoked = await publisher.envelope(Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, AccountRevoked, {
+      accountId: account,
+      appId: '24081880',
+      revokedAt: '2026-07-04T10:00:00.000Z',
+      detectedBy: 'webhook',
+    });
+    await handled(revoked.id);
+    expect((await api.get(`/v1/accounts/${account}`)).body).toMatchObject({ accountId: account, status: 'revoked', statusChangedAt: '2026-07-04T10:00:00.000Z', consumerKey: null, accessToken: null });
   });
 });
 
@@ -681,14 +684,14 @@ describe('deliveries for an account without a partner configuration', () => {
     const account = newAccount();
     await deliver(directMessageReceived({ account, customer: ANA, text: 'anyone?' }));
     const stoppedLog = capturingLogger('stopped');
-    const stopped = new ActivityPipeline({ pool, logger: stoppedLog.logger, publisher: { publish: () => Promise.resolve() } });
+    const stopped = new HeldRelease({ store: store(), logger: stoppedLog.logger });
     await stopped.stop();
     // Configured straight in the database: no PUT, so no release is started by the API.
-    await withTransaction(pool, (client) => savePartnerConfig(client, withDefaults(account, {}, { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 })));
+    await store().transaction((tx) => tx.partnerConfigs.save(withDefaults(account, {}, { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 })));
     expect(await stopped.release(account)).toBe(0);
     await stopped.releaseReady();
     expect(stoppedLog.lines).toEqual([]);
-    await service.pipeline.release(account);
+    await service.heldRelease.release(account);
     expect(await count('SELECT count(*) AS n FROM held_deliveries WHERE account_id = $1', [account])).toBe(0);
     expect(await tickets(`accountId=${account}`)).toHaveLength(1);
   });
@@ -762,7 +765,7 @@ describe('partner configuration API', () => {
       via: 'oauth',
       connectedAt: new Date().toISOString(),
     });
-    await waitFor(() => logEntries(logLines).some((entry) => entry.message === 'account event handled' && entry.envelopeId === connected.id), { what: 'account.connected handled' });
+    await handled(connected.id);
     const { body } = await api.get(`/v1/partner-configs/${account}`);
     expect(body).toMatchObject({ consumerKey: 'ck-0…cdef', accessToken: '4337…tkn9', accountStatus: 'connected' });
     const put = await api.put(`/v1/partner-configs/${account}`, { ...body, consumerKey: 'something else', pageName: 'Renamed' });
@@ -777,7 +780,7 @@ describe('partner configuration API', () => {
     const view = { accountId: account, screenName: 'acme', envName: 'dev', consumerKey: 'ck-0123456789abcdef', accessTokenMasked: '4337…tkn9' };
     const publish = async <P>(key: string, contract: Contract<P>, payload: P) => {
       const envelope = await publisher.envelope(Exchanges.accountEvents, key, contract, payload);
-      await waitFor(() => logEntries(logLines).some((entry) => entry.message === 'account event handled' && entry.envelopeId === envelope.id), { what: `${key} handled` });
+      await handled(envelope.id);
     };
     await publish(AuthAccountEventKeys.disconnected, AccountDisconnected, { ...view, reason: 'removed', disconnectedAt: '2026-09-02T10:00:00.000Z' });
     await publish(AuthAccountEventKeys.connected, AccountConnected, { ...view, name: 'Acme', via: 'import', connectedAt: '2026-09-01T10:00:00.000Z' }); // older

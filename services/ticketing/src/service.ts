@@ -1,23 +1,26 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Exchanges, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
-import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
+import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
+import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
 import { AuthSearchClient } from './adapters/broker/auth-search';
 import { OutboxRelay } from './adapters/broker/outbox-relay';
-import { Periodic } from './adapters/periodic';
 import { TrackingClient } from './adapters/broker/tracking';
+import { TicketingStore } from './adapters/db/store';
+import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
-import { ActivityPipeline } from './handlers/activity-handler';
+import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { ticketingRoutes } from './http/routes';
-import { OrderLinks } from './operations/order-links';
-import { commandNotSendable, Replies } from './operations/replies';
+import { OrderLinks } from './operations/link-order';
+import { recordUnsendableCommand } from './operations/record-command-result';
+import { HeldRelease } from './operations/release-held';
 import { SearchQueries, type SearchClient } from './operations/search-queries';
+import { Replies } from './operations/send-reply';
 import { SlaClocks } from './operations/sla';
 
 /** Versioned SQL migrations of ticketing's database. */
@@ -33,12 +36,12 @@ export interface TicketingOptions {
   accountEventsQueue?: string;
   /** The queue of command results within `topology`. */
   commandResultsQueue?: string;
-  /** The exchange `account.revoked` is published on. */
-  accountEventsExchange?: string;
   /** The exchange reply commands are published on. */
   commandsExchange?: string;
   /** Interface to listen on. */
   host?: string;
+  /** Called with each message's envelope id once it is handled (activity, account events, command results); tests wait on it. */
+  onHandled?: (envelopeId: string) => void;
   /** The time SLA timers and search queries are due by (tests move it); the system clock by default. */
   clock?: () => Date;
   /** Where search queries go; auth over `auth.rpc` by default. */
@@ -53,7 +56,8 @@ export interface RunningTicketing {
   consumer: Consumer<RawActivityPayload>;
   accountEventsConsumer: Consumer<AccountEventPayload>;
   commandResultsConsumer: Consumer<SocialCommandResultPayload>;
-  pipeline: ActivityPipeline;
+  /** Releases held deliveries of accounts that now have a configuration. */
+  heldRelease: HeldRelease;
   /** Publishes the commands of replies (transactional outbox). */
   relay: OutboxRelay;
   /** SLA clocks: `reevaluateSla(ticketId)` after a change of a ticket, `fireDue()` (also run on an interval). */
@@ -73,12 +77,13 @@ function requireWorkQueue(topology: Topology, queue: string): void {
 }
 
 /** SLA clocks and search queries, with the periodic runs every replica makes of both. */
-function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { pool: Pool; logger: Logger; relay: OutboxRelay; rpc: RpcClient }) {
-  const { pool, logger, relay } = deps;
+function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient }) {
+  const { store, relay } = deps;
+  const { logger } = options;
   const clock = options.clock ?? (() => new Date());
-  const sla = new SlaClocks({ pool, logger, clock, relay });
+  const sla = new SlaClocks({ store, logger, clock, relay });
   const searchQueries = new SearchQueries({
-    pool,
+    store,
     logger,
     clock,
     search: options.search ?? new AuthSearchClient(deps.rpc, config.SEARCH_RPC_TIMEOUT_MS),
@@ -110,40 +115,42 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
 
+  const store = new TicketingStore(pool);
+
   const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
   const publisher = new Publisher(broker, topology);
-  const pipeline = new ActivityPipeline({ pool, logger, publisher, accountEventsExchange: options.accountEventsExchange ?? Exchanges.accountEvents });
+  const heldRelease = new HeldRelease({ store, logger });
   const consumer = new Consumer<RawActivityPayload>(broker, {
     queue: activityQueue,
     topology,
     contracts: [RawActivity],
     prefetch: config.ACTIVITY_PREFETCH,
-    handler: pipeline.handler(),
+    handler: createActivityHandler({ store, logger, onHandled: options.onHandled }),
   });
   const accountEventsConsumer = new Consumer<AccountEventPayload>(broker, {
     queue: accountEventsQueue,
     topology,
     contracts: ACCOUNT_EVENT_CONTRACTS,
     prefetch: 5,
-    handler: createAccountEventsHandler({ pool, logger }),
+    handler: createAccountEventsHandler({ store, logger, onHandled: options.onHandled }),
   });
   const commandResultsConsumer = new Consumer<SocialCommandResultPayload>(broker, {
     queue: commandResultsQueue,
     topology,
     contracts: [SocialCommandResult],
     prefetch: 5,
-    handler: createCommandResultsHandler({ pool, logger }),
+    handler: createCommandResultsHandler({ store, logger, onHandled: options.onHandled }),
   });
-  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: commandNotSendable });
+  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const orderLinks = new OrderLinks({
-    pool,
+    store,
     tracking: new TrackingClient(rpc, config.TRACKING_RPC_TIMEOUT_MS),
     logger,
     refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
     readWaitMs: config.TRACKING_READ_WAIT_MS,
   });
-  const { sla, searchQueries, slaTimers, searchRuns } = timedWork(config, options, { pool, logger, relay, rpc });
+  const { sla, searchQueries, slaTimers, searchRuns } = timedWork(config, options, { store, relay, rpc });
   const defaults = {
     queue: config.DEFAULT_QUEUE,
     folder: config.DEFAULT_FOLDER,
@@ -156,14 +163,12 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
     const app = createHttpApp({
       logger,
-      readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
+      readiness: { broker: () => broker.isConnected(), database: () => store.isReachable() },
       routes: ticketingRoutes({
-        pool,
+        store,
         apiTokens: config.CRM_API_TOKENS,
-        logger,
-        defaults,
-        releaseHeld: (accountId) => pipeline.release(accountId),
-        replies: new Replies({ pool, logger, relay, commandsExchange: options.commandsExchange }),
+        partnerConfigs: { store, logger, defaults, heldRelease },
+        replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
         orderLinks,
         searchQueries,
         view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
@@ -181,7 +186,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   }
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
-  const releaseReady = () => void pipeline.releaseReady();
+  const releaseReady = () => void heldRelease.releaseReady();
   releaseReady();
   const releaseTimer = setInterval(releaseReady, config.HELD_RELEASE_INTERVAL_MS);
   releaseTimer.unref();
@@ -203,7 +208,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     },
     () => closeServer(httpServer),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
-    () => pipeline.stop(),
+    () => heldRelease.stop(),
     () => slaTimers.stop(),
     () => searchRuns.stop(),
     () => relay.stop(),
@@ -223,7 +228,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     consumer,
     accountEventsConsumer,
     commandResultsConsumer,
-    pipeline,
+    heldRelease,
     relay,
     sla,
     searchQueries,

@@ -181,6 +181,6 @@ describe('SLA breaches', () => {
   });
 
   it('reevaluateSla answers an unknown ticket with a typed error', async () => {
-    await expect(replicas[0]!.sla.reevaluateSla('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ name: 'SlaTicketNotFound' });
+    await expect(replicas[0]!.sla.reevaluateSla('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ name: 'TicketNotFound' });
   });
 });

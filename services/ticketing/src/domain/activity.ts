@@ -1,4 +1,5 @@
-import { checkSocialEvent, type RawActivityPayload, type SocialEvent } from '@crm/contracts';
+import { type RawActivityPayload } from '@crm/contracts';
+import { checkSocialEvent, type SocialEvent } from './social-events';
 import { interpretDirectMessages, interpretIndicators } from './direct-messages';
 import { InvalidActivity } from './errors';
 import type { IgnoredActivity, Interpretation } from './events';

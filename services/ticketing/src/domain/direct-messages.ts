@@ -1,4 +1,4 @@
-import type { DmRead, DmReceived, DmSent, DmTyping, SocialUser } from '@crm/contracts';
+import type { DmRead, DmReceived, DmSent, DmTyping, SocialUser } from './social-events';
 import { InvalidActivity } from './errors';
 import { epochMillis, isRecord, optionalPlatformId, optionalRecord, platformId, requiredArray, requiredRecord, requiredString } from './platform-values';
 import { mediaOf, userFromMap } from './users';

@@ -1,7 +1,7 @@
-import type { SocialEvent } from '@crm/contracts';
+import type { SocialEvent } from './social-events';
 
-/** What ticketing understands of the platform's activity: the typed events of libs/contracts. */
-export type { SocialEvent, SocialEventKind, SocialUser } from '@crm/contracts';
+/** What ticketing understands of the platform's activity: the typed events of social-events.ts. */
+export type { SocialEvent, SocialEventKind, SocialUser } from './social-events';
 
 /** Something in a delivery that is understood but deliberately not acted on. */
 export interface IgnoredActivity {
@@ -23,6 +23,18 @@ export const postConversationKey = (accountId: string, postId: string) => `post:
 
 /** The conversation of a ticket opened by a like, follow or unfollow (when the policy says so). */
 export const eventConversationKey = (accountId: string, platformEventId: string) => `event:${accountId}:${platformEventId}`;
+
+/**
+ * The lock of an account's public timeline: posts, reposts, likes and deletes. A reply chain
+ * can link any two of its posts, so it is the smallest unit known before reading the database.
+ */
+export const publicTimelineLockKey = (accountId: string) => `public:${accountId}`;
+
+/**
+ * The lock a reply sent from a ticket settles under: the one its echo is recorded under
+ * (a DM's conversation key is its lock key; a public reply's is the public timeline).
+ */
+export const lockKeyOfReply = (accountId: string, conversationKey: string | null) => conversationKey ?? publicTimelineLockKey(accountId);
 
 /**
  * The lock that serialises the work on an event, across replicas. DMs lock their conversation.
@@ -52,6 +64,6 @@ export function lockKeyOf(event: SocialEvent): string {
     case 'subscription_revoked':
       return `account:${event.accountId}:subscription`;
     default:
-      return `public:${event.accountId}`;
+      return publicTimelineLockKey(event.accountId);
   }
 }

@@ -1,6 +1,7 @@
-import { ajv, describeErrors, type SocialEventKind } from '@crm/contracts';
+import { ajv, describeErrors } from '@crm/contracts';
 import { checkBusinessHours, type BusinessHours } from './business-hours';
 import { PRIORITIES, type Priority, type SlaMinutes, type SlaPolicy } from './sla';
+import { type SocialEventKind } from './social-events';
 
 /**
  * The partner configuration of a connected account (ARCHITECTURE section 7): where its

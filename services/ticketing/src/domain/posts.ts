@@ -1,4 +1,4 @@
-import type { Post, PostDeleted, PostRef, SocialEvent } from '@crm/contracts';
+import type { Post, PostDeleted, PostRef, SocialEvent } from './social-events';
 import type { IgnoredActivity } from './events';
 import {
   booleanish,

@@ -1,4 +1,4 @@
-import type { ContactActionEvent, FollowEvent, LikeByAccount, LikeOfAccount, SubscriptionRevoked } from '@crm/contracts';
+import type { ContactActionEvent, FollowEvent, LikeByAccount, LikeOfAccount, SubscriptionRevoked } from './social-events';
 import { InvalidActivity } from './errors';
 import type { IgnoredActivity } from './events';
 import { postRef } from './posts';

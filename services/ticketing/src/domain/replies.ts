@@ -1,3 +1,5 @@
+import { isUuid } from './ids';
+
 /**
  * An agent's reply from a ticket: a DM to the contact on a DM ticket, a public reply to the
  * ticket's last inbound post on a public one.
@@ -31,4 +33,21 @@ export function unavailableBecause(accountId: string, status: string | null): st
     default:
       return null;
   }
+}
+
+/** The actions ticketing sends (replies from tickets). */
+const REPLY_ACTIONS = new Set(['send_dm', 'reply']);
+
+/** What a reply's command carries in its `context`, and auth echoes in its result. */
+export interface ReplyContext {
+  ticketId: string;
+  activityId: string;
+}
+
+/** The reply a command (or its result) is about, recognised by the context ticketing gave it; null for anyone else's. */
+export function replyOf(action: string, context: Record<string, string> | undefined): ReplyContext | null {
+  if (!REPLY_ACTIONS.has(action) || !context) return null;
+  const { ticketId, activityId } = context;
+  if (ticketId === undefined || activityId === undefined || !isUuid(ticketId) || !isUuid(activityId)) return null;
+  return { ticketId, activityId };
 }

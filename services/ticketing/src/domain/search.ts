@@ -1,4 +1,4 @@
-import type { SocialEvent } from '@crm/contracts';
+import type { SocialEvent } from './social-events';
 import { interpretActivity } from './activity';
 import { isRecord } from './platform-values';
 

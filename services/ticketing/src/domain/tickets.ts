@@ -1,7 +1,7 @@
-import type { SocialEventKind } from '@crm/contracts';
 import { addBusinessMinutes } from './business-hours';
 import { slaPolicyOf, type PartnerConfig, type RoutingDecision } from './partner-config';
 import { minutesFor } from './sla';
+import type { SocialEventKind } from './social-events';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];

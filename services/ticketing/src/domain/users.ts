@@ -1,4 +1,4 @@
-import type { MediaAttachment, SocialUser } from '@crm/contracts';
+import type { MediaAttachment, SocialUser } from './social-events';
 import { isRecord, objectId, text } from './platform-values';
 
 /** The platform writes the string "null" for a missing image; only real URLs count. */

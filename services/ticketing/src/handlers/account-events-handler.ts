@@ -2,34 +2,37 @@ import {
   AccountConnected,
   AccountDisconnected,
   AccountNeedsReconnect,
+  AccountRevoked,
   WebhookInvalid,
   type AccountConnectedPayload,
   type AccountDisconnectedPayload,
   type AccountNeedsReconnectPayload,
+  type AccountRevokedPayload,
   type Contract,
   type Envelope,
   type WebhookInvalidPayload,
 } from '@crm/contracts';
-import type { Pool } from '@crm/db';
-import type { Logger } from '@crm/logging';
 import type { MessageHandler } from '@crm/messaging';
 import { mask } from '@crm/secrets';
-import { recordAccountChange, type AccountChange } from '../adapters/db/accounts';
+import type { HandlerDeps } from './handler-deps';
+import type { AccountChange } from '../domain/accounts';
+import { mirrorAccountChange } from '../operations/mirror-account-event';
 
 export type AccountEventPayload =
   | AccountConnectedPayload
   | AccountDisconnectedPayload
   | AccountNeedsReconnectPayload
+  | AccountRevokedPayload
   | WebhookInvalidPayload;
 
 /**
- * The message types `ticketing.account-events` accepts: auth's. `account.revoked` is
- * ticketing's own, recorded with the revoke delivery, so the queue is not bound to it.
+ * The message types `ticketing.account-events` accepts: auth's, `account.revoked` included
+ * (ticketing also records a revoke from its delivery; whichever comes first, the status is the same).
  */
-export const ACCOUNT_EVENT_CONTRACTS = [AccountConnected, AccountDisconnected, AccountNeedsReconnect, WebhookInvalid] as Contract<AccountEventPayload>[];
+export const ACCOUNT_EVENT_CONTRACTS = [AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountRevoked, WebhookInvalid] as Contract<AccountEventPayload>[];
 
 /** What an account event changes in ticketing's mirror of the account; null for events about no account. */
-export function accountChangeOf(envelope: Envelope<AccountEventPayload>): AccountChange | null {
+function accountChangeOf(envelope: Envelope<AccountEventPayload>): AccountChange | null {
   const { type } = envelope;
   if (type === AccountConnected.type) {
     const event = envelope.payload as AccountConnectedPayload;
@@ -51,23 +54,24 @@ export function accountChangeOf(envelope: Envelope<AccountEventPayload>): Accoun
     const event = envelope.payload as AccountNeedsReconnectPayload;
     return { accountId: event.accountId, status: 'needs_reconnect', at: new Date(event.detectedAt), screenName: event.screenName };
   }
+  if (type === AccountRevoked.type) {
+    const event = envelope.payload as AccountRevokedPayload;
+    return { accountId: event.accountId, status: 'revoked', at: new Date(event.revokedAt), consumerKeyMasked: null, accessTokenMasked: null };
+  }
   return null;
 }
 
-/**
- * Consumes `ticketing.account-events`: keeps the accounts table (status and the masked
- * credentials the partner configuration shows) in step with auth. The newest event wins, so
- * redelivered and reordered events settle the same way.
- */
-export function createAccountEventsHandler({ pool, logger }: { pool: Pool; logger: Logger }): MessageHandler<AccountEventPayload> {
+/** Consumes `ticketing.account-events`: each account event becomes a change of ticketing's mirror of the account. */
+export function createAccountEventsHandler({ store, logger, onHandled }: HandlerDeps): MessageHandler<AccountEventPayload> {
   return async (envelope) => {
     const change = accountChangeOf(envelope);
-    if (!change) {
+    if (change) {
+      const applied = await mirrorAccountChange(store, change);
+      logger.info('account event handled', { envelopeId: envelope.id, type: envelope.type, accountId: change.accountId, status: change.status, applied });
+    } else {
       const event = envelope.payload as WebhookInvalidPayload;
       logger.warn('the webhook is invalid', { envName: event.envName, webhookId: event.webhookId, reason: event.reason });
-      return;
     }
-    const applied = await recordAccountChange(pool, change);
-    logger.info('account event handled', { envelopeId: envelope.id, type: envelope.type, accountId: change.accountId, status: change.status, applied });
+    onHandled?.(envelope.id);
   };
 }

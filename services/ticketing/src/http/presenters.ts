@@ -1,4 +1,4 @@
-import type { MediaAttachment } from '@crm/contracts';
+import type { MediaAttachment } from '../domain/social-events';
 import type { AccountRow } from '../adapters/db/accounts';
 import type { HeldCount, HeldRow } from '../adapters/db/held-deliveries';
 import type { PartnerConfigRow } from '../adapters/db/partner-configs';

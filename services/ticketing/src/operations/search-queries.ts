@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SearchPostsResult } from '@crm/contracts';
-import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
+import type { RunResult, SearchQueryRow } from '../adapters/db/search-queries';
+import type { TicketingStore } from '../adapters/db/store';
 import { searchQueriesOf, type PartnerConfig } from '../domain/partner-config';
 import { searchMatches } from '../domain/search';
-import { lockAccountShared } from '../adapters/db/locks';
-import { loadPartnerConfig } from '../adapters/db/partner-configs';
-import {
-  claimDueQueries,
-  configuredQueries,
-  dropUnconfigured,
-  listQueryStates,
-  lockQuery,
-  markFoundBySearch,
-  saveRun,
-  syncAccountQueries,
-  type RunResult,
-  type SearchQueryRow,
-} from '../adapters/db/search-queries';
-import { recordEvents } from '../handlers/record-events';
+import { recordEvents } from './recording/record-events';
 
 /** How ticketing asks the platform (through auth) for recent posts. */
 export interface SearchClient {
@@ -26,7 +13,7 @@ export interface SearchClient {
 }
 
 export interface SearchQueriesDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   search: SearchClient;
   /** The time runs are due by (tests move it). */
@@ -69,14 +56,14 @@ export class SearchQueries {
   async runDue(limit = 20): Promise<number> {
     const now = this.deps.clock();
     await this.sync(now);
-    const claimed = await withTransaction(this.deps.pool, (client) => claimDueQueries(client, now, new Date(now.getTime() + this.deps.leaseMs), limit));
+    const claimed = await this.deps.store.transaction((tx) => tx.searchQueries.claimDueQueries(now, new Date(now.getTime() + this.deps.leaseMs), limit));
     for (const row of claimed) await this.run(row, now);
     return claimed.length;
   }
 
   /** The configured queries of an account, each with its state (never run yet: nulls). */
   async states(config: PartnerConfig): Promise<SearchQueryState[]> {
-    const rows = new Map((await listQueryStates(this.deps.pool, config.pageId)).map((row) => [row.query, row]));
+    const rows = new Map((await this.deps.store.read.searchQueries.listQueryStates(config.pageId)).map((row) => [row.query, row]));
     return searchQueriesOf(config.searchQueries).map((query) => {
       const row = rows.get(query.query);
       return {
@@ -94,9 +81,9 @@ export class SearchQueries {
   }
 
   private async sync(now: Date): Promise<void> {
-    await withTransaction(this.deps.pool, async (client) => {
-      for (const { accountId, queries } of await configuredQueries(client)) await syncAccountQueries(client, accountId, searchQueriesOf(queries), now);
-      await dropUnconfigured(client);
+    await this.deps.store.transaction(async (tx) => {
+      for (const { accountId, queries } of await tx.searchQueries.configuredQueries()) await tx.searchQueries.syncAccountQueries(accountId, searchQueriesOf(queries), now);
+      await tx.searchQueries.dropUnconfigured();
     });
   }
 
@@ -129,8 +116,8 @@ export class SearchQueries {
   }
 
   private async save(row: SearchQueryRow, run: RunResult): Promise<void> {
-    await withTransaction(this.deps.pool, async (client) => {
-      if (await lockQuery(client, row.account_id, row.query)) await saveRun(client, row.account_id, row.query, run);
+    await this.deps.store.transaction(async (tx) => {
+      if (await tx.searchQueries.lockQuery(row.account_id, row.query)) await tx.searchQueries.saveRun(row.account_id, row.query, run);
     });
     if (run.error) this.deps.logger.warn('search query did not run', { accountId: row.account_id, query: row.query, code: run.error.code, nextRunAt: run.nextRunAt.toISOString() });
   }
@@ -138,16 +125,16 @@ export class SearchQueries {
   private async record(row: SearchQueryRow, posts: Record<string, unknown>[], now: Date): Promise<void> {
     const matches = searchMatches(row.account_id, posts, { includeReposts: row.include_reposts });
     const envelopeId = `search:${randomUUID()}`;
-    const made = await withTransaction(this.deps.pool, async (client) => {
-      await lockAccountShared(client, row.account_id);
-      const config = await loadPartnerConfig(client, row.account_id);
-      if (!config || !(await lockQuery(client, row.account_id, row.query))) return null;
-      const recorded = matches.events.length > 0 ? await recordEvents(client, matches.events, config, envelopeId) : null;
+    const made = await this.deps.store.transaction(async (tx) => {
+      await tx.locks.accountShared(row.account_id);
+      const config = await tx.partnerConfigs.load(row.account_id);
+      if (!config || !(await tx.searchQueries.lockQuery(row.account_id, row.query))) return null;
+      const counts = matches.events.length > 0 ? await recordEvents(tx, matches.events, config, envelopeId) : null;
       const postIds = matches.events.map((event) => event.platformEventId);
-      if (recorded) await markFoundBySearch(client, row.account_id, postIds, envelopeId, row.query);
-      const count = recorded ? recorded.counts.opened + recorded.counts.appended + recorded.counts.timeline : 0;
-      await saveRun(client, row.account_id, row.query, { now, nextRunAt: after(now, row.interval_seconds), sinceId: matches.newestId, matches: count, error: null, rateLimitedUntil: null });
-      return { count, duplicates: recorded?.counts.duplicate ?? 0 };
+      if (counts) await tx.searchQueries.markFoundBySearch(row.account_id, postIds, envelopeId, row.query);
+      const count = counts ? counts.opened + counts.appended + counts.timeline : 0;
+      await tx.searchQueries.saveRun(row.account_id, row.query, { now, nextRunAt: after(now, row.interval_seconds), sinceId: matches.newestId, matches: count, error: null, rateLimitedUntil: null });
+      return { count, duplicates: counts?.duplicate ?? 0 };
     });
     this.deps.logger.info('search query ran', { accountId: row.account_id, query: row.query, results: posts.length, skipped: matches.skipped.length, ...made });
   }

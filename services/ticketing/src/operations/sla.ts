@@ -1,38 +1,19 @@
 import { Exchanges, TicketSlaAtRisk, TicketSlaBreached, TicketSlaKeys } from '@crm/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { makeEnvelope } from '@crm/messaging';
+import type { SlaTicket } from '../adapters/db/sla';
+import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { slaPolicyOf } from '../domain/partner-config';
 import { evaluateSla, isAtRisk, SLA_CLOCKS, SLA_STAGES, timerDue, type SlaClock, type SlaEvaluation, type SlaStage, type StatusChange } from '../domain/sla';
-import { enqueue } from '../adapters/db/outbox';
-import { loadPartnerConfig } from '../adapters/db/partner-configs';
-import {
-  addBreachEntry,
-  appendStatus,
-  lockSlaTicket,
-  markFired,
-  readStatusHistory,
-  saveSlaState,
-  scheduleTimer,
-  ticketsWithDueTimers,
-  tryLockSlaTicket,
-  type SlaTicket,
-} from '../adapters/db/sla';
-
-/** No ticket has this id. */
-export class SlaTicketNotFound extends Error {
-  override name = 'SlaTicketNotFound';
-}
+import { TicketNotFound } from './errors';
 
 export interface SlaDeps {
-  pool: Pool;
+  store: TicketingStore;
   logger: Logger;
   /** The time the clocks are read at (tests move it). */
   clock: () => Date;
   /** Publishes what the evaluation put in the outbox. */
   relay: { kick: () => Promise<void> };
-  /** Where SLA events go (`crm.events`). */
-  eventsExchange?: string;
 }
 
 /** What one evaluation did. */
@@ -42,32 +23,34 @@ export interface SlaOutcome {
   evaluation: SlaEvaluation | null;
 }
 
+const NOTHING: SlaOutcome = { fired: [], evaluation: null };
+
 /** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed). */
-async function syncHistory(client: PoolClient, ticket: SlaTicket, now: Date): Promise<StatusChange[]> {
-  const history = await readStatusHistory(client, ticket.id);
+async function syncHistory(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<StatusChange[]> {
+  const history = await tx.sla.readStatusHistory(ticket.id);
   if (history.length === 0) {
     const opening = { status: 'open' as const, at: ticket.createdAt };
-    await appendStatus(client, ticket.id, opening);
+    await tx.sla.appendStatus(ticket.id, opening);
     history.push(opening);
   }
   const last = history.at(-1)!;
   if (last.status !== ticket.status) {
     const change = { status: ticket.status, at: last.at > now ? last.at : now };
-    await appendStatus(client, ticket.id, change);
+    await tx.sla.appendStatus(ticket.id, change);
     history.push(change);
   }
   return history;
 }
 
 /** Flags, records and announces one timer that is due; false when it had fired before. */
-async function fire(client: PoolClient, ticket: SlaTicket, timer: { clock: SlaClock; stage: SlaStage; dueAt: Date }, now: Date, exchange: string): Promise<boolean> {
-  if (!(await markFired(client, ticket.id, timer.clock, timer.stage, timer.dueAt, now))) return false;
+async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock; stage: SlaStage; dueAt: Date }, now: Date): Promise<boolean> {
+  if (!(await tx.sla.markFired(ticket.id, timer.clock, timer.stage, timer.dueAt, now))) return false;
   const breach = timer.stage === 'breach';
-  if (breach) await addBreachEntry(client, ticket, timer.clock, timer.dueAt);
+  if (breach) await tx.sla.addBreachEntry(ticket, timer.clock, timer.dueAt);
   const contract = breach ? TicketSlaBreached : TicketSlaAtRisk;
   const key = breach ? TicketSlaKeys.breached : TicketSlaKeys.atRisk;
   const payload = { ticketId: ticket.id, accountId: ticket.accountId, clock: timer.clock, dueAt: timer.dueAt.toISOString(), detectedAt: now.toISOString() };
-  await enqueue(client, exchange, key, makeEnvelope(contract, 'ticketing', payload, { id: `${key}:${ticket.id}:${timer.clock}` }));
+  await tx.outbox.enqueue(Exchanges.crmEvents, key, makeEnvelope(contract, 'ticketing', payload, { id: `${key}:${ticket.id}:${timer.clock}` }));
   return true;
 }
 
@@ -77,10 +60,10 @@ async function fire(client: PoolClient, ticket: SlaTicket, timer: { clock: SlaCl
  * timeline entry and `ticket.sla_breached` in the outbox; or `ticket.sla_at_risk`), and
  * schedules the others (none while a clock is paused or stopped).
  */
-export async function evaluateTicketSla(client: PoolClient, ticket: SlaTicket, now: Date, exchange: string = Exchanges.crmEvents): Promise<SlaOutcome> {
-  const history = await syncHistory(client, ticket, now);
-  const config = await loadPartnerConfig(client, ticket.accountId);
-  if (!config) return { fired: [], evaluation: null };
+export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<SlaOutcome> {
+  const history = await syncHistory(tx, ticket, now);
+  const config = await tx.partnerConfigs.load(ticket.accountId);
+  if (!config) return NOTHING;
   const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, slaPolicyOf(config));
   const fired: SlaOutcome['fired'] = [];
   let breached = false;
@@ -89,17 +72,17 @@ export async function evaluateTicketSla(client: PoolClient, ticket: SlaTicket, n
     for (const stage of SLA_STAGES) {
       const dueAt = timerDue(evaluation, clock, stage);
       if (!dueAt || dueAt > now) {
-        await scheduleTimer(client, ticket.id, clock, stage, dueAt);
+        await tx.sla.scheduleTimer(ticket.id, clock, stage, dueAt);
         continue;
       }
       if (stage === 'breach') breached = true;
       // At risk and breached at once (the service was down, or minutes were shortened): the breach says it all.
       const silent = stage === 'at_risk' && breachDue !== null && breachDue <= now;
-      if (silent) await markFired(client, ticket.id, clock, stage, dueAt, now);
-      else if (await fire(client, ticket, { clock, stage, dueAt }, now, exchange)) fired.push({ clock, stage, dueAt });
+      if (silent) await tx.sla.markFired(ticket.id, clock, stage, dueAt, now);
+      else if (await fire(tx, ticket, { clock, stage, dueAt }, now)) fired.push({ clock, stage, dueAt });
     }
   }
-  await saveSlaState(client, ticket.id, {
+  await tx.sla.saveSlaState(ticket.id, {
     firstResponseDueAt: evaluation.firstResponse.dueAt,
     resolutionDueAt: evaluation.resolution.dueAt,
     breached,
@@ -108,10 +91,10 @@ export async function evaluateTicketSla(client: PoolClient, ticket: SlaTicket, n
   return { fired, evaluation };
 }
 
-/** Locks a ticket and re-evaluates its SLA in the caller's transaction (the activity pipeline, after opening or reopening one). */
-export async function reevaluateSlaIn(client: PoolClient, ticketId: string, now: Date): Promise<SlaOutcome> {
-  const ticket = await lockSlaTicket(client, ticketId);
-  return ticket ? evaluateTicketSla(client, ticket, now) : { fired: [], evaluation: null };
+/** Locks a ticket and re-evaluates its SLA in the caller's transaction (recording, after opening or reopening one; a first response). */
+export async function reevaluateSlaIn(tx: TicketingTx, ticketId: string, now: Date): Promise<SlaOutcome> {
+  const ticket = await tx.sla.lockSlaTicket(ticketId);
+  return ticket ? evaluateTicketSla(tx, ticket, now) : NOTHING;
 }
 
 /**
@@ -124,12 +107,13 @@ export async function reevaluateSlaIn(client: PoolClient, ticketId: string, now:
 export class SlaClocks {
   constructor(private readonly deps: SlaDeps) {}
 
+  /** Throws TicketNotFound for an unknown ticket. */
   async reevaluateSla(ticketId: string): Promise<SlaOutcome> {
     const now = this.deps.clock();
-    const outcome = await withTransaction(this.deps.pool, async (client) => {
-      const ticket = await lockSlaTicket(client, ticketId);
-      if (!ticket) throw new SlaTicketNotFound(`no ticket with id '${ticketId}'`);
-      return evaluateTicketSla(client, ticket, now, this.deps.eventsExchange);
+    const outcome = await this.deps.store.transaction(async (tx) => {
+      const ticket = await tx.sla.lockSlaTicket(ticketId);
+      if (!ticket) throw new TicketNotFound(ticketId);
+      return evaluateTicketSla(tx, ticket, now);
     });
     this.announce(ticketId, outcome);
     return outcome;
@@ -138,18 +122,11 @@ export class SlaClocks {
   /** Fires every timer due now; resolves with the number fired by this replica. */
   async fireDue(limit = 100): Promise<number> {
     const now = this.deps.clock();
-    const client = await this.deps.pool.connect();
-    let ticketIds: string[];
-    try {
-      ticketIds = await ticketsWithDueTimers(client, now, limit);
-    } finally {
-      client.release();
-    }
     let fired = 0;
-    for (const ticketId of ticketIds) {
-      const outcome = await withTransaction(this.deps.pool, async (tx) => {
-        const ticket = await tryLockSlaTicket(tx, ticketId);
-        return ticket ? evaluateTicketSla(tx, ticket, now, this.deps.eventsExchange) : { fired: [], evaluation: null };
+    for (const ticketId of await this.deps.store.read.sla.ticketsWithDueTimers(now, limit)) {
+      const outcome = await this.deps.store.transaction(async (tx) => {
+        const ticket = await tx.sla.tryLockSlaTicket(ticketId);
+        return ticket ? evaluateTicketSla(tx, ticket, now) : NOTHING;
       });
       this.announce(ticketId, outcome);
       fired += outcome.fired.length;

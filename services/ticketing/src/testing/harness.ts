@@ -75,11 +75,25 @@ export function logEntries(lines: string[]): { message?: string; envelopeId?: st
   return lines.map((line) => JSON.parse(line) as { message?: string; envelopeId?: string });
 }
 
-/** Waits until the service logged `activity handled` for the envelope `times` times. */
-export async function handled(lines: string[], envelopeId: string, times = 1): Promise<void> {
-  await waitFor(() => logEntries(lines).filter((entry) => entry.message === 'activity handled' && entry.envelopeId === envelopeId).length >= times, {
-    what: `envelope ${envelopeId} handled ${times} time(s)`,
-  });
+/** Counts the messages a service handled, by envelope id: pass `note` as its `onHandled` hook. */
+export class HandledMessages {
+  private readonly counts = new Map<string, number>();
+  private all = 0;
+
+  readonly note = (envelopeId: string): void => {
+    this.counts.set(envelopeId, (this.counts.get(envelopeId) ?? 0) + 1);
+    this.all += 1;
+  };
+
+  /** How many messages were handled in all. */
+  get total(): number {
+    return this.all;
+  }
+
+  /** Waits until the message was handled `times` times. */
+  async wait(envelopeId: string, times = 1): Promise<void> {
+    await waitFor(() => (this.counts.get(envelopeId) ?? 0) >= times, { what: `envelope ${envelopeId} handled ${times} time(s)` });
+  }
 }
 
 /** A small deterministic random number generator (mulberry32), for shuffles a failing run can repeat. */

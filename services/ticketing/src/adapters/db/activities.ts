@@ -1,5 +1,5 @@
-import type { MediaAttachment } from '@crm/contracts';
-import type { PoolClient } from '@crm/db';
+import type { MediaAttachment } from '../../domain/social-events';
+import type { Queryable } from './queryable';
 
 export type Direction = 'inbound' | 'outbound' | 'event';
 
@@ -23,96 +23,95 @@ export interface NewActivity {
   raw: Record<string, unknown>;
 }
 
-/**
- * Inserts an activity; returns its id, or null when the platform event is already recorded
- * (redelivery, a duplicate webhook, or the echo of a send this system made). A post whose
- * delete was seen first is stored marked deleted.
- */
-export async function insertActivity(client: PoolClient, activity: NewActivity): Promise<string | null> {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id,
-                             contact_id, conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw,
-                             deleted, deleted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb,
-             EXISTS (SELECT 1 FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6),
-             (SELECT d.deleted_at FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6))
-     ON CONFLICT (account_id, platform_event_id) DO NOTHING
-     RETURNING id`,
-    [
-      activity.accountId,
-      activity.ticketId,
-      activity.kind,
-      activity.direction,
-      activity.text,
-      activity.platformEventId,
-      activity.occurredAt,
-      activity.authorContactId,
-      activity.contactId,
-      activity.conversationKey,
-      activity.parentPostId,
-      activity.relatedPostId,
-      JSON.stringify(activity.attachments),
-      activity.sourceEnvelopeId,
-      activity.raw,
-    ],
-  );
-  return rows[0]?.id ?? null;
-}
-
-export async function attachToTicket(client: PoolClient, activityId: string, ticketId: string): Promise<void> {
-  await client.query('UPDATE activities SET ticket_id = $2 WHERE id = $1', [activityId, ticketId]);
-}
-
 /** Moved activities: their platform ids and whether each was inbound. */
 export interface MovedActivity {
   platform_event_id: string | null;
   direction: Direction;
 }
 
-/** Puts the DMs of a conversation that were recorded before it had a ticket on its (first) ticket. */
-export async function adoptConversation(client: PoolClient, accountId: string, conversationKey: string, ticketId: string): Promise<number> {
-  const { rowCount } = await client.query(
-    'UPDATE activities SET ticket_id = $3 WHERE account_id = $1 AND conversation_key = $2 AND ticket_id IS NULL',
-    [accountId, conversationKey, ticketId],
-  );
-  return rowCount ?? 0;
-}
+/** The activities of tickets and contacts timelines, as deliveries record and move them. */
+export class ActivityRepository {
+  constructor(private readonly db: Queryable) {}
 
-/** Puts ticketless activities that thread under `parentPostId` on the ticket; inbound ones only when asked. */
-export async function adoptReplies(
-  client: PoolClient,
-  accountId: string,
-  parentPostId: string,
-  ticketId: string,
-  withInbound: boolean,
-): Promise<MovedActivity[]> {
-  const { rows } = await client.query<MovedActivity>(
-    `UPDATE activities SET ticket_id = $3
-      WHERE account_id = $1 AND parent_post_id = $2 AND ticket_id IS NULL AND ($4 OR direction <> 'inbound')
-      RETURNING platform_event_id, direction`,
-    [accountId, parentPostId, ticketId, withInbound],
-  );
-  return rows;
-}
+  /**
+   * Inserts an activity; returns its id, or null when the platform event is already recorded
+   * (redelivery, a duplicate webhook, or the echo of a send this system made). A post whose
+   * delete was seen first is stored marked deleted.
+   */
+  async record(activity: NewActivity): Promise<string | null> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id,
+                               contact_id, conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw,
+                               deleted, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb,
+               EXISTS (SELECT 1 FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6),
+               (SELECT d.deleted_at FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6))
+       ON CONFLICT (account_id, platform_event_id) DO NOTHING
+       RETURNING id`,
+      [
+        activity.accountId,
+        activity.ticketId,
+        activity.kind,
+        activity.direction,
+        activity.text,
+        activity.platformEventId,
+        activity.occurredAt,
+        activity.authorContactId,
+        activity.contactId,
+        activity.conversationKey,
+        activity.parentPostId,
+        activity.relatedPostId,
+        JSON.stringify(activity.attachments),
+        activity.sourceEnvelopeId,
+        activity.raw,
+      ],
+    );
+    return rows[0]?.id ?? null;
+  }
 
-/** Moves every activity of one ticket to another. */
-export async function moveTicketActivities(client: PoolClient, fromTicketId: string, toTicketId: string): Promise<MovedActivity[]> {
-  const { rows } = await client.query<MovedActivity>(
-    'UPDATE activities SET ticket_id = $2 WHERE ticket_id = $1 RETURNING platform_event_id, direction',
-    [fromTicketId, toTicketId],
-  );
-  return rows;
-}
+  async attach(activityId: string, ticketId: string): Promise<void> {
+    await this.db.query('UPDATE activities SET ticket_id = $2 WHERE id = $1', [activityId, ticketId]);
+  }
 
-/** Remembers a deleted post and marks its activity deleted; the record stays. Returns whether an activity was marked. */
-export async function markPostDeleted(client: PoolClient, accountId: string, postId: string, deletedAt: Date): Promise<boolean> {
-  await client.query(
-    'INSERT INTO deleted_posts (account_id, post_id, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (account_id, post_id) DO NOTHING',
-    [accountId, postId, deletedAt],
-  );
-  const { rowCount } = await client.query(
-    'UPDATE activities SET deleted = true, deleted_at = $3 WHERE account_id = $1 AND platform_event_id = $2 AND NOT deleted',
-    [accountId, postId, deletedAt],
-  );
-  return (rowCount ?? 0) > 0;
+  /** Puts the DMs of a conversation that were recorded before it had a ticket on its (first) ticket. */
+  async adoptConversation(accountId: string, conversationKey: string, ticketId: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      'UPDATE activities SET ticket_id = $3 WHERE account_id = $1 AND conversation_key = $2 AND ticket_id IS NULL',
+      [accountId, conversationKey, ticketId],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Moves every activity of one ticket to another. */
+  async moveAll(fromTicketId: string, toTicketId: string): Promise<MovedActivity[]> {
+    const { rows } = await this.db.query<MovedActivity>(
+      'UPDATE activities SET ticket_id = $2 WHERE ticket_id = $1 RETURNING platform_event_id, direction',
+      [fromTicketId, toTicketId],
+    );
+    return rows;
+  }
+
+  /** Remembers a deleted post and marks its activity deleted; the record stays. Returns whether an activity was marked. */
+  async markPostDeleted(accountId: string, postId: string, deletedAt: Date): Promise<boolean> {
+    await this.db.query(
+      'INSERT INTO deleted_posts (account_id, post_id, deleted_at) VALUES ($1, $2, $3) ON CONFLICT (account_id, post_id) DO NOTHING',
+      [accountId, postId, deletedAt],
+    );
+    const { rowCount } = await this.db.query(
+      'UPDATE activities SET deleted = true, deleted_at = $3 WHERE account_id = $1 AND platform_event_id = $2 AND NOT deleted',
+      [accountId, postId, deletedAt],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Puts ticketless activities that thread under `parentPostId` on the ticket; inbound ones only when asked. */
+  async adoptReplies(accountId: string, parentPostId: string, ticketId: string, { withInbound }: { withInbound: boolean }): Promise<MovedActivity[]> {
+    const { rows } = await this.db.query<MovedActivity>(
+      `UPDATE activities SET ticket_id = $3
+        WHERE account_id = $1 AND parent_post_id = $2 AND ticket_id IS NULL AND ($4 OR direction <> 'inbound')
+        RETURNING platform_event_id, direction`,
+      [accountId, parentPostId, ticketId, withInbound],
+    );
+    return rows;
+  }
 }

@@ -1,4 +1,4 @@
-import type { PoolClient } from '@crm/db';
+import type { Queryable } from './queryable';
 import type { SlaClock, SlaStage, StatusChange } from '../../domain/sla';
 import type { TicketStatus } from '../../domain/tickets';
 
@@ -48,88 +48,89 @@ const slaTicket = (row: TicketRow | undefined): SlaTicket | null =>
       }
     : null;
 
-/** The ticket, locked for this transaction (waiting for another holder); null when it does not exist. */
-export async function lockSlaTicket(client: PoolClient, ticketId: string): Promise<SlaTicket | null> {
-  const { rows } = await client.query<TicketRow>(`${TICKET} FOR UPDATE`, [ticketId]);
-  return slaTicket(rows[0]);
-}
+/** The SLA side of tickets: status history, timers, flags and breach entries. */
+export class SlaRepository {
+  constructor(private readonly db: Queryable) {}
 
-/** The ticket, locked for this transaction; null when another transaction holds it (or it is gone). */
-export async function tryLockSlaTicket(client: PoolClient, ticketId: string): Promise<SlaTicket | null> {
-  const { rows } = await client.query<TicketRow>(`${TICKET} FOR UPDATE SKIP LOCKED`, [ticketId]);
-  return slaTicket(rows[0]);
-}
+  /** The ticket, locked for this transaction (waiting for another holder); null when it does not exist. */
+  async lockSlaTicket(ticketId: string): Promise<SlaTicket | null> {
+    const { rows } = await this.db.query<TicketRow>(`${TICKET} FOR UPDATE`, [ticketId]);
+    return slaTicket(rows[0]);
+  }
 
-export async function readStatusHistory(client: PoolClient, ticketId: string): Promise<StatusChange[]> {
-  const { rows } = await client.query<{ status: TicketStatus; at: Date }>('SELECT status, at FROM ticket_sla_history WHERE ticket_id = $1 ORDER BY at, id', [ticketId]);
-  return rows;
-}
+  /** The ticket, locked for this transaction; null when another transaction holds it (or it is gone). */
+  async tryLockSlaTicket(ticketId: string): Promise<SlaTicket | null> {
+    const { rows } = await this.db.query<TicketRow>(`${TICKET} FOR UPDATE SKIP LOCKED`, [ticketId]);
+    return slaTicket(rows[0]);
+  }
 
-export async function appendStatus(client: PoolClient, ticketId: string, change: StatusChange): Promise<void> {
-  await client.query('INSERT INTO ticket_sla_history (ticket_id, status, at) VALUES ($1, $2, $3)', [ticketId, change.status, change.at]);
-}
+  async readStatusHistory(ticketId: string): Promise<StatusChange[]> {
+    const { rows } = await this.db.query<{ status: TicketStatus; at: Date }>('SELECT status, at FROM ticket_sla_history WHERE ticket_id = $1 ORDER BY at, id', [ticketId]);
+    return rows;
+  }
 
-export async function readTimers(client: PoolClient, ticketId: string): Promise<SlaTimer[]> {
-  const { rows } = await client.query<{ clock: SlaClock; stage: SlaStage; due_at: Date | null; fired_at: Date | null }>(
-    'SELECT clock, stage, due_at, fired_at FROM sla_timers WHERE ticket_id = $1',
-    [ticketId],
-  );
-  return rows.map((row) => ({ clock: row.clock, stage: row.stage, dueAt: row.due_at, firedAt: row.fired_at }));
-}
+  async appendStatus(ticketId: string, change: StatusChange): Promise<void> {
+    await this.db.query('INSERT INTO ticket_sla_history (ticket_id, status, at) VALUES ($1, $2, $3)', [ticketId, change.status, change.at]);
+  }
 
-/** Sets when a timer is due (null: not running); a timer that has fired keeps its time. */
-export async function scheduleTimer(client: PoolClient, ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date | null): Promise<void> {
-  await client.query(
-    `INSERT INTO sla_timers (ticket_id, clock, stage, due_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (ticket_id, clock, stage) DO UPDATE SET due_at = EXCLUDED.due_at
-      WHERE sla_timers.fired_at IS NULL AND sla_timers.due_at IS DISTINCT FROM EXCLUDED.due_at`,
-    [ticketId, clock, stage, dueAt],
-  );
-}
+  async readTimers(ticketId: string): Promise<SlaTimer[]> {
+    const { rows } = await this.db.query<{ clock: SlaClock; stage: SlaStage; due_at: Date | null; fired_at: Date | null }>(
+      'SELECT clock, stage, due_at, fired_at FROM sla_timers WHERE ticket_id = $1',
+      [ticketId],
+    );
+    return rows.map((row) => ({ clock: row.clock, stage: row.stage, dueAt: row.due_at, firedAt: row.fired_at }));
+  }
 
-/** Marks a timer fired; false when it had fired already (then nothing is to be done again). */
-export async function markFired(client: PoolClient, ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date, firedAt: Date): Promise<boolean> {
-  const { rowCount } = await client.query(
-    `UPDATE sla_timers SET fired_at = $5, due_at = $4 WHERE ticket_id = $1 AND clock = $2 AND stage = $3 AND fired_at IS NULL`,
-    [ticketId, clock, stage, dueAt, firedAt],
-  );
-  return (rowCount ?? 0) > 0;
-}
+  /** Sets when a timer is due (null: not running); a timer that has fired keeps its time. */
+  async scheduleTimer(ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date | null): Promise<void> {
+    await this.db.query(
+      `INSERT INTO sla_timers (ticket_id, clock, stage, due_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (ticket_id, clock, stage) DO UPDATE SET due_at = EXCLUDED.due_at
+        WHERE sla_timers.fired_at IS NULL AND sla_timers.due_at IS DISTINCT FROM EXCLUDED.due_at`,
+      [ticketId, clock, stage, dueAt],
+    );
+  }
 
-/** The ticket's due times and flags as the last evaluation found them. */
-export async function saveSlaState(
-  client: PoolClient,
-  ticketId: string,
-  state: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null; breached: boolean; atRisk: boolean },
-): Promise<void> {
-  await client.query(
-    `UPDATE tickets SET first_response_due_at = $2, resolution_due_at = $3, sla_breached = sla_breached OR $4, sla_at_risk = $5 WHERE id = $1`,
-    [ticketId, state.firstResponseDueAt, state.resolutionDueAt, state.breached, state.atRisk],
-  );
-}
+  /** Marks a timer fired; false when it had fired already (then nothing is to be done again). */
+  async markFired(ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date, firedAt: Date): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE sla_timers SET fired_at = $5, due_at = $4 WHERE ticket_id = $1 AND clock = $2 AND stage = $3 AND fired_at IS NULL`,
+      [ticketId, clock, stage, dueAt, firedAt],
+    );
+    return (rowCount ?? 0) > 0;
+  }
 
-/** A breach on the ticket's timeline: an event activity keyed by ticket and clock, so it is written once. */
-export async function addBreachEntry(client: PoolClient, ticket: SlaTicket, clock: SlaClock, dueAt: Date): Promise<void> {
-  const what = clock === 'first_response' ? 'First response' : 'Resolution';
-  await client.query(
-    `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, raw)
-     VALUES ($1, $2, 'sla_breached', 'event', $3, $4, $5, $6::jsonb)
-     ON CONFLICT (account_id, platform_event_id) DO NOTHING`,
-    [ticket.accountId, ticket.id, `${what} SLA breached (due ${dueAt.toISOString()})`, `sla_breached:${ticket.id}:${clock}`, dueAt, JSON.stringify({ clock, dueAt })],
-  );
-}
+  /** The ticket's due times and flags as the last evaluation found them. */
+  async saveSlaState(ticketId: string, state: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null; breached: boolean; atRisk: boolean }): Promise<void> {
+    await this.db.query(
+      `UPDATE tickets SET first_response_due_at = $2, resolution_due_at = $3, sla_breached = sla_breached OR $4, sla_at_risk = $5 WHERE id = $1`,
+      [ticketId, state.firstResponseDueAt, state.resolutionDueAt, state.breached, state.atRisk],
+    );
+  }
 
-/** Tickets with a timer due at `now`, soonest first. */
-export async function ticketsWithDueTimers(client: PoolClient, now: Date, limit: number): Promise<string[]> {
-  const { rows } = await client.query<{ ticket_id: string }>(
-    `SELECT ticket_id FROM sla_timers WHERE fired_at IS NULL AND due_at <= $1 GROUP BY ticket_id ORDER BY min(due_at) LIMIT $2`,
-    [now, limit],
-  );
-  return rows.map((row) => row.ticket_id);
-}
+  /** A breach on the ticket's timeline: an event activity keyed by ticket and clock, so it is written once. */
+  async addBreachEntry(ticket: SlaTicket, clock: SlaClock, dueAt: Date): Promise<void> {
+    const what = clock === 'first_response' ? 'First response' : 'Resolution';
+    await this.db.query(
+      `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, raw)
+       VALUES ($1, $2, 'sla_breached', 'event', $3, $4, $5, $6::jsonb)
+       ON CONFLICT (account_id, platform_event_id) DO NOTHING`,
+      [ticket.accountId, ticket.id, `${what} SLA breached (due ${dueAt.toISOString()})`, `sla_breached:${ticket.id}:${clock}`, dueAt, JSON.stringify({ clock, dueAt })],
+    );
+  }
 
-/** The ticket an activity is on, if any. */
-export async function ticketOfActivity(client: PoolClient, activityId: string): Promise<string | null> {
-  const { rows } = await client.query<{ ticket_id: string | null }>('SELECT ticket_id FROM activities WHERE id = $1', [activityId]);
-  return rows[0]?.ticket_id ?? null;
+  /** Tickets with a timer due at `now`, soonest first. */
+  async ticketsWithDueTimers(now: Date, limit: number): Promise<string[]> {
+    const { rows } = await this.db.query<{ ticket_id: string }>(
+      `SELECT ticket_id FROM sla_timers WHERE fired_at IS NULL AND due_at <= $1 GROUP BY ticket_id ORDER BY min(due_at) LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((row) => row.ticket_id);
+  }
+
+  /** The ticket an activity is on, if any. */
+  async ticketOfActivity(activityId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ ticket_id: string | null }>('SELECT ticket_id FROM activities WHERE id = $1', [activityId]);
+    return rows[0]?.ticket_id ?? null;
+  }
 }

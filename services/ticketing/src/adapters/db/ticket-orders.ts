@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@crm/db';
+import type { Queryable } from './queryable';
 import type { TrackingAvailability } from '@crm/contracts';
 
 /** The order a ticket is linked to, and tracking's last answer about it. */
@@ -14,43 +14,48 @@ export interface OrderRow {
 
 const COLUMNS = 'client_id, task_id, linked_at, tracking_available, tracking_reason, tracking_message, tracking_checked_at';
 
-/** Links the ticket to an order; the same order again keeps what tracking said, another one starts unchecked. */
-export async function linkOrder(db: Pool | PoolClient, ticketId: string, clientId: string, taskId: string): Promise<OrderRow> {
-  const { rows } = await db.query<OrderRow>(
-    `INSERT INTO ticket_orders (ticket_id, client_id, task_id) VALUES ($1, $2, $3)
-     ON CONFLICT (ticket_id) DO UPDATE SET client_id = EXCLUDED.client_id, task_id = EXCLUDED.task_id, linked_at = now(),
-       tracking_available = NULL, tracking_reason = NULL, tracking_message = NULL, tracking_checked_at = NULL
-       WHERE (ticket_orders.client_id, ticket_orders.task_id) IS DISTINCT FROM (EXCLUDED.client_id, EXCLUDED.task_id)
-     RETURNING ${COLUMNS}`,
-    [ticketId, clientId, taskId],
-  );
-  return rows[0] ?? (await findOrder(db, ticketId))!;
-}
+/** The order each ticket is linked to, and tracking's last answer about it. */
+export class OrderRepository {
+  constructor(private readonly db: Queryable) {}
 
-/** Unlinks the ticket from its order, if any; false when there is no such ticket (one statement: nothing to guard a delete). */
-export async function unlinkOrder(db: Pool | PoolClient, ticketId: string): Promise<boolean> {
-  const { rows } = await db.query<{ found: boolean }>(
-    `WITH unlinked AS (DELETE FROM ticket_orders WHERE ticket_id = $1 RETURNING 1)
-     SELECT EXISTS (SELECT 1 FROM unlinked) OR EXISTS (SELECT 1 FROM tickets WHERE id = $1) AS found`,
-    [ticketId],
-  );
-  return rows[0]!.found;
-}
+  /** Links the ticket to an order; the same order again keeps what tracking said, another one starts unchecked. */
+  async link(ticketId: string, clientId: string, taskId: string): Promise<OrderRow> {
+    const { rows } = await this.db.query<OrderRow>(
+      `INSERT INTO ticket_orders (ticket_id, client_id, task_id) VALUES ($1, $2, $3)
+       ON CONFLICT (ticket_id) DO UPDATE SET client_id = EXCLUDED.client_id, task_id = EXCLUDED.task_id, linked_at = now(),
+         tracking_available = NULL, tracking_reason = NULL, tracking_message = NULL, tracking_checked_at = NULL
+         WHERE (ticket_orders.client_id, ticket_orders.task_id) IS DISTINCT FROM (EXCLUDED.client_id, EXCLUDED.task_id)
+       RETURNING ${COLUMNS}`,
+      [ticketId, clientId, taskId],
+    );
+    return rows[0] ?? (await this.find(ticketId))!;
+  }
 
-export async function findOrder(db: Pool | PoolClient, ticketId: string): Promise<OrderRow | null> {
-  const { rows } = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM ticket_orders WHERE ticket_id = $1`, [ticketId]);
-  return rows[0] ?? null;
-}
+  /** Unlinks the ticket from its order, if any; false when there is no such ticket (one statement: nothing to guard a delete). */
+  async unlink(ticketId: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ found: boolean }>(
+      `WITH unlinked AS (DELETE FROM ticket_orders WHERE ticket_id = $1 RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM unlinked) OR EXISTS (SELECT 1 FROM tickets WHERE id = $1) AS found`,
+      [ticketId],
+    );
+    return rows[0]!.found;
+  }
 
-/**
- * Keeps tracking's answer for the link it was asked about: not when the ticket was linked to
- * another order meanwhile, nor over a newer answer. Returns the row as it is now (null when unlinked).
- */
-export async function recordAvailability(db: Pool, ticketId: string, link: { clientId: string; taskId: string }, answer: TrackingAvailability, checkedAt: Date): Promise<OrderRow | null> {
-  await db.query(
-    `UPDATE ticket_orders SET tracking_available = $4, tracking_reason = $5, tracking_message = $6, tracking_checked_at = $7
-      WHERE ticket_id = $1 AND client_id = $2 AND task_id = $3 AND (tracking_checked_at IS NULL OR tracking_checked_at < $7)`,
-    [ticketId, link.clientId, link.taskId, answer.available, answer.reason, answer.message, checkedAt],
-  );
-  return findOrder(db, ticketId);
+  async find(ticketId: string): Promise<OrderRow | null> {
+    const { rows } = await this.db.query<OrderRow>(`SELECT ${COLUMNS} FROM ticket_orders WHERE ticket_id = $1`, [ticketId]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Keeps tracking's answer for the link it was asked about: not when the ticket was linked to
+   * another order meanwhile, nor over a newer answer. Returns the row as it is now (null when unlinked).
+   */
+  async recordAvailability(ticketId: string, link: { clientId: string; taskId: string }, answer: TrackingAvailability, checkedAt: Date): Promise<OrderRow | null> {
+    await this.db.query(
+      `UPDATE ticket_orders SET tracking_available = $4, tracking_reason = $5, tracking_message = $6, tracking_checked_at = $7
+        WHERE ticket_id = $1 AND client_id = $2 AND task_id = $3 AND (tracking_checked_at IS NULL OR tracking_checked_at < $7)`,
+      [ticketId, link.clientId, link.taskId, answer.available, answer.reason, answer.message, checkedAt],
+    );
+    return this.find(ticketId);
+  }
 }

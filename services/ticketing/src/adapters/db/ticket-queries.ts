@@ -1,5 +1,5 @@
-import type { MediaAttachment } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import type { MediaAttachment } from '../../domain/social-events';
+import type { Queryable } from './queryable';
 import type { TicketStatus } from '../../domain/tickets';
 
 /** A ticket as read for the API, with its contact's names and, for DMs, the conversation's state. */
@@ -120,62 +120,12 @@ function parameters() {
   };
 }
 
-/** One page of tickets, newest first; `more` says whether another page follows. */
-export async function listTickets(pool: Pool, filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
-  const conditions: string[] = [];
-  const param = parameters();
-  if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
-  if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
-  if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
-  if (filter.status !== undefined) conditions.push(`t.status = ${param.add(filter.status)}`);
-  if (filter.q !== undefined) {
-    const pattern = param.add(containsPattern(filter.q));
-    conditions.push(`(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`);
-  }
-  if (filter.after) {
-    conditions.push(`(t.created_at, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
-  }
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const { rows } = await pool.query<TicketRow>(
-    `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
-    param.values,
-  );
-  return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
-}
-
-export async function findTicket(pool: Pool, id: string): Promise<TicketRow | null> {
-  const { rows } = await pool.query<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} WHERE t.id = $1`, [id]);
-  return rows[0] ?? null;
-}
-
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
   a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, a.source, a.search_query, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */
 const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';
 const TIMELINE_ORDER_DESC = 'a.occurred_at DESC, a.platform_event_id DESC, a.created_at DESC, a.id DESC';
-
-/** A ticket's timeline, oldest first. */
-export async function listTicketActivities(pool: Pool, ticketId: string): Promise<ActivityRow[]> {
-  const { rows } = await pool.query<ActivityRow>(
-    `SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
-      WHERE a.ticket_id = $1 ORDER BY ${TIMELINE_ORDER}`,
-    [ticketId],
-  );
-  return rows;
-}
-
-/** A contact's timeline (with and without tickets), oldest first, at most `limit` entries from the newest. */
-export async function listContactActivities(pool: Pool, contactId: string, limit: number): Promise<ActivityRow[]> {
-  const { rows } = await pool.query<ActivityRow>(
-    `SELECT * FROM (
-       SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
-        WHERE a.contact_id = $1 ORDER BY ${TIMELINE_ORDER_DESC} LIMIT $2) newest
-      ORDER BY occurred_at, platform_event_id, id`,
-    [contactId, limit],
-  );
-  return rows;
-}
 
 export interface ContactRow {
   id: string;
@@ -207,25 +157,80 @@ export interface ContactFilter {
 const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, k.name, k.avatar_url, k.followers_count, k.verified,
   k.blocked, k.blocked_changed_at, k.muted, k.muted_changed_at, k.created_at, k.updated_at, ${CREATED_AT_KEY('k')}`;
 
-/** One page of contacts, newest first. */
-export async function listContacts(pool: Pool, filter: ContactFilter): Promise<{ rows: ContactRow[]; more: boolean }> {
-  const conditions: string[] = [];
-  const param = parameters();
-  if (filter.accountId !== undefined) conditions.push(`k.account_id = ${param.add(filter.accountId)}`);
-  if (filter.screenName !== undefined) conditions.push(`lower(k.screen_name) = lower(${param.add(filter.screenName)})`);
-  if (filter.platformUserId !== undefined) conditions.push(`k.platform_user_id = ${param.add(filter.platformUserId)}`);
-  if (filter.after) {
-    conditions.push(`(k.created_at, k.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
-  }
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const { rows } = await pool.query<ContactRow>(
-    `SELECT ${CONTACT_COLUMNS} FROM contacts k ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT ${param.add(filter.limit + 1)}`,
-    param.values,
-  );
-  return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
-}
+/** The read side of tickets and contacts, as the API lists and shows them. */
+export class TicketQueries {
+  constructor(private readonly db: Queryable) {}
 
-export async function findContact(pool: Pool, id: string): Promise<ContactRow | null> {
-  const { rows } = await pool.query<ContactRow>(`SELECT ${CONTACT_COLUMNS} FROM contacts k WHERE k.id = $1`, [id]);
-  return rows[0] ?? null;
+  /** One page of tickets, newest first; `more` says whether another page follows. */
+  async tickets(filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
+    const conditions: string[] = [];
+    const param = parameters();
+    if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
+    if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
+    if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
+    if (filter.status !== undefined) conditions.push(`t.status = ${param.add(filter.status)}`);
+    if (filter.q !== undefined) {
+      const pattern = param.add(containsPattern(filter.q));
+      conditions.push(`(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`);
+    }
+    if (filter.after) {
+      conditions.push(`(t.created_at, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const { rows } = await this.db.query<TicketRow>(
+      `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
+      param.values,
+    );
+    return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
+  }
+
+  async ticket(id: string): Promise<TicketRow | null> {
+    const { rows } = await this.db.query<TicketRow>(`SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} WHERE t.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** A ticket's timeline, oldest first. */
+  async ticketActivities(ticketId: string): Promise<ActivityRow[]> {
+    const { rows } = await this.db.query<ActivityRow>(
+      `SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
+        WHERE a.ticket_id = $1 ORDER BY ${TIMELINE_ORDER}`,
+      [ticketId],
+    );
+    return rows;
+  }
+
+  /** A contact's timeline (with and without tickets), oldest first, at most `limit` entries from the newest. */
+  async contactTimeline(contactId: string, limit: number): Promise<ActivityRow[]> {
+    const { rows } = await this.db.query<ActivityRow>(
+      `SELECT * FROM (
+         SELECT ${ACTIVITY_COLUMNS} FROM activities a LEFT JOIN contacts au ON au.id = a.author_contact_id
+          WHERE a.contact_id = $1 ORDER BY ${TIMELINE_ORDER_DESC} LIMIT $2) newest
+        ORDER BY occurred_at, platform_event_id, id`,
+      [contactId, limit],
+    );
+    return rows;
+  }
+
+  /** One page of contacts, newest first. */
+  async contacts(filter: ContactFilter): Promise<{ rows: ContactRow[]; more: boolean }> {
+    const conditions: string[] = [];
+    const param = parameters();
+    if (filter.accountId !== undefined) conditions.push(`k.account_id = ${param.add(filter.accountId)}`);
+    if (filter.screenName !== undefined) conditions.push(`lower(k.screen_name) = lower(${param.add(filter.screenName)})`);
+    if (filter.platformUserId !== undefined) conditions.push(`k.platform_user_id = ${param.add(filter.platformUserId)}`);
+    if (filter.after) {
+      conditions.push(`(k.created_at, k.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const { rows } = await this.db.query<ContactRow>(
+      `SELECT ${CONTACT_COLUMNS} FROM contacts k ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT ${param.add(filter.limit + 1)}`,
+      param.values,
+    );
+    return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
+  }
+
+  async contact(id: string): Promise<ContactRow | null> {
+    const { rows } = await this.db.query<ContactRow>(`SELECT ${CONTACT_COLUMNS} FROM contacts k WHERE k.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
 }

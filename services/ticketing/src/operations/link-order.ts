@@ -1,12 +1,12 @@
-import type { Pool } from '@crm/db';
-import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { TrackingClient } from '../adapters/broker/tracking';
-import { linkOrder, recordAvailability, unlinkOrder, type OrderRow } from '../adapters/db/ticket-orders';
+import type { TicketingStore } from '../adapters/db/store';
+import type { OrderRow } from '../adapters/db/ticket-orders';
 import { needsRefresh, readOrderLink, type OrderLink } from '../domain/order-link';
+import { InvalidOrderLink, TicketNotFound } from './errors';
 
 export interface OrderLinksDeps {
-  pool: Pool;
+  store: TicketingStore;
   tracking: Pick<TrackingClient, 'availability'>;
   logger: Logger;
   /** An answer older than this is asked again when the ticket is read. */
@@ -14,8 +14,6 @@ export interface OrderLinksDeps {
   /** How long a read waits for that answer before showing the last one, marked stale. */
   readWaitMs: number;
 }
-
-const ticketNotFound = (ticketId: string) => new HttpError(404, 'ticket_not_found', `no ticket with id '${ticketId}'`);
 
 /** PostgreSQL's foreign key violation: the ticket a link names does not exist. */
 const isMissingTicket = (error: unknown) => (error as { code?: string }).code === '23503';
@@ -33,16 +31,16 @@ export class OrderLinks {
 
   async link(ticketId: string, body: unknown): Promise<OrderRow> {
     const read = readOrderLink(body);
-    if ('problems' in read) throw new HttpError(400, 'invalid_order_link', read.problems.join('; '));
-    const row = await linkOrder(this.deps.pool, ticketId, read.link.clientId, read.link.taskId).catch((error: unknown) => {
-      throw isMissingTicket(error) ? ticketNotFound(ticketId) : error;
+    if ('problems' in read) throw new InvalidOrderLink(read.problems.join('; '));
+    const row = await this.deps.store.transaction((tx) => tx.orders.link(ticketId, read.link.clientId, read.link.taskId)).catch((error: unknown) => {
+      throw isMissingTicket(error) ? new TicketNotFound(ticketId) : error;
     });
     this.deps.logger.info('ticket linked to an order', { ticketId, ...read.link });
     return (await this.check(ticketId, read.link)) ?? row;
   }
 
   async unlink(ticketId: string): Promise<void> {
-    if (!(await unlinkOrder(this.deps.pool, ticketId))) throw ticketNotFound(ticketId);
+    if (!(await this.deps.store.transaction((tx) => tx.orders.unlink(ticketId)))) throw new TicketNotFound(ticketId);
     this.deps.logger.info('ticket unlinked from its order', { ticketId });
   }
 
@@ -72,7 +70,7 @@ export class OrderLinks {
   private async ask(ticketId: string, link: OrderLink): Promise<OrderRow | null> {
     try {
       const answer = await this.deps.tracking.availability(link.clientId, link.taskId);
-      const row = await recordAvailability(this.deps.pool, ticketId, link, answer, new Date());
+      const row = await this.deps.store.transaction((tx) => tx.orders.recordAvailability(ticketId, link, answer, new Date()));
       this.deps.logger.info('tracking availability checked', { ticketId, ...link, available: answer.available, reason: answer.reason });
       return row && row.client_id === link.clientId && row.task_id === link.taskId ? row : null;
     } catch (error) {

@@ -1,4 +1,4 @@
-import { defineContract, describeErrors, type Contract } from './envelope';
+import { defineContract, describeErrors, type Contract } from '@crm/contracts';
 
 /**
  * What ticketing understands of a social account's activity: one typed domain event per

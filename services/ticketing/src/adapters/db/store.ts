@@ -1,0 +1,102 @@
+import type { Envelope } from '@crm/contracts';
+import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/db';
+import { AccountRepository } from './accounts';
+import { ActivityRepository } from './activities';
+import { ContactRepository } from './contacts';
+import { DmConversationRepository } from './dm-conversations';
+import { HeldDeliveryRepository } from './held-deliveries';
+import { Locks } from './locks';
+import { OutboundRepository } from './outbound';
+import { enqueue } from './outbox';
+import { PartnerConfigRepository } from './partner-configs';
+import { SearchQueryRepository } from './search-queries';
+import { SlaRepository } from './sla';
+import { TicketQueries } from './ticket-queries';
+import { OrderRepository } from './ticket-orders';
+import { TicketRepository } from './tickets';
+
+/** Messages stored to be published after the commit (the transactional outbox). */
+export interface Outbox {
+  enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void>;
+}
+
+/** Everything one transaction can read and change; every repository runs on the same connection. */
+export interface TicketingTx {
+  /** The transaction's clock (the time it started, the same for every statement). */
+  now(): Promise<Date>;
+  locks: Locks;
+  tickets: TicketRepository;
+  activities: ActivityRepository;
+  outbound: OutboundRepository;
+  contacts: ContactRepository;
+  dmConversations: DmConversationRepository;
+  accounts: AccountRepository;
+  partnerConfigs: PartnerConfigRepository;
+  held: HeldDeliveryRepository;
+  orders: OrderRepository;
+  sla: SlaRepository;
+  searchQueries: SearchQueryRepository;
+  outbox: Outbox;
+}
+
+/** The read side: queries outside any transaction, for the API and the release sweep. */
+export interface TicketingReads {
+  tickets: TicketQueries;
+  accounts: Pick<AccountRepository, 'find' | 'list'>;
+  partnerConfigs: Pick<PartnerConfigRepository, 'row' | 'rows'>;
+  held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'accountsReadyForRelease'>;
+  sla: Pick<SlaRepository, 'ticketsWithDueTimers'>;
+  searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
+}
+
+function boundTo(db: PoolClient): TicketingTx {
+  return {
+    now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
+    locks: new Locks(db),
+    tickets: new TicketRepository(db),
+    activities: new ActivityRepository(db),
+    outbound: new OutboundRepository(db),
+    contacts: new ContactRepository(db),
+    dmConversations: new DmConversationRepository(db),
+    accounts: new AccountRepository(db),
+    partnerConfigs: new PartnerConfigRepository(db),
+    held: new HeldDeliveryRepository(db),
+    orders: new OrderRepository(db),
+    sla: new SlaRepository(db),
+    searchQueries: new SearchQueryRepository(db),
+    outbox: { enqueue: (exchange, routingKey, envelope) => enqueue(db, exchange, routingKey, envelope) },
+  };
+}
+
+/**
+ * ticketing's database: `transaction(work)` runs `work` in one transaction (re-run on a
+ * deadlock or serialization failure, so `work` must not have effects outside it), with
+ * repositories bound to it; `read` answers queries.
+ */
+export class TicketingStore {
+  readonly read: TicketingReads;
+
+  constructor(private readonly pool: Pool) {
+    this.read = {
+      tickets: new TicketQueries(pool),
+      accounts: new AccountRepository(pool),
+      partnerConfigs: new PartnerConfigRepository(pool),
+      held: new HeldDeliveryRepository(pool),
+      sla: new SlaRepository(pool),
+      searchQueries: new SearchQueryRepository(pool),
+    };
+  }
+
+  transaction<T>(work: (tx: TicketingTx) => Promise<T>): Promise<T> {
+    return withTransaction(this.pool, (client) => work(boundTo(client)));
+  }
+
+  /** The same work, in a transaction an adapter already holds (the outbox relay's). */
+  inTransactionOf<A extends unknown[], T>(work: (tx: TicketingTx, ...args: A) => Promise<T>): (client: PoolClient, ...args: A) => Promise<T> {
+    return (client, ...args) => work(boundTo(client), ...args);
+  }
+
+  isReachable(): Promise<boolean> {
+    return isReachable(this.pool);
+  }
+}

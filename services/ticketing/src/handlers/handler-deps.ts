@@ -1,0 +1,10 @@
+import type { Logger } from '@crm/logging';
+import type { TicketingStore } from '../adapters/db/store';
+
+/** What every message handler of ticketing gets. */
+export interface HandlerDeps {
+  store: TicketingStore;
+  logger: Logger;
+  /** Called with the envelope id once a message is handled (its effect committed, or nothing to do). */
+  onHandled?: (envelopeId: string) => void;
+}

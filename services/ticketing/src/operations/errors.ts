@@ -1,0 +1,68 @@
+/**
+ * What a use case refuses, whatever asked it (HTTP, a message): each names what is wrong;
+ * http/errors.ts says how the API answers it.
+ */
+
+export class TicketNotFound extends Error {
+  override name = 'TicketNotFound';
+  constructor(readonly ticketId: string) {
+    super(`no ticket with id '${ticketId.slice(0, 100)}'`);
+  }
+}
+
+export class ContactNotFound extends Error {
+  override name = 'ContactNotFound';
+  constructor(readonly contactId: string) {
+    super(`no contact with id '${contactId.slice(0, 100)}'`);
+  }
+}
+
+export class PartnerConfigNotFound extends Error {
+  override name = 'PartnerConfigNotFound';
+  constructor(readonly pageId: string) {
+    super(`no partner configuration for page '${pageId}'`);
+  }
+}
+
+export class AccountNotFound extends Error {
+  override name = 'AccountNotFound';
+  constructor(readonly accountId: string) {
+    super(`ticketing has heard nothing of account '${accountId}'`);
+  }
+}
+
+/** A reply's body (or the command it makes) is not acceptable; the message names the field. */
+export class InvalidReply extends Error {
+  override name = 'InvalidReply';
+}
+
+/** The account cannot act now (reconnect, revoked, disconnected); the message says what to do. */
+export class AccountUnavailable extends Error {
+  override name = 'AccountUnavailable';
+}
+
+/** A DM ticket without a contact: nobody to write to. */
+export class NoRecipient extends Error {
+  override name = 'NoRecipient';
+  constructor() {
+    super('this DM ticket has no contact to write to');
+  }
+}
+
+/** A public ticket holding no customer post to answer (only deleted posts, or reactions). */
+export class NothingToReplyTo extends Error {
+  override name = 'NothingToReplyTo';
+  constructor() {
+    super('this ticket holds no post of a customer to reply to (only deleted posts or reactions)');
+  }
+}
+
+/** An order link's body is not acceptable; the message names each bad field. */
+export class InvalidOrderLink extends Error {
+  override name = 'InvalidOrderLink';
+}
+
+/** A partner configuration's body is not acceptable; the message names each bad field. */
+export class InvalidPartnerConfig extends Error {
+  override name = 'InvalidPartnerConfig';
+}

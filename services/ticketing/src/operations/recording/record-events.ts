@@ -1,0 +1,81 @@
+import type { TicketingTx } from '../../adapters/db/store';
+import { contactOf } from '../../domain/event-contacts';
+import { lockKeyOf } from '../../domain/events';
+import type { PartnerConfig } from '../../domain/partner-config';
+import type { SocialEvent, SocialUser, SubscriptionRevoked } from '../../domain/social-events';
+import { recordContactAction } from './contact-actions';
+import { recordIndicator } from './conversation-state';
+import { recordDmReceived, recordDmSent } from './direct-messages';
+import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
+import { recordOwnReaction, recordReaction } from './reactions';
+import { emptyCounts, Recorder, type Counts, type Outcome } from './recorder';
+
+/** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
+async function recordRevoke({ tx }: Recorder, event: SubscriptionRevoked): Promise<Outcome> {
+  await tx.accounts.recordChange({ accountId: event.accountId, status: 'revoked', at: new Date(event.occurredAt), consumerKeyMasked: null, accessTokenMasked: null });
+  return 'state';
+}
+
+function apply(recorder: Recorder, event: SocialEvent): Promise<Outcome> {
+  switch (event.kind) {
+    case 'dm_received':
+      return recordDmReceived(recorder, event);
+    case 'dm_sent':
+      return recordDmSent(recorder, event);
+    case 'dm_typing':
+    case 'dm_read':
+      return recordIndicator(recorder, event);
+    case 'mention':
+    case 'reply_to_account':
+    case 'quote_of_account':
+      return recordInboundPost(recorder, event);
+    case 'post_by_account':
+    case 'reply_by_account':
+    case 'quote_by_account':
+      return recordOwnPost(recorder, event);
+    case 'post_deleted':
+      return recordPostDeleted(recorder, event);
+    case 'repost_of_account':
+    case 'like_of_account':
+    case 'follow_of_account':
+    case 'unfollow_of_account':
+      return recordReaction(recorder, event);
+    case 'repost_by_account':
+    case 'like_by_account':
+    case 'follow_by_account':
+    case 'unfollow_by_account':
+      return recordOwnReaction(recorder, event);
+    case 'block':
+    case 'unblock':
+    case 'mute':
+    case 'unmute':
+      return recordContactAction(recorder, event);
+    case 'subscription_revoked':
+      return recordRevoke(recorder, event);
+  }
+}
+
+/** Upserts the contacts of the events, sorted by user id (so concurrent transactions never wait on each other crosswise); their ids by user id. */
+async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<Map<string, string>> {
+  const profiles = ordered
+    .map((event) => ({ user: contactOf(event), at: new Date(event.occurredAt), accountId: event.accountId }))
+    .filter((entry): entry is { user: SocialUser; at: Date; accountId: string } => entry.user !== null && entry.user.id !== entry.accountId)
+    .sort((a, b) => a.user.id.localeCompare(b.user.id) || a.at.getTime() - b.at.getTime());
+  const contacts = new Map<string, string>();
+  for (const { user, at, accountId } of profiles) contacts.set(user.id, await tx.contacts.upsert(accountId, user, at));
+  return contacts;
+}
+
+/**
+ * Records the events of one delivery in the caller's transaction: takes the locks of their
+ * conversations (sorted), upserts their contacts, then applies each event in time order.
+ */
+export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, envelopeId: string): Promise<Counts> {
+  await tx.locks.keys(events.map(lockKeyOf));
+  const now = await tx.now();
+  const ordered = [...events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.platformEventId.localeCompare(b.platformEventId));
+  const recorder = new Recorder(tx, config, envelopeId, now, await upsertContacts(tx, ordered));
+  const counts = emptyCounts();
+  for (const event of ordered) counts[await apply(recorder, event)] += 1;
+  return counts;
+}

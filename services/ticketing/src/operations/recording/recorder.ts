@@ -1,0 +1,146 @@
+import type { Direction, NewActivity } from '../../adapters/db/activities';
+import type { TicketingTx } from '../../adapters/db/store';
+import { contactOf } from '../../domain/event-contacts';
+import type { Post, SocialEvent, SocialUser } from '../../domain/social-events';
+import { route, type PartnerConfig } from '../../domain/partner-config';
+import { newTicket, subjectOf, type TicketState } from '../../domain/tickets';
+import { reevaluateSlaIn } from '../sla';
+
+/** What happened to each event of a delivery. */
+export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
+export type Counts = Record<Outcome, number>;
+
+export const emptyCounts = (): Counts => ({ opened: 0, appended: 0, timeline: 0, state: 0, deleted: 0, duplicate: 0, ignored: 0 });
+
+/** What opening a ticket needs beyond the event: its conversation, and what routing looks at. */
+export interface TicketOpening {
+  channel: 'dm' | 'public';
+  conversationKey: string;
+  text: string | null;
+  sender: SocialUser | null;
+  lang: string | null;
+  /** A reply opened it while no ticket held its parent post: the parent's id. */
+  awaitingPostId?: string | null;
+}
+
+/** How an inbound activity joins the ticket holding its conversation. */
+export type Placement = 'append' | 'reopen';
+
+/**
+ * The context of one delivery's recording, shared by the recorders of each event family:
+ * the transaction, the partner configuration, the transaction's clock and the contacts
+ * upserted for the delivery; and the steps every family takes (build an activity, open a
+ * ticket, join one, bring a ticket's summary up to date).
+ */
+export class Recorder {
+  constructor(
+    readonly tx: TicketingTx,
+    private readonly config: PartnerConfig | null,
+    private readonly envelopeId: string,
+    readonly now: Date,
+    private readonly contacts: Map<string, string>,
+  ) {}
+
+  /** The account's configuration; every event but a revoke needs one. */
+  get partner(): PartnerConfig {
+    if (!this.config) throw new Error('a partner configuration is needed to record this activity');
+    return this.config;
+  }
+
+  contactId(user: SocialUser | null): string | null {
+    return user ? (this.contacts.get(user.id) ?? null) : null;
+  }
+
+  /** The activity row an event becomes, on no ticket yet. */
+  activity(event: SocialEvent, direction: Direction, fields: Partial<NewActivity> = {}): NewActivity {
+    const contact = contactOf(event);
+    return {
+      accountId: event.accountId,
+      ticketId: null,
+      kind: event.kind,
+      direction,
+      text: null,
+      platformEventId: event.platformEventId,
+      occurredAt: new Date(event.occurredAt),
+      authorContactId: direction === 'inbound' ? this.contactId(contact) : null,
+      contactId: this.contactId(contact),
+      conversationKey: null,
+      parentPostId: null,
+      relatedPostId: null,
+      attachments: [],
+      sourceEnvelopeId: this.envelopeId,
+      raw: event.raw,
+      ...fields,
+    };
+  }
+
+  postActivity(event: SocialEvent & { post: Post }, direction: Direction, parentPostId: string | null): NewActivity {
+    return this.activity(event, direction, {
+      text: event.post.text,
+      parentPostId,
+      relatedPostId: event.post.quotedPost?.id ?? null,
+      attachments: event.post.media,
+    });
+  }
+
+  /** Opens a ticket for the activity (already recorded) and puts it there. */
+  async open(event: SocialEvent, activityId: string, opening: TicketOpening): Promise<string> {
+    const { sender } = opening;
+    const routing = route({ kind: event.kind, text: opening.text, senderId: sender?.id ?? null, senderScreenName: sender?.screenName ?? null, lang: opening.lang }, this.partner);
+    const ticket = newTicket({
+      accountId: event.accountId,
+      channel: opening.channel,
+      conversationKey: opening.conversationKey,
+      openedByKind: event.kind,
+      openedByEventId: event.platformEventId,
+      text: opening.text,
+      occurredAt: new Date(event.occurredAt),
+      routing,
+      config: this.partner,
+      now: this.now,
+      awaitingPostId: opening.awaitingPostId ?? null,
+    });
+    const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
+    await this.tx.activities.attach(activityId, ticketId);
+    await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
+    return ticketId;
+  }
+
+  /**
+   * Brings a ticket's summary up to date after its activities changed (deliveries arrive in
+   * any order, and activities move between tickets): the last activity, the subject from the
+   * earliest inbound message, and routing, which is decided on that same message unless a
+   * person has moved the ticket since.
+   */
+  async refresh(ticketId: string): Promise<void> {
+    const { first, lastActivityAt, reroutable } = await this.tx.tickets.summary(ticketId);
+    const routing =
+      first && reroutable && this.config
+        ? {
+            ...route({ kind: first.kind as SocialEvent['kind'], text: first.text, senderId: first.senderId, senderScreenName: first.senderScreenName, lang: first.lang }, this.config),
+            byEventId: first.platformEventId,
+            kind: first.kind,
+          }
+        : null;
+    await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: first ? subjectOf(first.text) : null, routing });
+  }
+
+  /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
+  async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
+    await this.tx.activities.attach(activityId, holder.id);
+    if (placement === 'reopen' || holder.status === 'pending') await this.reopen(holder.id);
+    await this.refresh(holder.id);
+  }
+
+  /** A customer wrote again: the ticket is open, and its SLA clocks resume. */
+  async reopen(ticketId: string): Promise<void> {
+    await this.tx.tickets.reopen(ticketId, this.now);
+    await reevaluateSlaIn(this.tx, ticketId, this.now);
+  }
+
+  /** Puts an outbound activity on the ticket that holds what it answers. */
+  async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
+    await this.tx.activities.attach(activityId, holder.id);
+    await this.refresh(holder.id);
+  }
+}

@@ -1,0 +1,83 @@
+import { Exchanges, SocialCommand, validateActionInput, type SocialCommandPayload } from '@crm/contracts';
+import type { Logger } from '@crm/logging';
+import { makeEnvelope } from '@crm/messaging';
+import type { PendingOutbound } from '../adapters/db/outbound';
+import type { TicketingStore, TicketingTx } from '../adapters/db/store';
+import type { ReplyTarget } from '../adapters/db/tickets';
+import { readReplyText, unavailableBecause } from '../domain/replies';
+import { AccountUnavailable, InvalidReply, NoRecipient, NothingToReplyTo, TicketNotFound } from './errors';
+
+export interface RepliesDeps {
+  store: TicketingStore;
+  logger: Logger;
+  /** Publishes the outbox now (the periodic relay is the safety net). */
+  relay: { kick: () => Promise<void> };
+  /** The exchange commands go to (tests rename it). */
+  commandsExchange?: string;
+}
+
+/** What a reply records (the pending activity) and asks auth to do (the command). */
+interface PlannedReply {
+  pending: Omit<PendingOutbound, 'text'>;
+  command: Pick<SocialCommandPayload, 'action' | 'input'>;
+}
+
+/** A DM to the contact on a DM ticket; on a public one, a reply to its newest customer post that is not deleted. */
+async function planReply(tx: TicketingTx, ticket: ReplyTarget, text: string): Promise<PlannedReply> {
+  const base = { accountId: ticket.account_id, ticketId: ticket.id };
+  if (ticket.channel === 'dm') {
+    if (!ticket.contact_user_id) throw new NoRecipient();
+    return {
+      pending: { ...base, kind: 'dm_sent', contactId: ticket.contact_id, conversationKey: ticket.conversation_key, parentPostId: null },
+      command: { action: 'send_dm', input: { recipientId: ticket.contact_user_id, text } },
+    };
+  }
+  const post = await tx.tickets.lastInboundPost(ticket.id);
+  if (!post) throw new NothingToReplyTo();
+  return {
+    pending: { ...base, kind: 'reply_by_account', contactId: post.authorContactId ?? ticket.contact_id, conversationKey: null, parentPostId: post.postId },
+    command: { action: 'reply', input: { inReplyToPostId: post.postId, text } },
+  };
+}
+
+/**
+ * Sends an agent's reply from a ticket: records the pending outbound activity and the command
+ * for auth (`social.command.v1`, command id = activity id, context = ticket and activity) in
+ * one transaction, then lets the outbox relay publish it. Everything is checked before anything is stored.
+ */
+export class Replies {
+  constructor(private readonly deps: RepliesDeps) {}
+
+  async send(ticketId: string, body: unknown): Promise<{ activityId: string }> {
+    const read = readReplyText(body);
+    if ('problem' in read) throw new InvalidReply(read.problem);
+    const { text } = read;
+
+    const { activityId, command } = await this.deps.store.transaction(async (tx) => {
+      const ticket = await tx.tickets.replyTarget(ticketId);
+      if (!ticket) throw new TicketNotFound(ticketId);
+      const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
+      if (unavailable) throw new AccountUnavailable(unavailable);
+      const { pending, command } = await planReply(tx, ticket, text);
+      // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
+      const problems = validateActionInput(command.action, command.input);
+      if (problems.length > 0) throw new InvalidReply(problems.join('; ').replace(/\/input\//g, '/'));
+
+      const now = await tx.now();
+      const activityId = await tx.outbound.recordPending({ ...pending, text }, now);
+      const envelope = makeEnvelope(
+        SocialCommand,
+        'ticketing',
+        { commandId: activityId, action: command.action, accountId: ticket.account_id, input: command.input, context: { ticketId, activityId } },
+        // Derived from the activity: a command relayed twice is one message to whoever looks.
+        { id: `command-${activityId}` },
+      );
+      await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
+      await tx.tickets.touch(ticketId, now);
+      return { activityId, command };
+    });
+    this.deps.logger.info('reply recorded; command queued', { ticketId, activityId, action: command.action });
+    void this.deps.relay.kick();
+    return { activityId };
+  }
+}
