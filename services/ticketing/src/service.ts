@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
@@ -14,6 +15,7 @@ import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { createActivityHandler } from './handlers/activity-handler';
+import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { ticketingRoutes } from './http/routes';
 import { OrderLinks } from './operations/link-order';
@@ -76,6 +78,60 @@ function requireWorkQueue(topology: Topology, queue: string): void {
   }
 }
 
+interface ConsumedQueues {
+  activityQueue: string;
+  accountEventsQueue: string;
+  commandResultsQueue: string;
+}
+
+/** The queues within the topology this service consumes; each must be a work queue there. */
+function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues {
+  const queues = {
+    activityQueue: options.activityQueue ?? Queues.ticketingActivity,
+    accountEventsQueue: options.accountEventsQueue ?? Queues.ticketingAccountEvents,
+    commandResultsQueue: options.commandResultsQueue ?? Queues.ticketingCommandResults,
+  };
+  for (const queue of Object.values(queues)) requireWorkQueue(topology, queue);
+  return queues;
+}
+
+async function openStore(config: TicketingConfig, logger: Logger): Promise<TicketingStore> {
+  await ensureDatabase(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
+  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
+  return new TicketingStore(pool);
+}
+
+/** The consumers of activity, account events and command results. */
+function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps) {
+  return {
+    consumer: new Consumer<RawActivityPayload>(broker, {
+      queue: queues.activityQueue,
+      topology,
+      contracts: [RawActivity],
+      prefetch: config.ACTIVITY_PREFETCH,
+      handler: createActivityHandler(deps),
+    }),
+    accountEventsConsumer: new Consumer<AccountEventPayload>(broker, {
+      queue: queues.accountEventsQueue,
+      topology,
+      contracts: ACCOUNT_EVENT_CONTRACTS,
+      prefetch: 5,
+      handler: createAccountEventsHandler(deps),
+    }),
+    commandResultsConsumer: new Consumer<SocialCommandResultPayload>(broker, {
+      queue: queues.commandResultsQueue,
+      topology,
+      contracts: [SocialCommandResult],
+      prefetch: 5,
+      handler: createCommandResultsHandler(deps),
+    }),
+  };
+}
+
+type Consumers = ReturnType<typeof consumersOf>;
+
 /** SLA clocks and search queries, with the periodic runs every replica makes of both. */
 function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient }) {
   const { store, relay } = deps;
@@ -94,96 +150,97 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
   return { sla, searchQueries, slaTimers, searchRuns };
 }
+type TimedWork = ReturnType<typeof timedWork>;
 
-/**
- * Starts the whole service in this process: database (created and migrated), broker,
- * consumers of activity and account events, the release of held deliveries, and the HTTP
- * API. Resolves once it consumes and listens.
- */
-export async function startTicketing(config: TicketingConfig, options: TicketingOptions): Promise<RunningTicketing> {
+/** The HTTP API's routes over the use cases. */
+function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; searchQueries: SearchQueries }) {
+  const { store, heldRelease, relay } = parts;
   const { logger } = options;
-  const topology = options.topology ?? SYSTEM_TOPOLOGY;
-  const activityQueue = options.activityQueue ?? Queues.ticketingActivity;
-  const accountEventsQueue = options.accountEventsQueue ?? Queues.ticketingAccountEvents;
-  const commandResultsQueue = options.commandResultsQueue ?? Queues.ticketingCommandResults;
-  requireWorkQueue(topology, activityQueue);
-  requireWorkQueue(topology, accountEventsQueue);
-  requireWorkQueue(topology, commandResultsQueue);
-
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
-  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
-
-  const store = new TicketingStore(pool);
-
-  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
-  const publisher = new Publisher(broker, topology);
-  const heldRelease = new HeldRelease({ store, logger });
-  const consumer = new Consumer<RawActivityPayload>(broker, {
-    queue: activityQueue,
-    topology,
-    contracts: [RawActivity],
-    prefetch: config.ACTIVITY_PREFETCH,
-    handler: createActivityHandler({ store, logger, onHandled: options.onHandled }),
-  });
-  const accountEventsConsumer = new Consumer<AccountEventPayload>(broker, {
-    queue: accountEventsQueue,
-    topology,
-    contracts: ACCOUNT_EVENT_CONTRACTS,
-    prefetch: 5,
-    handler: createAccountEventsHandler({ store, logger, onHandled: options.onHandled }),
-  });
-  const commandResultsConsumer = new Consumer<SocialCommandResultPayload>(broker, {
-    queue: commandResultsQueue,
-    topology,
-    contracts: [SocialCommandResult],
-    prefetch: 5,
-    handler: createCommandResultsHandler({ store, logger, onHandled: options.onHandled }),
-  });
-  const relay = new OutboxRelay({ pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
-  const rpc = new RpcClient(broker, 'ticketing', topology);
-  const orderLinks = new OrderLinks({
-    store,
-    tracking: new TrackingClient(rpc, config.TRACKING_RPC_TIMEOUT_MS),
-    logger,
-    refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
-    readWaitMs: config.TRACKING_READ_WAIT_MS,
-  });
-  const { sla, searchQueries, slaTimers, searchRuns } = timedWork(config, options, { store, relay, rpc });
   const defaults = {
     queue: config.DEFAULT_QUEUE,
     folder: config.DEFAULT_FOLDER,
     firstResponseMinutes: config.SLA_FIRST_RESPONSE_MINUTES,
     resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
   };
+  const orderLinks = new OrderLinks({
+    store,
+    tracking: new TrackingClient(parts.rpc, config.TRACKING_RPC_TIMEOUT_MS),
+    logger,
+    refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
+    readWaitMs: config.TRACKING_READ_WAIT_MS,
+  });
+  return ticketingRoutes({
+    store,
+    apiTokens: config.CRM_API_TOKENS,
+    partnerConfigs: { store, logger, defaults, heldRelease },
+    replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
+    orderLinks,
+    searchQueries: parts.searchQueries,
+    view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
+  });
+}
 
-  let server: Server | undefined;
+/** Consumers ready, then HTTP listening; on a failure, what was opened is closed again. */
+async function serve(config: TicketingConfig, options: TicketingOptions, parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore }): Promise<Server> {
+  const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
-    await Promise.all([consumer.ready(), accountEventsConsumer.ready(), commandResultsConsumer.ready(), publisher.ready()]);
+    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready()]);
     const app = createHttpApp({
-      logger,
-      readiness: { broker: () => broker.isConnected(), database: () => store.isReachable() },
-      routes: ticketingRoutes({
-        store,
-        apiTokens: config.CRM_API_TOKENS,
-        partnerConfigs: { store, logger, defaults, heldRelease },
-        replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
-        orderLinks,
-        searchQueries,
-        view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
-      }),
+      logger: options.logger,
+      readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
+      routes: parts.routes,
     });
-    server = await listen(app, config.PORT, options.host);
+    return await listen(app, config.PORT, options.host);
   } catch (error) {
-    await consumer.stop(1_000).catch(() => undefined);
-    await accountEventsConsumer.stop(1_000).catch(() => undefined);
-    await commandResultsConsumer.stop(1_000).catch(() => undefined);
-    await rpc.close().catch(() => undefined);
-    await broker.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
+    for (const consumer of consumers) await consumer.stop(1_000).catch(() => undefined);
+    await parts.rpc.close().catch(() => undefined);
+    await parts.broker.close().catch(() => undefined);
+    await parts.store.end().catch(() => undefined);
     throw error;
   }
+}
+
+/** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore }): StopStep[] {
+  return [
+    async () => {
+      clearInterval(parts.releaseTimer);
+      await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
+    },
+    () => closeServer(parts.server),
+    // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
+    () => parts.heldRelease.stop(),
+    () => parts.slaTimers.stop(),
+    () => parts.searchRuns.stop(),
+    () => parts.relay.stop(),
+    // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
+    () => parts.rpc.close(),
+    () => parts.publisher.close(),
+    () => parts.broker.close(),
+    () => parts.store.end(),
+  ];
+}
+
+/**
+ * Starts the whole service in this process: database (created and migrated), broker,
+ * consumers of activity, account events and command results, the release of held
+ * deliveries, the outbox relay, and the HTTP API. Resolves once it consumes and listens.
+ */
+export async function startTicketing(config: TicketingConfig, options: TicketingOptions): Promise<RunningTicketing> {
+  const { logger } = options;
+  const topology = options.topology ?? SYSTEM_TOPOLOGY;
+  const queues = queuesOf(topology, options);
+  const store = await openStore(config, logger);
+
+  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
+  const publisher = new Publisher(broker, topology);
+  const heldRelease = new HeldRelease({ store, logger });
+  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled });
+  const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
+  const rpc = new RpcClient(broker, 'ticketing', topology);
+  const timed = timedWork(config, options, { store, relay, rpc });
+  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, searchQueries: timed.searchQueries });
+  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store });
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
   const releaseReady = () => void heldRelease.releaseReady();
@@ -193,45 +250,22 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   // Timers that came due while no replica ran fire now; then on every interval.
-  slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
-  searchRuns.start(config.SEARCH_INTERVAL_MS);
+  timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
+  timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
 
-  const httpServer = server;
-  const stopSteps: StopStep[] = [
-    async () => {
-      clearInterval(releaseTimer);
-      await Promise.all([
-        consumer.stop(config.SHUTDOWN_TIMEOUT_MS),
-        accountEventsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS),
-        commandResultsConsumer.stop(config.SHUTDOWN_TIMEOUT_MS),
-      ]);
-    },
-    () => closeServer(httpServer),
-    // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
-    () => heldRelease.stop(),
-    () => slaTimers.stop(),
-    () => searchRuns.stop(),
-    () => relay.stop(),
-    // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
-    () => rpc.close(),
-    () => publisher.close(),
-    () => broker.close(),
-    () => pool.end(),
-  ];
-  const port = (httpServer.address() as AddressInfo).port;
-  logger.info('ticketing started', { port, activityQueue, accountEventsQueue, commandResultsQueue });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store });
+  const port = (server.address() as AddressInfo).port;
+  logger.info('ticketing started', { port, ...queues });
   return {
     port,
-    server: httpServer,
-    pool,
+    server,
+    pool: store.pool,
     broker,
-    consumer,
-    accountEventsConsumer,
-    commandResultsConsumer,
+    ...consumers,
     heldRelease,
     relay,
-    sla,
-    searchQueries,
+    sla: timed.sla,
+    searchQueries: timed.searchQueries,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -1,7 +1,6 @@
 /** ticketing's mirror of the connected accounts, as auth (or a revoke delivery) reports them. */
 
-export const ACCOUNT_STATUSES = ['connected', 'disconnected', 'revoked', 'needs_reconnect'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+export type AccountStatus = 'connected' | 'disconnected' | 'revoked' | 'needs_reconnect';
 
 export interface AccountChange {
   accountId: string;

@@ -1,5 +1,5 @@
 import { userById } from './users';
-import type { SocialEvent, SocialUser } from './events';
+import type { SocialEvent, SocialUser } from './social-events';
 
 /** The customer an event is about, if any: the other party, never the account itself. */
 export function contactOf(event: SocialEvent): SocialUser | null {

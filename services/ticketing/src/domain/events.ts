@@ -1,8 +1,5 @@
 import type { SocialEvent } from './social-events';
 
-/** What ticketing understands of the platform's activity: the typed events of social-events.ts. */
-export type { SocialEvent, SocialEventKind, SocialUser } from './social-events';
-
 /** Something in a delivery that is understood but deliberately not acted on. */
 export interface IgnoredActivity {
   reason: string;

@@ -9,11 +9,11 @@ import { type SocialEventKind } from './social-events';
  */
 
 /** What an activity kind does: open (or join) a ticket, go on the contact's timeline, or nothing. */
-export const DISPOSITIONS = ['ticket', 'timeline', 'ignore'] as const;
+const DISPOSITIONS = ['ticket', 'timeline', 'ignore'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
 
 /** The policy toggles and the kinds they govern. */
-export const POLICY_KINDS = {
+const POLICY_KINDS = {
   dmReceived: 'dm_received',
   mention: 'mention',
   quoteOfAccount: 'quote_of_account',
@@ -26,7 +26,7 @@ export const POLICY_KINDS = {
 
 export type PolicyToggle = keyof typeof POLICY_KINDS;
 export type RoutableKind = (typeof POLICY_KINDS)[PolicyToggle];
-export const ROUTABLE_KINDS = Object.values(POLICY_KINDS) as RoutableKind[];
+const ROUTABLE_KINDS = Object.values(POLICY_KINDS) as RoutableKind[];
 
 /** Defaults of the issue: messages to the account open tickets, reactions go on the contact's timeline. */
 export const DEFAULT_POLICY: Record<PolicyToggle, Disposition> = {
@@ -41,7 +41,7 @@ export const DEFAULT_POLICY: Record<PolicyToggle, Disposition> = {
 };
 
 /** A resolved ticket takes new messages of its conversation for this long (7 days), then a new ticket starts. */
-export const DEFAULT_REOPEN_WINDOW_MINUTES = 7 * 24 * 60;
+const DEFAULT_REOPEN_WINDOW_MINUTES = 7 * 24 * 60;
 
 export interface RoutingRule {
   name: string;

@@ -59,7 +59,7 @@ export function postRef(value: Record<string, unknown>, at: string): PostRef {
   return { id: objectId(value, at), text: postText, author: user ? socialUser(user, `${at}.user`) : null };
 }
 
-export function parsePost(tweet: Record<string, unknown>, at: string): Post {
+function parsePost(tweet: Record<string, unknown>, at: string): Post {
   const quoted = optionalRecord(tweet.quoted_status, `${at}.quoted_status`);
   const quotedId = optionalObjectId(tweet, at, 'quoted_status_id');
   const lang = text(tweet.lang);
@@ -78,7 +78,7 @@ export function parsePost(tweet: Record<string, unknown>, at: string): Post {
 }
 
 /** When a post was made: `timestamp_ms` when given, else `created_at`. */
-export function postTime(tweet: Record<string, unknown>, at: string): string {
+function postTime(tweet: Record<string, unknown>, at: string): string {
   const date = tweet.timestamp_ms !== undefined ? epochMillis(tweet.timestamp_ms, `${at}.timestamp_ms`) : platformDate(tweet.created_at, `${at}.created_at`);
   return date.toISOString();
 }
@@ -90,7 +90,7 @@ export function postTime(tweet: Record<string, unknown>, at: string): string {
  * platform only delivers others' posts that involve the account). A repost by someone else
  * of a post that is not the account's is ignored: it repeats a post, it says nothing new.
  */
-export function classifyPost(
+function classifyPost(
   accountId: string,
   tweet: Record<string, unknown>,
   at: string,

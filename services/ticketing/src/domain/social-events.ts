@@ -8,7 +8,7 @@ import { defineContract, describeErrors, type Contract } from '@crm/contracts';
  */
 
 /** Every kind of account activity, named from the account's point of view. */
-export const SOCIAL_EVENT_KINDS = [
+const SOCIAL_EVENT_KINDS = [
   // posts
   'post_by_account',
   'reply_by_account',
@@ -299,9 +299,9 @@ const PROPERTIES: Record<SocialEventKind, Record<string, unknown>> = {
 };
 
 /** The message type of a kind: `social.event.dm-received.v1`. */
-export const socialEventType = (kind: SocialEventKind) => `social.event.${kind.replace(/_/g, '-')}.v1`;
+const socialEventType = (kind: SocialEventKind) => `social.event.${kind.replace(/_/g, '-')}.v1`;
 
-export const SocialEventContracts = Object.fromEntries(
+const SocialEventContracts = Object.fromEntries(
   SOCIAL_EVENT_KINDS.map((kind) => [kind, defineContract<SocialEvent>(socialEventType(kind), eventSchema(kind, PROPERTIES[kind]))]),
 ) as Record<SocialEventKind, Contract<SocialEvent>>;
 

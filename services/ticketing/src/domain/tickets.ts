@@ -7,7 +7,7 @@ export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** Statuses in which a ticket still takes new activity of its conversation. */
-export const ACTIVE_STATUSES = ['open', 'pending'] as const satisfies readonly TicketStatus[];
+const ACTIVE_STATUSES = ['open', 'pending'] as const satisfies readonly TicketStatus[];
 
 export const isActive = (status: TicketStatus): boolean => (ACTIVE_STATUSES as readonly TicketStatus[]).includes(status);
 
@@ -36,7 +36,7 @@ export interface NewTicket {
   awaitingPostId: string | null;
 }
 
-export const SUBJECT_LENGTH = 80;
+const SUBJECT_LENGTH = 80;
 
 /** The first line-folded ~80 characters of a text, cut at a word boundary when one is near. */
 export function subjectOf(text: string | null): string {

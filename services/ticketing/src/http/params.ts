@@ -4,7 +4,7 @@ import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
 import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 200;
+const MAX_LIMIT = 200;
 
 type Query = Record<string, unknown>;
 

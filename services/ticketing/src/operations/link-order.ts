@@ -1,7 +1,7 @@
 import type { Logger } from '@crm/logging';
 import type { TrackingClient } from '../adapters/broker/tracking';
 import type { TicketingStore } from '../adapters/db/store';
-import type { OrderRow } from '../adapters/db/ticket-orders';
+import { isMissingTicket, type OrderRow } from '../adapters/db/ticket-orders';
 import { needsRefresh, readOrderLink, type OrderLink } from '../domain/order-link';
 import { InvalidOrderLink, TicketNotFound } from './errors';
 
@@ -14,9 +14,6 @@ export interface OrderLinksDeps {
   /** How long a read waits for that answer before showing the last one, marked stale. */
   readWaitMs: number;
 }
-
-/** PostgreSQL's foreign key violation: the ticket a link names does not exist. */
-const isMissingTicket = (error: unknown) => (error as { code?: string }).code === '23503';
 
 /**
  * Tickets linked to orders, and whether tracking can show them. Tracking is asked when the

@@ -76,7 +76,8 @@ function boundTo(db: PoolClient): TicketingTx {
 export class TicketingStore {
   readonly read: TicketingReads;
 
-  constructor(private readonly pool: Pool) {
+  /** The connection pool, for adapters that run their own transactions (the outbox relay). */
+  constructor(readonly pool: Pool) {
     this.read = {
       tickets: new TicketQueries(pool),
       accounts: new AccountRepository(pool),
@@ -98,5 +99,10 @@ export class TicketingStore {
 
   isReachable(): Promise<boolean> {
     return isReachable(this.pool);
+  }
+
+  /** Closes the pool: the last stop step. */
+  end(): Promise<void> {
+    return this.pool.end();
   }
 }

@@ -12,6 +12,9 @@ export interface OrderRow {
   tracking_checked_at: Date | null;
 }
 
+/** The error `link` fails with when the ticket does not exist (PostgreSQL's foreign key violation). */
+export const isMissingTicket = (error: unknown) => (error as { code?: string }).code === '23503';
+
 const COLUMNS = 'client_id, task_id, linked_at, tracking_available, tracking_reason, tracking_message, tracking_checked_at';
 
 /** The order each ticket is linked to, and tracking's last answer about it. */

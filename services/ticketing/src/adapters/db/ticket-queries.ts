@@ -104,7 +104,7 @@ const TICKET_FROM = `tickets t
   LEFT JOIN dm_conversations d ON t.channel = 'dm' AND d.account_id = t.account_id AND d.counterpart_id = c.platform_user_id`;
 
 /** `text` as a LIKE pattern that matches it literally anywhere. */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 

@@ -23,7 +23,7 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
   const ticketId = await recorder.open(event, activityId, { channel: 'dm', conversationKey, text: event.text, sender: event.counterpart, lang: null });
   // DMs of the conversation recorded before it had any ticket (the account wrote first, or its reply arrived first);
   // the summary open() wrote stands unless some moved.
-  if (!holder && (await tx.activities.adoptConversation(event.accountId, conversationKey, ticketId)) > 0) await recorder.refresh(ticketId);
+  if (!holder && (await tx.activities.adoptConversation(event.accountId, conversationKey, ticketId)) > 0) recorder.changedTicket(ticketId);
   return 'opened';
 }
 

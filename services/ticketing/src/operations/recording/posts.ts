@@ -92,9 +92,10 @@ async function adoptThread(
       }
       note(await tx.activities.moveAll(orphan.id, ticketId));
       await tx.tickets.delete(orphan.id);
+      recorder.deletedTicket(orphan.id);
     }
   }
   if (!changed) return;
   if (inbound) await recorder.reopen(ticketId);
-  await recorder.refresh(ticketId);
+  recorder.changedTicket(ticketId);
 }

@@ -68,7 +68,8 @@ async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<
 
 /**
  * Records the events of one delivery in the caller's transaction: takes the locks of their
- * conversations (sorted), upserts their contacts, then applies each event in time order.
+ * conversations (sorted), upserts their contacts, applies each event in time order, then
+ * brings the summary of each ticket it changed up to date.
  */
 export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, envelopeId: string): Promise<Counts> {
   await tx.locks.keys(events.map(lockKeyOf));
@@ -77,5 +78,6 @@ export async function recordEvents(tx: TicketingTx, events: SocialEvent[], confi
   const recorder = new Recorder(tx, config, envelopeId, now, await upsertContacts(tx, ordered));
   const counts = emptyCounts();
   for (const event of ordered) counts[await apply(recorder, event)] += 1;
+  await recorder.refreshChangedTickets();
   return counts;
 }

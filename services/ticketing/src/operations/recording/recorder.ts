@@ -30,9 +30,12 @@ export type Placement = 'append' | 'reopen';
  * The context of one delivery's recording, shared by the recorders of each event family:
  * the transaction, the partner configuration, the transaction's clock and the contacts
  * upserted for the delivery; and the steps every family takes (build an activity, open a
- * ticket, join one, bring a ticket's summary up to date).
+ * ticket, join one, note a ticket whose summary must be brought up to date).
  */
 export class Recorder {
+  /** Tickets whose activities changed: their summaries are brought up to date once, at the end of the delivery. */
+  private readonly changed = new Set<string>();
+
   constructor(
     readonly tx: TicketingTx,
     private readonly config: PartnerConfig | null,
@@ -106,13 +109,30 @@ export class Recorder {
     return ticketId;
   }
 
+  /** The ticket's activities changed: its summary is brought up to date before the delivery commits. */
+  changedTicket(ticketId: string): void {
+    this.changed.add(ticketId);
+  }
+
+  /** The ticket was folded into another and deleted: nothing to bring up to date. */
+  deletedTicket(ticketId: string): void {
+    this.changed.delete(ticketId);
+  }
+
+  /** Brings the summaries of every ticket the delivery changed up to date, once each. */
+  async refreshChangedTickets(): Promise<void> {
+    for (const ticketId of [...this.changed].sort()) await this.refresh(ticketId);
+    this.changed.clear();
+  }
+
   /**
    * Brings a ticket's summary up to date after its activities changed (deliveries arrive in
    * any order, and activities move between tickets): the last activity, the subject from the
    * earliest inbound message, and routing, which is decided on that same message unless a
-   * person has moved the ticket since.
+   * person has moved the ticket since. It depends only on the ticket's activities as they are
+   * at the end, so one refresh per delivery gives what one per event gave.
    */
-  async refresh(ticketId: string): Promise<void> {
+  private async refresh(ticketId: string): Promise<void> {
     const { first, lastActivityAt, reroutable } = await this.tx.tickets.summary(ticketId);
     const routing =
       first && reroutable && this.config
@@ -129,7 +149,7 @@ export class Recorder {
   async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
     if (placement === 'reopen' || holder.status === 'pending') await this.reopen(holder.id);
-    await this.refresh(holder.id);
+    this.changedTicket(holder.id);
   }
 
   /** A customer wrote again: the ticket is open, and its SLA clocks resume. */
@@ -141,6 +161,6 @@ export class Recorder {
   /** Puts an outbound activity on the ticket that holds what it answers. */
   async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
-    await this.refresh(holder.id);
+    this.changedTicket(holder.id);
   }
 }
