@@ -21,6 +21,8 @@ export const SOCIAL_ACTIONS = [
   'read_user',
   'read_settings',
   'read_following',
+  // standard search of recent posts
+  'search_posts',
   // followed accounts, profile and settings
   'follow',
   'unfollow',
@@ -97,6 +99,7 @@ const SOCIAL_ACTION_INPUT_SCHEMAS: Record<SocialAction, Record<string, unknown>>
   read_user: user(),
   read_settings: object({}),
   read_following: object({ count: count(200), cursor }),
+  search_posts: object({ query: text(500), sinceId: platformId, count: count(100), resultType: { type: 'string', enum: ['recent'] } }, ['query']),
   follow: user(),
   unfollow: user(),
   update_profile: object(

@@ -14,6 +14,7 @@ export const CRM_EVENT_TYPES = [
   'ticket.merged',
   'ticket.unmerged',
   'ticket.sla_breached',
+  'ticket.sla_at_risk',
 ] as const;
 export type CrmEventType = (typeof CRM_EVENT_TYPES)[number];
 
@@ -52,6 +53,8 @@ export interface CrmEventPayload {
   activity?: { id: string; kind: string; direction: string; text: string | null; occurredAt: string; data?: Record<string, unknown> | null };
   /** ticket.merged / ticket.unmerged: the tickets involved and the rule that merged them (null: a person). */
   merge?: { targetId: string; sourceIds: string[]; rule: string | null };
+  /** ticket.sla_breached / ticket.sla_at_risk: which clock, when it reached the stage, when ticketing noticed. */
+  sla?: { clock: 'first_response' | 'resolution'; dueAt: string; detectedAt: string };
 }
 
 const uuid = { type: 'string', pattern: '^[0-9a-f-]{36}$' } as const;
@@ -101,6 +104,11 @@ function crmEventSchema(type: CrmEventType, required: string[]) {
         required: ['targetId', 'sourceIds', 'rule'],
         properties: { targetId: uuid, sourceIds: { type: 'array', minItems: 1, items: uuid }, rule: nullableString },
       },
+      sla: {
+        type: 'object',
+        required: ['clock', 'dueAt', 'detectedAt'],
+        properties: { clock: { type: 'string', enum: ['first_response', 'resolution'] }, dueAt: { type: 'string', format: 'date-time' }, detectedAt: { type: 'string', format: 'date-time' } },
+      },
     },
   };
 }
@@ -111,7 +119,8 @@ const REQUIRED_PARTS: Record<CrmEventType, string[]> = {
   'ticket.activity': ['activity'],
   'ticket.merged': ['merge'],
   'ticket.unmerged': ['merge'],
-  'ticket.sla_breached': [],
+  'ticket.sla_breached': ['sla'],
+  'ticket.sla_at_risk': ['sla'],
 };
 
 /** The envelope type of a CRM event: `crm.ticket.created.v1`. */

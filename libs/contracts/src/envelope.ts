@@ -18,7 +18,7 @@ const envelopeSchema = {
   additionalProperties: false,
   properties: {
     id: { type: 'string', minLength: 1, maxLength: 200 },
-    type: { type: 'string', pattern: '^[a-z][a-zA-Z0-9.-]*\\.v[0-9]+$' },
+    type: { type: 'string', pattern: '^[a-z][a-zA-Z0-9._-]*\\.v[0-9]+$' },
     occurredAt: { type: 'string', format: 'date-time' },
     producer: { type: 'string', minLength: 1 },
     correlationId: { type: 'string', minLength: 1, maxLength: 200 },

@@ -38,6 +38,36 @@ export const WebhookKeyRequest = defineContract<WebhookKeyRequestPayload>('auth.
   properties: { envName: { type: 'string', minLength: 1, maxLength: 100 } },
 });
 
+/** RPC on `auth.rpc`: the platform's standard search of recent posts, as a connected account (its OAuth 1.0a user context). */
+export interface SearchPostsRequestPayload {
+  accountId: string;
+  query: string;
+  /** Only posts newer than this id. */
+  sinceId?: string;
+  /** At most this many posts (1-100). */
+  count?: number;
+}
+export const SearchPostsRequest = defineContract<SearchPostsRequestPayload>('auth.search-posts.v1', {
+  type: 'object',
+  required: ['accountId', 'query'],
+  additionalProperties: false,
+  properties: {
+    accountId: { type: 'string', pattern: '^[0-9]{1,20}$' },
+    query: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' },
+    sinceId: { type: 'string', pattern: '^[0-9]{1,20}$' },
+    count: { type: 'integer', minimum: 1, maximum: 100 },
+  },
+});
+
+/**
+ * The answer to SearchPostsRequest: the platform's statuses (newest first, as it sends them),
+ * or the time its rate limit opens again, or why the search failed (auth's command error codes).
+ */
+export type SearchPostsResult =
+  | { status: 'ok'; posts: Record<string, unknown>[] }
+  | { status: 'rate_limited'; resetAt: string }
+  | { status: 'failed'; code: string; message: string };
+
 /** Replies to any RPC: a result, or an error with a machine code and a message for people. */
 export type RpcReplyPayload<R = unknown> = { ok: true; result: R } | { ok: false; error: { code: string; message: string } };
 

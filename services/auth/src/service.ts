@@ -115,7 +115,7 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     contracts: [RawActivity],
     handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const methods = [...authRpcMethods(deps.parts.appCredentials, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }), ...credentialRpcMethods(deps.apiCredentials)];
+  const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }), ...credentialRpcMethods(deps.apiCredentials)];
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods });
   return { consumer, activityConsumer, rpc };
 }

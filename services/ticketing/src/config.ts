@@ -32,6 +32,10 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often commands left in the outbox (broker down, a crash before the publish) are published again.' }),
       TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: "How long ticketing waits for tracking's answer on tracking.rpc." }),
       TRACKING_REFRESH_AFTER_MS: wholeNumber(1)({ default: 60_000, desc: "A linked order's tracking availability older than this is checked again when the ticket is read." }),
+      SLA_TIMER_INTERVAL_MS: wholeNumber(1)({ default: 10_000, desc: 'How often due SLA timers (breach, at risk) are looked for.' }),
+      SEARCH_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often search queries due to run are looked for (each runs on its own interval).' }),
+      SEARCH_FIRST_RUN_MAX: wholeNumber(1)({ default: 20, desc: "Posts asked for on a search query's first run (at most 100): older matches are not turned into tickets." }),
+      SEARCH_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 15_000, desc: "How long ticketing waits for auth's answer to a search on auth.rpc." }),
       TRACKING_READ_WAIT_MS: wholeNumber(1)({ default: 1_500, desc: 'How long reading a ticket waits for that check before answering with the last known state, marked stale.' }),
       WEBHOOK_SECRETS_KEY: base64Key32({
         default: undefined,

@@ -217,6 +217,7 @@ describe('received DMs', () => {
         failure: null,
         by: null,
         data: null,
+        source: { kind: 'webhook', query: null },
       },
     ]);
     expect(detail.order).toBeNull();

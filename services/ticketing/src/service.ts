@@ -7,9 +7,11 @@ import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
+import { AuthSearchClient } from './adapters/broker/auth-search';
 import { OutboxRelay } from './adapters/broker/outbox-relay';
 import { TrackingClient } from './adapters/broker/tracking';
 import { TicketingStore } from './adapters/db/store';
+import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { createActivityHandler } from './handlers/activity-handler';
@@ -20,7 +22,9 @@ import { ticketLife, type TicketLife } from './ticket-life';
 import { OrderLinks } from './operations/link-order';
 import { recordUnsendableCommand } from './operations/record-command-result';
 import { HeldRelease } from './operations/release-held';
+import { SearchQueries, type SearchClient } from './operations/search-queries';
 import { Replies } from './operations/send-reply';
+import { SlaClocks } from './operations/sla';
 
 /** Versioned SQL migrations of ticketing's database. */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
@@ -41,6 +45,10 @@ export interface TicketingOptions {
   host?: string;
   /** Called with each message's envelope id once it is handled (activity, account events, command results); tests wait on it. */
   onHandled?: (envelopeId: string) => void;
+  /** The time SLA timers and search queries are due by (tests move it); the system clock by default. */
+  clock?: () => Date;
+  /** Where search queries go; auth over `auth.rpc` by default. */
+  search?: SearchClient;
 }
 
 export interface RunningTicketing {
@@ -55,6 +63,10 @@ export interface RunningTicketing {
   heldRelease: HeldRelease;
   /** Publishes the commands of replies (transactional outbox). */
   relay: OutboxRelay;
+  /** SLA clocks: `reevaluateSla(ticketId)` after a change of a ticket, `fireDue()` (also run on an interval). */
+  sla: SlaClocks;
+  /** Search queries: `runDue()` (also run on an interval). */
+  searchQueries: SearchQueries;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
@@ -121,8 +133,28 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
 
 type Consumers = ReturnType<typeof consumersOf>;
 
+/** SLA clocks and search queries, with the periodic runs every replica makes of both. */
+function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient }) {
+  const { store, relay } = deps;
+  const { logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const sla = new SlaClocks({ store, logger, clock, relay });
+  const searchQueries = new SearchQueries({
+    store,
+    logger,
+    clock,
+    search: options.search ?? new AuthSearchClient(deps.rpc, config.SEARCH_RPC_TIMEOUT_MS),
+    firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
+    leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
+  });
+  const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
+  const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
+  return { sla, searchQueries, slaTimers, searchRuns };
+}
+type TimedWork = ReturnType<typeof timedWork>;
+
 /** The HTTP API's routes over the use cases. */
-function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife }) {
+function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife; searchQueries: SearchQueries }) {
   const { store, heldRelease, relay } = parts;
   const { logger } = options;
   const defaults = {
@@ -144,6 +176,7 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
     partnerConfigs: { store, logger, defaults, heldRelease },
     replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
     orderLinks,
+    searchQueries: parts.searchQueries,
     view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
     life: parts.life.routes,
   });
@@ -175,7 +208,7 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
@@ -186,6 +219,8 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & { server: Serve
     () => closeServer(parts.server),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
     () => parts.heldRelease.stop(),
+    () => parts.slaTimers.stop(),
+    () => parts.searchRuns.stop(),
     () => parts.relay.stop(),
     () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -214,7 +249,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
-  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life });
+  const timed = timedWork(config, options, { store, relay, rpc });
+  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries });
   const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life });
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
@@ -225,8 +261,11 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   life.start();
+  // Timers that came due while no replica ran fire now; then on every interval.
+  timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
+  timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
 
-  const stopSteps = stopStepsOf(config, { ...consumers, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {
@@ -237,6 +276,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     ...consumers,
     heldRelease,
     relay,
+    sla: timed.sla,
+    searchQueries: timed.searchQueries,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

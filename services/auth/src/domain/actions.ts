@@ -56,6 +56,10 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
   read_user: get('users/show.json', userParams),
   read_settings: get('account/settings.json'),
   read_following: get('friends/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
+  // Standard search: recent posts only, full text, newest first.
+  search_posts: get('search/tweets.json', (input) =>
+    params({ q: input.query, since_id: input.sinceId, count: input.count, result_type: input.resultType ?? 'recent', tweet_mode: 'extended' }),
+  ),
 
   follow: post('friendships/create.json', userParams),
   unfollow: post('friendships/destroy.json', userParams),

@@ -46,6 +46,7 @@ export const ACTION_ROUTES: ActionRoute[] = [
   { method: 'patch', path: '/profile', action: 'update_profile', input: body },
   { method: 'get', path: '/settings', action: 'read_settings', input: () => ({}) },
   { method: 'patch', path: '/settings', action: 'update_settings', input: body },
+  { method: 'get', path: '/search', action: 'search_posts', input: (req) => query(req, ['query', 'sinceId', 'count', 'resultType']) },
   { method: 'get', path: '/following', action: 'read_following', input: (req) => query(req, ['count', 'cursor']) },
   { method: 'put', path: '/following/:user', action: 'follow', input: (req) => user(req) },
   { method: 'delete', path: '/following/:user', action: 'unfollow', input: (req) => user(req) },

@@ -1,4 +1,15 @@
-import { checkPartnerConfig, DEFAULT_POLICY, dispositionOf, route, withDefaults, type PartnerConfigInput, type RoutingSubject } from './partner-config';
+import {
+  checkPartnerConfig,
+  DEFAULT_POLICY,
+  DEFAULT_SEARCH_INTERVAL_SECONDS,
+  dispositionOf,
+  route,
+  searchQueriesOf,
+  slaPolicyOf,
+  withDefaults,
+  type PartnerConfigInput,
+  type RoutingSubject,
+} from './partner-config';
 
 const defaults = { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 };
 
@@ -10,14 +21,20 @@ describe('partner configuration: validation', () => {
       pageName: 'Acme Support',
       consumerKey: 'abcd…wxyz',
       accessToken: 'abcd…wxyz',
-      sla: { firstResponseMinutes: 60, resolutionMinutes: 1440 },
+      sla: {
+        firstResponseMinutes: 60,
+        resolutionMinutes: 1440,
+        atRiskPercent: 80,
+        byPriority: { urgent: { firstResponseMinutes: 10, resolutionMinutes: 120 }, low: { resolutionMinutes: 4320 } },
+        businessHours: { timeZone: 'Europe/Madrid', weekly: { mon: [['09:00', '14:00'], ['15:00', '18:00']], fri: [['09:00', '24:00']] } },
+      },
       routing: {
         defaultQueue: 'social',
         defaultFolder: 'inbox',
         rules: [{ name: 'refunds', when: { kinds: ['dm_received'], keywords: ['refund'], senders: ['@ana', '3001969357'], languages: ['en'] }, queue: 'billing', folder: 'refunds' }],
       },
       policy: { mention: 'timeline', likeOfAccount: 'ticket', followOfAccount: 'ignore', reopenWindowMinutes: 120 },
-      searchQueries: ['acme refund', '@acme'],
+      searchQueries: ['acme refund', { query: '@acme', intervalSeconds: 60, includeReposts: true }],
       merge: { enabled: true, windowMinutes: 30 },
     };
     expect(checkPartnerConfig(full)).toEqual([]);
@@ -35,6 +52,19 @@ describe('partner configuration: validation', () => {
     [{ policy: { reopenWindowMinutes: -1 } }, '/policy/reopenWindowMinutes must be >= 0'],
     [{ searchQueries: 'acme' }, '/searchQueries must be array'],
     [{ merge: { enabled: 'yes' } }, '/merge/enabled must be boolean'],
+    [{ searchQueries: [{ query: 'acme', intervalSeconds: 1 }] }, '/searchQueries/0/intervalSeconds must be >= 10'],
+    [{ searchQueries: [{ interval: 60 }] }, "/searchQueries/0 must have required property 'query'"],
+    [{ searchQueries: ['Acme', { query: 'acme ' }] }, '/searchQueries/1 repeats the query "acme"'],
+    [{ sla: { atRiskPercent: 100 } }, '/sla/atRiskPercent must be <= 99'],
+    [{ sla: { byPriority: { critical: { firstResponseMinutes: 5 } } } }, "/sla/byPriority must NOT have additional properties 'critical'"],
+    [{ sla: { byPriority: { urgent: { firstResponseMinutes: 0 } } } }, '/sla/byPriority/urgent/firstResponseMinutes must be >= 1'],
+    [{ sla: { businessHours: { timeZone: 'Mars/Olympus', weekly: { mon: [['09:00', '18:00']] } } } }, '/sla/businessHours/timeZone must be an IANA time zone'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid', weekly: { monday: [['09:00', '18:00']] } } } }, '/sla/businessHours/weekly/monday is not a weekday'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid', weekly: { mon: [['9:00', '18:00']] } } } }, '/sla/businessHours/weekly/mon/0/0 must be HH:MM'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid', weekly: { tue: [['18:00', '09:00']] } } } }, '/sla/businessHours/weekly/tue/0 must end after it starts'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid', weekly: { wed: [['09:00', '14:00'], ['13:00', '18:00']] } } } }, '/sla/businessHours/weekly/wed/1 overlaps'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid', weekly: { sat: [] } } } }, '/sla/businessHours/weekly must open on at least one day'],
+    [{ sla: { businessHours: { timeZone: 'Europe/Madrid' } } }, '/sla/businessHours/weekly must be an object'],
     [{ pageName: 42 }, '/pageName must be string,null'],
     [{ colour: 'blue' }, "(root) must NOT have additional properties 'colour'"],
   ])('names the bad field of %j', (body, problem) => {
@@ -47,7 +77,7 @@ describe('partner configuration: defaults', () => {
     expect(withDefaults('1001', {}, defaults)).toEqual({
       pageId: '1001',
       pageName: null,
-      sla: { firstResponseMinutes: 60, resolutionMinutes: 1440 },
+      sla: { firstResponseMinutes: 60, resolutionMinutes: 1440, businessHours: null, atRiskPercent: null, byPriority: {} },
       routing: { defaultQueue: 'social', defaultFolder: 'inbox', rules: [] },
       policy: {
         dmReceived: 'ticket',
@@ -123,5 +153,24 @@ describe('routing', () => {
 
   it('falls back to the default queue and folder', () => {
     expect(route(subject({}), config)).toEqual({ queue: 'social', folder: 'inbox', rule: null });
+  });
+});
+
+describe('partner configuration: search queries and SLA policy', () => {
+  it('reads plain strings and objects alike, with defaults', () => {
+    expect(searchQueriesOf(['acme', { query: 'acme refund', intervalSeconds: 60, includeReposts: true }])).toEqual([
+      { query: 'acme', intervalSeconds: DEFAULT_SEARCH_INTERVAL_SECONDS, includeReposts: false },
+      { query: 'acme refund', intervalSeconds: 60, includeReposts: true },
+    ]);
+  });
+
+  it('fills the optional SLA parts of a configuration stored before they existed', () => {
+    expect(slaPolicyOf({ sla: { firstResponseMinutes: 5, resolutionMinutes: 50 } })).toEqual({
+      firstResponseMinutes: 5,
+      resolutionMinutes: 50,
+      businessHours: null,
+      atRiskPercent: null,
+      byPriority: {},
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { ajv, describeErrors } from '@crm/contracts';
+import { checkBusinessHours, type BusinessHours } from './business-hours';
+import { PRIORITIES, type Priority, type SlaMinutes, type SlaPolicy } from './sla';
 import { SOCIAL_EVENT_KINDS, type SocialEventKind } from './social-events';
 
 /**
@@ -48,13 +50,32 @@ export interface RoutingRule {
   folder: string;
 }
 
+/** A search query as configured: a plain string, or with its own interval and whether reposts count. */
+export type SearchQueryInput = string | { query: string; intervalSeconds?: number; includeReposts?: boolean };
+
+/** A search query with its defaults filled in. */
+export interface SearchQuery {
+  query: string;
+  intervalSeconds: number;
+  includeReposts: boolean;
+}
+
+export const DEFAULT_SEARCH_INTERVAL_SECONDS = 300;
+
+/** The SLA part of a configuration; the optional parts are absent in configurations stored before they existed. */
+export interface SlaConfig extends SlaMinutes {
+  businessHours?: BusinessHours | null;
+  atRiskPercent?: number | null;
+  byPriority?: Partial<Record<Priority, Partial<SlaMinutes>>>;
+}
+
 export interface PartnerConfig {
   pageId: string;
   pageName: string | null;
-  sla: { firstResponseMinutes: number; resolutionMinutes: number };
+  sla: SlaConfig;
   routing: { defaultQueue: string; defaultFolder: string; rules: RoutingRule[] };
   policy: Record<PolicyToggle, Disposition> & { reopenWindowMinutes: number };
-  searchQueries: string[];
+  searchQueries: SearchQueryInput[];
   merge: { enabled: boolean; windowMinutes: number };
 }
 
@@ -72,15 +93,20 @@ export type PartnerConfigInput = {
   pageName?: string | null;
   consumerKey?: string | null;
   accessToken?: string | null;
-  sla?: Partial<PartnerConfig['sla']>;
+  sla?: Partial<SlaConfig>;
   routing?: { defaultQueue?: string; defaultFolder?: string; rules?: RoutingRule[] };
   policy?: Partial<PartnerConfig['policy']>;
-  searchQueries?: string[];
+  searchQueries?: SearchQueryInput[];
   merge?: Partial<PartnerConfig['merge']>;
 };
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
 const disposition = { type: 'string', enum: [...DISPOSITIONS] } as const;
+const slaMinutes = {
+  firstResponseMinutes: { type: 'integer', minimum: 1, maximum: 525_600 },
+  resolutionMinutes: { type: 'integer', minimum: 1, maximum: 5_256_000 },
+} as const;
+const queryText = { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } as const;
 const list = (items: Record<string, unknown>) => ({ type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items });
 
 const inputSchema = {
@@ -99,8 +125,15 @@ const inputSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        firstResponseMinutes: { type: 'integer', minimum: 1, maximum: 525_600 },
-        resolutionMinutes: { type: 'integer', minimum: 1, maximum: 5_256_000 },
+        ...slaMinutes,
+        // checked by checkBusinessHours, whose messages name the day and interval
+        businessHours: { type: ['object', 'null'] },
+        atRiskPercent: { type: ['integer', 'null'], minimum: 1, maximum: 99 },
+        byPriority: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(PRIORITIES.map((priority) => [priority, { type: 'object', additionalProperties: false, properties: slaMinutes }])),
+        },
       },
     },
     routing: {
@@ -143,7 +176,17 @@ const inputSchema = {
         reopenWindowMinutes: { type: 'integer', minimum: 0, maximum: 525_600 },
       },
     },
-    searchQueries: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' } },
+    searchQueries: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        ...queryText,
+        type: ['string', 'object'],
+        required: ['query'],
+        additionalProperties: false,
+        properties: { query: queryText, intervalSeconds: { type: 'integer', minimum: 10, maximum: 86_400 }, includeReposts: { type: 'boolean' } },
+      },
+    },
     merge: {
       type: 'object',
       additionalProperties: false,
@@ -156,7 +199,35 @@ const validateInput = ajv.compile<PartnerConfigInput>(inputSchema);
 
 /** The problems of a PUT body, each naming its field (`/routing/rules/0/queue must be string`); empty when valid. */
 export function checkPartnerConfig(body: unknown): string[] {
-  return validateInput(body) ? [] : describeErrors(validateInput.errors);
+  if (!validateInput(body)) return describeErrors(validateInput.errors);
+  const hours = body.sla?.businessHours;
+  const problems = hours ? checkBusinessHours(hours, '/sla/businessHours') : [];
+  const queries = searchQueriesOf(body.searchQueries ?? []).map((query) => query.query.trim().toLowerCase());
+  queries.forEach((query, index) => {
+    if (queries.indexOf(query) !== index) problems.push(`/searchQueries/${index} repeats the query "${query}"`);
+  });
+  return problems;
+}
+
+/** The configured search queries with their defaults. */
+export function searchQueriesOf(inputs: SearchQueryInput[]): SearchQuery[] {
+  return inputs.map((input) =>
+    typeof input === 'string'
+      ? { query: input, intervalSeconds: DEFAULT_SEARCH_INTERVAL_SECONDS, includeReposts: false }
+      : { query: input.query, intervalSeconds: input.intervalSeconds ?? DEFAULT_SEARCH_INTERVAL_SECONDS, includeReposts: input.includeReposts ?? false },
+  );
+}
+
+/** The SLA policy of a configuration, its optional parts filled in. */
+export function slaPolicyOf(config: Pick<PartnerConfig, 'sla'>): SlaPolicy {
+  const { sla } = config;
+  return {
+    firstResponseMinutes: sla.firstResponseMinutes,
+    resolutionMinutes: sla.resolutionMinutes,
+    businessHours: sla.businessHours ?? null,
+    atRiskPercent: sla.atRiskPercent ?? null,
+    byPriority: sla.byPriority ?? {},
+  };
 }
 
 /** A valid input with every missing part filled in: what PUT stores (it replaces the whole configuration). */
@@ -167,6 +238,9 @@ export function withDefaults(pageId: string, input: PartnerConfigInput, defaults
     sla: {
       firstResponseMinutes: input.sla?.firstResponseMinutes ?? defaults.firstResponseMinutes,
       resolutionMinutes: input.sla?.resolutionMinutes ?? defaults.resolutionMinutes,
+      businessHours: input.sla?.businessHours ?? null,
+      atRiskPercent: input.sla?.atRiskPercent ?? null,
+      byPriority: input.sla?.byPriority ?? {},
     },
     routing: {
       defaultQueue: input.routing?.defaultQueue ?? defaults.queue,

@@ -1,5 +1,7 @@
+import { addBusinessMinutes } from './business-hours';
+import { slaPolicyOf, type PartnerConfig, type RoutingDecision } from './partner-config';
+import { minutesFor } from './sla';
 import type { SocialEventKind } from './social-events';
-import type { PartnerConfig, RoutingDecision } from './partner-config';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -47,8 +49,6 @@ export function subjectOf(text: string | null): string {
   return `${space >= SUBJECT_LENGTH / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-const minutesAfter = (start: Date, minutes: number) => new Date(start.getTime() + minutes * 60_000);
-
 /**
  * What a customer's message does with the ticket that holds its conversation (a DM's
  * conversation, a reply's parent post): join an open or pending one; reopen a resolved one
@@ -63,7 +63,7 @@ export function placeInbound(holder: TicketState | null, occurredAt: Date, reope
   return occurredAt.getTime() - resolvedAt <= reopenWindowMinutes * 60_000 ? 'reopen' : 'new';
 }
 
-/** A new ticket, routed and due per the partner configuration, counted from its creation. */
+/** A new ticket, routed and due per the partner configuration (and its business hours), counted from its creation. */
 export function newTicket(spec: {
   accountId: string;
   channel: 'dm' | 'public';
@@ -77,6 +77,8 @@ export function newTicket(spec: {
   now: Date;
   awaitingPostId?: string | null;
 }): NewTicket {
+  const policy = slaPolicyOf(spec.config);
+  const minutes = minutesFor(policy, null);
   return {
     accountId: spec.accountId,
     channel: spec.channel,
@@ -89,8 +91,8 @@ export function newTicket(spec: {
     subject: subjectOf(spec.text),
     createdAt: spec.now,
     lastActivityAt: spec.occurredAt,
-    firstResponseDueAt: minutesAfter(spec.now, spec.config.sla.firstResponseMinutes),
-    resolutionDueAt: minutesAfter(spec.now, spec.config.sla.resolutionMinutes),
+    firstResponseDueAt: addBusinessMinutes(spec.now, minutes.firstResponseMinutes, policy.businessHours),
+    resolutionDueAt: addBusinessMinutes(spec.now, minutes.resolutionMinutes, policy.businessHours),
     awaitingPostId: spec.awaitingPostId ?? null,
   };
 }

@@ -76,6 +76,8 @@ function noteJson(ticketId: string, entry: { id: string; kind: string; text: str
     send_error: null,
     send_error_code: null,
     send_error_platform_code: null,
+    source: null,
+    search_query: null,
     author_id: null,
     author_screen_name: null,
     author_name: null,

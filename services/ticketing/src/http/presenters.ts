@@ -31,8 +31,21 @@ export interface TicketJson {
   createdAt: string;
   updatedAt: string;
   lastActivityAt: string;
-  /** `firstRespondedAt`: when the platform accepted the ticket's first reply sent from it. */
-  sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null; firstRespondedAt: string | null };
+  /**
+   * `firstRespondedAt`: when the platform accepted the ticket's first reply sent from it. Due
+   * times are null while their clock is paused or stopped (unless it had run out); `breached`
+   * stays once a clock ran out; `atRisk` while a running clock is past its at-risk share;
+   * `paused`: the resolution clock is paused (the ticket is pending).
+   */
+  sla: {
+    firstResponseDueAt: string | null;
+    resolutionDueAt: string | null;
+    firstRespondedAt: string | null;
+    breached: boolean;
+    breaches: { kind: 'first_response' | 'resolution'; at: string }[];
+    atRisk: boolean;
+    paused: boolean;
+  };
   /** Open or pending DM tickets only (null otherwise): state, not history. */
   conversationState: ConversationStateJson | null;
   /** The order the ticket is linked to, and whether tracking can show it. */
@@ -79,6 +92,8 @@ export interface ActivityJson {
   by: string | null;
   /** What an internal entry holds: the fields changed, the evidence snapshot, the merge, the action's outcome. */
   data: Record<string, unknown> | null;
+  /** How the activity came: a webhook delivery, or a search query (named) that found the post first. */
+  source: { kind: 'webhook' | 'search'; query: string | null };
 }
 
 const read = (eventId: string | null, at: Date | null) => (eventId && at ? { lastReadEventId: eventId, readAt: at.toISOString() } : null);
@@ -133,7 +148,15 @@ export function ticketJson(row: TicketRow, view: TicketView, order: OrderRow | n
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     lastActivityAt: row.last_activity_at.toISOString(),
-    sla: { firstResponseDueAt: iso(row.first_response_due_at), resolutionDueAt: iso(row.resolution_due_at), firstRespondedAt: iso(row.first_response_at) },
+    sla: {
+      firstResponseDueAt: iso(row.first_response_due_at),
+      resolutionDueAt: iso(row.resolution_due_at),
+      firstRespondedAt: iso(row.first_response_at),
+      breached: row.sla_breached,
+      breaches: row.sla_breaches.map((breach) => ({ kind: breach.kind, at: new Date(breach.at).toISOString() })),
+      atRisk: row.sla_at_risk,
+      paused: row.status === 'pending',
+    },
     conversationState: conversationState(row),
     order: order ? orderJson(order, view) : null,
     assignee: row.assignee,
@@ -161,6 +184,7 @@ export function activityJson(row: ActivityRow): ActivityJson {
     failure: row.send_error_code !== null && row.send_error !== null ? { code: row.send_error_code, message: row.send_error, platformCode: row.send_error_platform_code } : null,
     by: row.actor,
     data: row.data,
+    source: row.source === 'search' ? { kind: 'search', query: row.search_query } : { kind: 'webhook', query: null },
   };
 }
 

@@ -5,11 +5,13 @@ import { isUuid } from '../domain/ids';
 import { AccountNotFound, ContactNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
 import type { OrderLinks } from '../operations/link-order';
 import { savePartnerConfig, type SavePartnerConfigDeps } from '../operations/save-partner-config';
+import type { SearchQueries } from '../operations/search-queries';
 import type { Replies } from '../operations/send-reply';
 import { encodeCursor, encodeIdCursor } from './cursor';
 import { domainErrors } from './errors';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
 import type { TicketRow } from '../adapters/db/ticket-queries';
+import { searchQueryRoutes } from './search-query-routes';
 import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
@@ -21,6 +23,8 @@ export interface RouteDeps {
   replies: Pick<Replies, 'send'>;
   /** Tickets linked to orders, and tracking's availability for them. */
   orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
+  /** The state of each account's search queries. */
+  searchQueries: Pick<SearchQueries, 'states'>;
   view: TicketView;
   /** A ticket's life: changes, notes, merges, live events, webhooks, actions (given how a ticket is shown). */
   life?: (showTicket: (id: string) => Promise<unknown>) => (app: Express) => void;
@@ -140,6 +144,7 @@ export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
     ticketRoutes(app, deps);
     contactRoutes(app, deps);
     partnerConfigRoutes(app, deps);
+    searchQueryRoutes(app, deps);
     accountRoutes(app, deps);
     deps.life?.(ticketShower(deps))(app);
     app.use(domainErrors());

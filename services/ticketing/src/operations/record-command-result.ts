@@ -2,6 +2,7 @@ import { SocialCommand, type SocialCommandResultPayload } from '@crm/contracts';
 import type { OutboxRow } from '../adapters/db/outbox';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { replyOf, type ReplyContext } from '../domain/replies';
+import { reevaluateSlaIn } from './sla';
 
 /**
  * The outcome of a reply sent from a ticket. Succeeded: the pending activity becomes sent with
@@ -13,7 +14,13 @@ import { replyOf, type ReplyContext } from '../domain/replies';
 export function recordCommandResult(store: TicketingStore, { activityId }: ReplyContext, result: SocialCommandResultPayload): Promise<boolean> {
   return store.transaction(async (tx) => {
     if (result.outcome === 'succeeded') {
-      if (result.platformId) return tx.outbound.markSent(activityId, result.platformId);
+      if (result.platformId) {
+        const sent = await tx.outbound.markSent(activityId, result.platformId);
+        // A first response stops its clock (and clears an at-risk flag) now, not when its timer comes.
+        const ticketId = await tx.sla.ticketOfActivity(activityId);
+        if (ticketId) await reevaluateSlaIn(tx, ticketId, await tx.now());
+        return sent;
+      }
       return tx.outbound.markFailed(activityId, 'unknown', { code: 'outcome_unknown', message: 'the platform accepted the reply but auth reported no id for it', platformCode: null });
     }
     const error = result.error ?? { code: 'outcome_unknown', message: 'auth gave no reason', platformCode: null };

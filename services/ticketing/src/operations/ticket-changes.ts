@@ -4,6 +4,7 @@ import type { ChangeTarget } from '../adapters/db/ticket-life';
 import { readNote } from '../domain/evidence';
 import { changedFields, forbiddenMove, readBulkChange, readTicketChange, type TicketChange } from '../domain/workflow';
 import { conflict, invalid, TicketNotFound } from './errors';
+import { reevaluateSlaIn } from './sla';
 
 export interface TicketChangesDeps {
   store: TicketingStore;
@@ -94,6 +95,8 @@ async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: TicketCha
   const text = fields.map((field) => `${field}: ${show(changes[field]!.from)} → ${show(changes[field]!.to)}`).join('; ');
   await tx.life.addEntry({ accountId: ticket.account_id, ticketId: ticket.id, kind, text, actor, data: { changes }, contactId: ticket.contact_id, occurredAt: now });
   await tx.crmEvents.emit('ticket.updated', ticket.id, actor, { changes });
+  // Status and priority move the SLA clocks: pause, stop, resume, or new budgets.
+  if ('status' in changes || 'priority' in changes) await reevaluateSlaIn(tx, ticket.id, now);
   return true;
 }
 

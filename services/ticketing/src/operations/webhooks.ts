@@ -1,6 +1,6 @@
 import type { Logger } from '@crm/logging';
 import type { SecretBox } from '@crm/secrets';
-import { sendWebhook } from '../adapters/http/webhook-sender';
+import { sendWebhook } from '../adapters/webhook-sender';
 import type { TicketingStore } from '../adapters/db/store';
 import type { DueDelivery, EndpointRow, FailureRow } from '../adapters/db/webhooks';
 import { newSigningSecret, readEndpoint, retryDelay } from '../domain/webhooks';

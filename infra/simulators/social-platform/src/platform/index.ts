@@ -11,6 +11,7 @@ import { Errors, platformErrorHandler } from './errors';
 import { NonceLedger } from './oauth1';
 import { oauthRoutes } from './oauth-routes';
 import { RequestLog } from './request-log';
+import { searchRoutes } from './search-routes';
 import { PlatformState } from './state';
 
 const API_PATHS = ['/oauth', '/oauth2', '/1.1'];
@@ -35,6 +36,7 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   oauthRoutes(router, ctx);
   accountActivityRoutes(router, ctx);
   actionRoutes(router, ctx);
+  searchRoutes(router, ctx);
   platformControlRoutes(router, ctx);
   router.use('/1.1', () => {
     throw Errors.notFound();

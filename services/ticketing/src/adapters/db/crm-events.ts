@@ -22,7 +22,7 @@ export interface ChangeNotice {
 
 const NOTIFY_LIMIT = 7_500;
 
-export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge'>;
+export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
 
 export interface ConversationStateChange {
   accountId: string;
@@ -46,10 +46,11 @@ export class CrmEventRepository {
     private readonly outbox: { enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void> },
   ) {}
 
-  async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}): Promise<string> {
+  /** `messageId` makes the event recognisable when published again (e.g. one per ticket, clock and stage). */
+  async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}, messageId?: string): Promise<string> {
     const ticket = await this.summary(ticketId);
     const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
-    const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload);
+    const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
     await this.outbox.enqueue(Exchanges.crmEvents, type, envelope);
     await this.db.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)

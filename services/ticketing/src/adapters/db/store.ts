@@ -12,6 +12,8 @@ import { OutboundRepository } from './outbound';
 import { enqueue } from './outbox';
 import { PartnerConfigRepository } from './partner-configs';
 import { TicketLifeRepository } from './ticket-life';
+import { SearchQueryRepository } from './search-queries';
+import { SlaRepository } from './sla';
 import { TicketQueries } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
 import { TicketRepository } from './tickets';
@@ -36,6 +38,8 @@ export interface TicketingTx {
   partnerConfigs: PartnerConfigRepository;
   held: HeldDeliveryRepository;
   orders: OrderRepository;
+  sla: SlaRepository;
+  searchQueries: SearchQueryRepository;
   outbox: Outbox;
   /** People's changes and internal timeline entries. */
   life: TicketLifeRepository;
@@ -52,6 +56,8 @@ export interface TicketingReads {
   partnerConfigs: Pick<PartnerConfigRepository, 'row' | 'rows'>;
   held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'accountsReadyForRelease'>;
   webhooks: WebhookRepository;
+  sla: Pick<SlaRepository, 'ticketsWithDueTimers'>;
+  searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
 }
 
 function boundTo(db: PoolClient): TicketingTx {
@@ -73,6 +79,8 @@ function boundTo(db: PoolClient): TicketingTx {
     merges: new MergeRepository(db),
     crmEvents: new CrmEventRepository(db, outbox),
     webhooks: new WebhookRepository(db),
+    sla: new SlaRepository(db),
+    searchQueries: new SearchQueryRepository(db),
   };
 }
 
@@ -92,6 +100,8 @@ export class TicketingStore {
       partnerConfigs: new PartnerConfigRepository(pool),
       held: new HeldDeliveryRepository(pool),
       webhooks: new WebhookRepository(pool),
+      sla: new SlaRepository(pool),
+      searchQueries: new SearchQueryRepository(pool),
     };
   }
 

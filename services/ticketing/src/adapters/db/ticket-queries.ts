@@ -23,6 +23,10 @@ export interface TicketRow {
   resolution_due_at: Date | null;
   resolved_at: Date | null;
   first_response_at: Date | null;
+  sla_breached: boolean;
+  sla_at_risk: boolean;
+  /** Breaches that fired, oldest first. */
+  sla_breaches: { kind: 'first_response' | 'resolution'; at: string }[];
   /** The linked order (null columns when none). */
   order_client_id: string | null;
   order_task_id: string | null;
@@ -69,6 +73,9 @@ export interface ActivityRow {
   /** Who made an internal entry (a principal's id, or `system`). */
   actor: string | null;
   data: Record<string, unknown> | null;
+  /** null: a webhook delivery; 'search': found by the search query `search_query`. */
+  source: 'search' | null;
+  search_query: string | null;
 }
 
 /** Position in the (created_at desc, id desc) order, or (last_activity_at desc, id desc) for `lastActivity`: list what comes after it. */
@@ -105,6 +112,9 @@ const TICKET_COLUMNS = `
   t.id, t.account_id, t.status, t.channel, t.queue, t.folder, t.routing_rule, t.opened_by_kind, t.contact_id,
   c.screen_name AS contact_screen_name, c.name AS contact_name,
   t.subject, t.created_at, t.updated_at, t.last_activity_at, t.first_response_due_at, t.resolution_due_at, t.resolved_at, t.first_response_at,
+  t.sla_breached, t.sla_at_risk,
+  (SELECT COALESCE(json_agg(json_build_object('kind', s.clock, 'at', s.due_at) ORDER BY s.due_at), '[]'::json)
+     FROM sla_timers s WHERE s.ticket_id = t.id AND s.stage = 'breach' AND s.fired_at IS NOT NULL) AS sla_breaches,
   o.client_id AS order_client_id, o.task_id AS order_task_id, o.linked_at AS order_linked_at, o.tracking_available AS order_tracking_available,
   o.tracking_reason AS order_tracking_reason, o.tracking_message AS order_tracking_message, o.tracking_checked_at AS order_tracking_checked_at,
   d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
@@ -135,7 +145,7 @@ function parameters() {
 }
 
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
-  a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name,
+  a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, a.source, a.search_query, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name,
   a.actor, a.data`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */

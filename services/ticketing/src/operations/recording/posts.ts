@@ -3,7 +3,6 @@ import { postConversationKey } from '../../domain/events';
 import { dispositionOf } from '../../domain/partner-config';
 import type { Mention, Post, PostDeleted, QuoteOfAccount, ReplyToAccount, SocialEvent } from '../../domain/social-events';
 import { isActive, placeInbound } from '../../domain/tickets';
-import { recordReopen } from '../reopen';
 import type { Outcome, Recorder } from './recorder';
 
 /**
@@ -97,6 +96,6 @@ async function adoptThread(
     }
   }
   if (!changed) return;
-  if (inbound) await recordReopen(tx, ticketId, recorder.now);
+  if (inbound) await recorder.reopen(ticketId);
   recorder.changedTicket(ticketId);
 }

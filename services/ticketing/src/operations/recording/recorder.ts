@@ -6,6 +6,7 @@ import { route, type PartnerConfig } from '../../domain/partner-config';
 import { newTicket, subjectOf, type TicketState } from '../../domain/tickets';
 import { SYSTEM_ACTOR } from '../../domain/workflow';
 import { recordReopen } from '../reopen';
+import { reevaluateSlaIn } from '../sla';
 
 /** What happened to each event of a delivery. */
 export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
@@ -117,6 +118,7 @@ export class Recorder {
     await this.tx.activities.attach(activityId, ticketId);
     await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
     this.opened.push(ticketId);
+    await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
     return ticketId;
   }
 
@@ -159,9 +161,15 @@ export class Recorder {
   /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
   async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
     await this.tx.activities.attach(activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await recordReopen(this.tx, holder.id, this.now);
+    if (placement === 'reopen' || holder.status === 'pending') await this.reopen(holder.id);
     this.changedTicket(holder.id);
     this.placed.push({ ticketId: holder.id, activityId });
+  }
+
+  /** A customer wrote again: the ticket is open, and its SLA clocks resume. */
+  async reopen(ticketId: string): Promise<void> {
+    await recordReopen(this.tx, ticketId, this.now);
+    await reevaluateSlaIn(this.tx, ticketId, this.now);
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
