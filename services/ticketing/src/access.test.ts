@@ -8,9 +8,9 @@ import pg from 'pg';
 import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { recordAccountChange } from './adapters/db/accounts';
+import { AccountRepository } from './adapters/db/accounts';
 import { startTicketing, type RunningTicketing } from './service';
-import { apiClient, handled, TestPublisher, testConfig } from './testing/harness';
+import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
 
 let vhost: TestVirtualHost;
 let db: TestDatabase;
@@ -19,6 +19,7 @@ let publisher: TestPublisher;
 let pool: pg.Pool;
 let logLines: string[];
 let auth: CredentialStandIn;
+const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 const credential = (...args: Parameters<CredentialStandIn['credential']>) => auth.credential(...args);
 
@@ -32,14 +33,14 @@ beforeAll(async () => {
   auth = await startCredentialStandIn(vhost.url, testLogger());
   const captured = capturingLogger('ticketing');
   logLines = captured.lines;
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1' });
+  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
   for (const [account, eventId] of [[ACCOUNT_A, '910001'], [ACCOUNT_B, '910002']] as const) {
-    await recordAccountChange(pool, { accountId: account, status: 'connected', at: new Date() });
+    await new AccountRepository(pool).recordChange({ accountId: account, status: 'connected', at: new Date() });
     expect((await api.put(`/v1/partner-configs/${account}`, {})).status).toBe(201);
-    await handled(logLines, await publisher.delivery(directMessageReceived({ account, customer: ANA, text: `order ${eventId}?`, eventId })));
+    await handled.wait(await publisher.delivery(directMessageReceived({ account, customer: ANA, text: `order ${eventId}?`, eventId })));
     const list = await api.get<{ items: { id: string }[] }>(`/v1/tickets?accountId=${account}`);
     tickets[account] = list.body.items[0]!.id;
   }

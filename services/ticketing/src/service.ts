@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { accessControl, rpcCredentialVerifier, type AccessControl } from '@crm/access';
 import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
 import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
@@ -154,7 +155,7 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
 type TimedWork = ReturnType<typeof timedWork>;
 
 /** The HTTP API's routes over the use cases. */
-function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife; searchQueries: SearchQueries }) {
+function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife; searchQueries: SearchQueries; access: AccessControl }) {
   const { store, heldRelease, relay } = parts;
   const { logger } = options;
   const defaults = {
@@ -172,7 +173,7 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
   });
   return ticketingRoutes({
     store,
-    apiTokens: config.CRM_API_TOKENS,
+    access: parts.access.handlers,
     partnerConfigs: { store, logger, defaults, heldRelease },
     replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
     orderLinks,
@@ -186,11 +187,11 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
 async function serve(
   config: TicketingConfig,
   options: TicketingOptions,
-  parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife },
+  parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife; access: AccessControl },
 ): Promise<Server> {
   const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
-    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready()]);
+    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready(), parts.access.ready()]);
     const app = createHttpApp({
       logger: options.logger,
       readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
@@ -200,6 +201,7 @@ async function serve(
   } catch (error) {
     for (const consumer of consumers) await consumer.stop(1_000).catch(() => undefined);
     await parts.rpc.close().catch(() => undefined);
+    await parts.access.close().catch(() => undefined);
     await parts.life.endStreams();
     await parts.broker.close().catch(() => undefined);
     await parts.store.end().catch(() => undefined);
@@ -208,7 +210,7 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
@@ -225,6 +227,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => parts.rpc.close(),
+    () => parts.access.close(),
     () => parts.publisher.close(),
     () => parts.broker.close(),
     () => parts.store.end(),
@@ -250,8 +253,18 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
   const timed = timedWork(config, options, { store, relay, rpc });
-  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries });
-  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life });
+  const access = accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: rpcCredentialVerifier(rpc),
+    pool: store.pool,
+    logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker,
+  });
+  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries, access });
+  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life, access });
 
   // Deliveries held while this process was down, or whose release a crash interrupted.
   const releaseReady = () => void heldRelease.releaseReady();
@@ -265,7 +278,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
 
-  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life, access });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {

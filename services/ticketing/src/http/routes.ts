@@ -1,5 +1,5 @@
-import type { Express, Request, Response } from 'express';
-import { requireBearerToken } from '@crm/http';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { principalOf } from '@crm/access';
 import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
 import { AccountNotFound, ContactNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
@@ -7,6 +7,7 @@ import type { OrderLinks } from '../operations/link-order';
 import { savePartnerConfig, type SavePartnerConfigDeps } from '../operations/save-partner-config';
 import type { SearchQueries } from '../operations/search-queries';
 import type { Replies } from '../operations/send-reply';
+import { mountAccessRules, visibleAccounts } from './access-rules';
 import { encodeCursor, encodeIdCursor } from './cursor';
 import { domainErrors } from './errors';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
@@ -16,7 +17,8 @@ import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJ
 
 export interface RouteDeps {
   store: TicketingStore;
-  apiTokens: string[];
+  /** Authentication, rate limit and audit (`accessControl` of @crm/access), mounted on /v1. */
+  access: RequestHandler[];
   /** Saving a partner configuration (and releasing what it unblocks). */
   partnerConfigs: SavePartnerConfigDeps;
   /** Agents' replies from tickets. */
@@ -60,7 +62,7 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
   const queries = deps.store.read.tickets;
   app.get('/v1/tickets', async (req: Request, res: Response) => {
     const filter = parseTicketListQuery(req.query as Record<string, unknown>);
-    const { rows, more } = await queries.tickets(filter);
+    const { rows, more } = await queries.tickets({ ...filter, ...visibleAccounts(req, filter.accountId) });
     res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
   });
 
@@ -86,22 +88,24 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
 
 function contactRoutes(app: Express, { store }: RouteDeps): void {
   app.get('/v1/contacts', async (req: Request, res: Response) => {
-    const { rows, more } = await store.read.tickets.contacts(parseContactListQuery(req.query as Record<string, unknown>));
+    const filter = parseContactListQuery(req.query as Record<string, unknown>);
+    const { rows, more } = await store.read.tickets.contacts({ ...filter, ...visibleAccounts(req, filter.accountId) });
     res.json({ items: rows.map(contactJson), nextCursor: nextCursor(more, rows.at(-1)) });
   });
 
   app.get('/v1/contacts/:id', async (req: Request<{ id: string }>, res: Response) => {
     const { id } = req.params;
     const contact = isUuid(id) ? await store.read.tickets.contact(id) : null;
-    if (!contact) throw new ContactNotFound(id);
+    if (!contact || !principalOf(req).allowsAccount(contact.account_id)) throw new ContactNotFound(id);
     res.json({ ...contactJson(contact), timeline: (await store.read.tickets.contactTimeline(contact.id, CONTACT_TIMELINE_LIMIT)).map(activityJson) });
   });
 }
 
 function partnerConfigRoutes(app: Express, deps: RouteDeps): void {
   const { read } = deps.store;
-  app.get('/v1/partner-configs', async (_req: Request, res: Response) => {
-    res.json({ items: (await read.partnerConfigs.rows()).map(partnerConfigJson) });
+  app.get('/v1/partner-configs', async (req: Request, res: Response) => {
+    const principal = principalOf(req);
+    res.json({ items: (await read.partnerConfigs.rows()).filter((row) => principal.allowsAccount(row.page_id)).map(partnerConfigJson) });
   });
 
   app.get('/v1/partner-configs/:pageId', async (req: Request<{ pageId: string }>, res: Response) => {
@@ -118,6 +122,8 @@ function partnerConfigRoutes(app: Express, deps: RouteDeps): void {
 
   app.get('/v1/held-deliveries', async (req: Request, res: Response) => {
     const filter = parseHeldListQuery(req.query as Record<string, unknown>);
+    // A credential limited to some accounts names one of its own: held deliveries of others are not its to see.
+    if (principalOf(req).accountIds !== null && (filter.accountId === undefined || !principalOf(req).allowsAccount(filter.accountId))) throw new AccountNotFound(filter.accountId ?? '(none given)');
     const [{ rows, more }, counts] = await Promise.all([read.held.list(filter), read.held.count(filter.accountId)]);
     const last = rows.at(-1);
     res.json({ accounts: counts.map(heldCountJson), items: rows.map(heldJson), nextCursor: more && last ? encodeIdCursor(last.id) : null });
@@ -125,8 +131,9 @@ function partnerConfigRoutes(app: Express, deps: RouteDeps): void {
 }
 
 function accountRoutes(app: Express, { store }: RouteDeps): void {
-  app.get('/v1/accounts', async (_req: Request, res: Response) => {
-    res.json({ items: (await store.read.accounts.list()).map(accountJson) });
+  app.get('/v1/accounts', async (req: Request, res: Response) => {
+    const principal = principalOf(req);
+    res.json({ items: (await store.read.accounts.list()).filter((account) => principal.allowsAccount(account.account_id)).map(accountJson) });
   });
 
   app.get('/v1/accounts/:accountId', async (req: Request<{ accountId: string }>, res: Response) => {
@@ -137,10 +144,10 @@ function accountRoutes(app: Express, { store }: RouteDeps): void {
   });
 }
 
-/** The CRM-facing API of ticketing; every /v1 route needs a bearer token. */
+/** The CRM-facing API of ticketing; every /v1 route needs an API credential with the scope the request needs. */
 export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
   return (app) => {
-    app.use('/v1', requireBearerToken(deps.apiTokens));
+    mountAccessRules(app, deps.access, deps.store);
     ticketRoutes(app, deps);
     contactRoutes(app, deps);
     partnerConfigRoutes(app, deps);

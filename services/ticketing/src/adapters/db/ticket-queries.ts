@@ -87,6 +87,8 @@ export interface Position {
 
 export interface TicketFilter {
   accountId?: string;
+  /** Only these accounts (an API credential limited to some). */
+  accountIds?: string[];
   queue?: string;
   folder?: string;
   /** Any of these statuses (`status=open,pending`). */
@@ -172,6 +174,8 @@ export interface ContactRow {
 
 export interface ContactFilter {
   accountId?: string;
+  /** Only these accounts (an API credential limited to some). */
+  accountIds?: string[];
   /** Case-insensitive exact screen name. */
   screenName?: string;
   platformUserId?: string;
@@ -201,6 +205,7 @@ export class TicketQueries {
     const conditions: string[] = [];
     const param = parameters();
     if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
+    if (filter.accountIds !== undefined) conditions.push(`t.account_id = ANY(${param.add(filter.accountIds)}::text[])`);
     if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
     if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
     lifeConditions(filter, conditions, param.add);
@@ -252,6 +257,7 @@ export class TicketQueries {
     const conditions: string[] = [];
     const param = parameters();
     if (filter.accountId !== undefined) conditions.push(`k.account_id = ${param.add(filter.accountId)}`);
+    if (filter.accountIds !== undefined) conditions.push(`k.account_id = ANY(${param.add(filter.accountIds)}::text[])`);
     if (filter.screenName !== undefined) conditions.push(`lower(k.screen_name) = lower(${param.add(filter.screenName)})`);
     if (filter.platformUserId !== undefined) conditions.push(`k.platform_user_id = ${param.add(filter.platformUserId)}`);
     if (filter.after) {

@@ -1,0 +1,71 @@
+import type { Express, Request, RequestHandler } from 'express';
+import { principalOf, requireScope, whoAmI, type Principal } from '@crm/access';
+import type { TicketingStore } from '../adapters/db/store';
+import { isUuid } from '../domain/ids';
+import { AccountNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
+
+/**
+ * Which scope a /v1 request needs: webhook endpoints (every account's events) `admin`;
+ * partner configurations and held deliveries `accounts:manage` to change; every other change
+ * `tickets:write`; reading `tickets:read`.
+ */
+function scopeFor(req: Request): RequestHandler {
+  if (req.path.startsWith('/webhook-endpoints')) return requireScope('admin');
+  if (req.method === 'GET' || req.method === 'HEAD') return req.path.startsWith('/held-deliveries') ? requireScope('accounts:manage') : requireScope('tickets:read');
+  if (req.path.startsWith('/partner-configs') && !req.path.endsWith('/route-test')) return requireScope('accounts:manage');
+  return requireScope('tickets:write');
+}
+
+/** The account of a ticket, for the visibility checks; null when there is no such ticket. */
+async function accountOfTicket(store: TicketingStore, id: unknown): Promise<string | null> {
+  if (typeof id !== 'string' || !isUuid(id)) return null;
+  return (await store.read.tickets.ticket(id))?.account_id ?? null;
+}
+
+/** Every ticket named must be of an account the credential may see (404, as if it did not exist). */
+async function requireVisibleTickets(store: TicketingStore, principal: Principal, ids: unknown[]): Promise<void> {
+  if (principal.accountIds === null) return;
+  for (const id of ids) {
+    const accountId = await accountOfTicket(store, id);
+    if (accountId !== null && !principal.allowsAccount(accountId)) throw new TicketNotFound(String(id));
+  }
+}
+
+const idsIn = (body: unknown, field: 'ids' | 'sourceIds'): unknown[] => {
+  const value = (body as Record<string, unknown> | null)?.[field];
+  return Array.isArray(value) ? value : [];
+};
+
+/**
+ * Mounts what API credentials allow on /v1, before the routes: authentication (`access`), the
+ * scope each request needs, and account limits: a ticket, partner configuration or account of
+ * another account is answered 404, as if it did not exist. Lists filter by `visibleAccounts`.
+ */
+export function mountAccessRules(app: Express, access: RequestHandler[], store: TicketingStore): void {
+  app.use('/v1', ...access);
+  app.get('/v1/me', whoAmI);
+  app.use('/v1', (req, res, next) => scopeFor(req)(req, res, next));
+  app.use('/v1/tickets/:id', async (req, _res, next) => {
+    await requireVisibleTickets(store, principalOf(req), [req.params.id, ...idsIn(req.body, 'sourceIds')]);
+    next();
+  });
+  app.patch('/v1/tickets', async (req, _res, next) => {
+    await requireVisibleTickets(store, principalOf(req), idsIn(req.body, 'ids'));
+    next();
+  });
+  app.use('/v1/partner-configs/:pageId', (req, _res, next) => {
+    if (!principalOf(req).allowsAccount(String(req.params.pageId))) throw new PartnerConfigNotFound(String(req.params.pageId));
+    next();
+  });
+  app.use('/v1/accounts/:accountId', (req, _res, next) => {
+    if (!principalOf(req).allowsAccount(String(req.params.accountId))) throw new AccountNotFound(String(req.params.accountId));
+    next();
+  });
+}
+
+/** A list's accounts: the one asked for (none when it may not be seen), else every account the credential may see. */
+export function visibleAccounts(req: Request, asked: string | undefined): { accountId?: string; accountIds?: string[] } {
+  const allowed = principalOf(req).accountIds;
+  if (allowed === null) return asked === undefined ? {} : { accountId: asked };
+  return { accountIds: asked === undefined ? [...allowed] : allowed.filter((id) => id === asked) };
+}
