@@ -53,8 +53,6 @@ export const Queues = {
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
   authActivity: 'auth.activity',
-  /** Retired (auth now learns a revoke from `auth.activity`): no longer in the topology; the name stays only while ticketing's tests still look it up. */
-  authAccountEvents: 'auth.account-events',
   trackingRpc: 'tracking.rpc',
 } as const;
 

@@ -8,6 +8,9 @@ import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, TEST_TOKEN, TestPublisher, testConfig } from './testing/harness';
 
+/** Who the test's bootstrap token (the second of CRM_API_TOKENS) acts as, on the timeline and in events. */
+const CRM_PRINCIPAL = 'bootstrap-2';
+
 /**
  * What hears a ticket's changes live, on the real RabbitMQ and PostgreSQL: the CRM's webhook
  * endpoints (signed, retried, dead-lettered, replayed), the server-sent-events stream, and
@@ -215,7 +218,7 @@ describe('actions on the account’s behalf', () => {
       },
       { what: 'the outcome' },
     );
-    expect(entry).toMatchObject({ kind: 'action', by: 'crm', data: { input: { userId: rows[0]!.platform_user_id } }, failure: { code: 'platform_rejected', platformCode: 161 } });
+    expect(entry).toMatchObject({ kind: 'action', by: CRM_PRINCIPAL, data: { input: { userId: rows[0]!.platform_user_id } }, failure: { code: 'platform_rejected', platformCode: 161 } });
     expect((await api.post(`/v1/tickets/${id}/actions`, { action: 'poke' })).status).toBe(400);
     expect((await api.post(`/v1/tickets/${id}/actions`, { action: 'like' })).status).toBe(409);
   });

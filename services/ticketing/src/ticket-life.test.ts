@@ -7,6 +7,9 @@ import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, TestPublisher, testConfig } from './testing/harness';
 
+/** Who the test's bootstrap token (the second of CRM_API_TOKENS) acts as, on the timeline and in events. */
+const CRM_PRINCIPAL = 'bootstrap-2';
+
 /**
  * A ticket's life through the service, on the real RabbitMQ and PostgreSQL: workflow, changes
  * one by one and in bulk, notes with evidence, merges and unmerges, list filters, the rule
@@ -116,7 +119,7 @@ describe('the workflow', () => {
     expect(resolved.status).toBe(200);
     expect(resolved.body.status).toBe('resolved');
     const entry = resolved.body.activities.find((activity) => activity.kind === 'status_changed')!;
-    expect(entry).toMatchObject({ direction: 'internal', by: 'crm', data: { changes: { status: { from: 'open', to: 'resolved' } } } });
+    expect(entry).toMatchObject({ direction: 'internal', by: CRM_PRINCIPAL, data: { changes: { status: { from: 'open', to: 'resolved' } } } });
     expect(Number.isNaN(Date.parse(entry.occurredAt))).toBe(false);
 
     const forbidden = await api.patch<{ error: { code: string; message: string } }>(`/v1/tickets/${id}`, { status: 'pending' });
@@ -139,7 +142,7 @@ describe('the workflow', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ assignee: 'agent-7', team: 'care', priority: 'urgent', tags: ['refund', 'vip'], queue: 'billing', folder: 'escalated' });
     const entry = body.activities.find((activity) => activity.kind === 'ticket_updated')!;
-    expect(entry.by).toBe('crm');
+    expect(entry.by).toBe(CRM_PRINCIPAL);
     expect(Object.keys(entry.data!.changes as object).sort()).toEqual(['assignee', 'folder', 'priority', 'queue', 'tags', 'team']);
 
     for (const [change, field] of [
@@ -211,7 +214,7 @@ describe('notes', () => {
     const id = await newTicket(account);
     const note = await api.post<Activity>(`/v1/tickets/${id}/notes`, { text: 'called the rider' });
     expect(note.status).toBe(201);
-    expect(note.body).toMatchObject({ kind: 'note', direction: 'internal', text: 'called the rider', by: 'crm' });
+    expect(note.body).toMatchObject({ kind: 'note', direction: 'internal', text: 'called the rider', by: CRM_PRINCIPAL });
     const snapshot = await api.post<Activity>(`/v1/tickets/${id}/notes`, { text: 'rider is close', evidence });
     expect(snapshot.status).toBe(201);
     const timeline = (await ticket(id)).activities;
@@ -256,7 +259,7 @@ describe('merges', () => {
     const platformTexts = merged.body.activities.filter((activity) => activity.direction === 'inbound').map((activity) => activity.text);
     expect(platformTexts).toEqual(['ana first', 'bob first', 'ana second']);
     expect(merged.body.activities.some((activity) => activity.kind === 'note' && activity.text === 'bob is a regular')).toBe(true);
-    expect(merged.body.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: 'crm', data: { sourceIds: [source], rule: null } });
+    expect(merged.body.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: CRM_PRINCIPAL, data: { sourceIds: [source], rule: null } });
     expect(await ticket(source)).toMatchObject({ status: 'merged', mergedInto: target });
 
     // Bob writes again: his conversation's ticket is merged, so the DM lands on the target.
@@ -388,7 +391,7 @@ describe('CRM events', () => {
     const seen = about();
     expect(seen.map((message) => message.routingKey)).toEqual(['ticket.created', 'ticket.updated', 'ticket.activity']);
     expect(seen[0]!.body).toMatchObject({ type: 'crm.ticket.created.v1', payload: { type: 'ticket.created', version: 1, actor: 'system', ticket: { id, status: 'open' } } });
-    expect(seen[1]!.body).toMatchObject({ type: 'crm.ticket.updated.v1', payload: { version: 1, actor: 'crm', changes: { status: { from: 'open', to: 'closed' } }, ticket: { status: 'closed' } } });
+    expect(seen[1]!.body).toMatchObject({ type: 'crm.ticket.updated.v1', payload: { version: 1, actor: CRM_PRINCIPAL, changes: { status: { from: 'open', to: 'closed' } }, ticket: { status: 'closed' } } });
     expect(seen[2]!.body).toMatchObject({ payload: { type: 'ticket.activity', activity: { kind: 'note', text: 'after closing' } } });
   });
 });
