@@ -133,6 +133,14 @@ function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
   };
 }
 
+/** How API credentials are checked on /v1: the bootstrap tokens, rate limits and how long a check is remembered. */
+const accessSettings = (config: AuthConfig) => ({
+  bootstrapTokens: config.CRM_API_TOKENS,
+  ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+  failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+  cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+});
+
 const routeSettings = (config: AuthConfig) => ({
   crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
   connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
@@ -162,16 +170,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const check = oneCheckAtATime(webhooks, events);
   const apiCredentials = new ApiCredentialStore(pool);
   const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
-  const access = accessControl({
-    bootstrapTokens: config.CRM_API_TOKENS,
-    verify: (token) => apiCredentials.verify(token),
-    pool,
-    logger,
-    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
-    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
-    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
-    broker,
-  });
+  const access = accessControl({ ...accessSettings(config), verify: (token) => apiCredentials.verify(token), pool, logger, broker });
 
   const app = createHttpApp({
     logger,
@@ -183,12 +182,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
-  const timer =
-    config.WEBHOOK_CHECK_INTERVAL_MS > 0
-      ? setInterval(() => {
-          check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message }));
-        }, config.WEBHOOK_CHECK_INTERVAL_MS)
-      : null;
+  const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();
 
   return {

@@ -7,9 +7,8 @@ import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActi
 import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { Broker, Consumer, Publisher, RpcClient } from '@crm/messaging';
+import { Broker, Consumer, OutboxRelay, Publisher, RpcClient } from '@crm/messaging';
 import { AuthSearchClient } from './adapters/broker/auth-search';
-import { OutboxRelay } from './adapters/broker/outbox-relay';
 import { TrackingClient } from './adapters/broker/tracking';
 import { TicketingStore } from './adapters/db/store';
 import { Periodic } from './adapters/periodic';

@@ -26,22 +26,8 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-/**
- * Wires tracking: clients in its database (keys sealed), task lookups against the
- * provider (cache, breakers, retries), the route planner, HTTP for the CRM and RPC on
- * `tracking.rpc` for the other services.
- */
-export async function startTracking(config: TrackingConfig, deps: { logger: Logger }): Promise<RunningService> {
-  const { logger } = deps;
-  registerSecret(config.CREDENTIALS_KEY, { pinned: true });
-  if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
-
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
-  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
-  const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
-
+/** Task lookups against the provider: retries, a breaker per client, the route planner and the cache. */
+function taskLookups(config: TrackingConfig, clients: ClientsStore, logger: Logger): TaskLookups {
   const provider = new ProviderClient({
     baseUrl: config.TRACKING_API_URL,
     includeParam: config.TRACKING_INCLUDE_PARAM,
@@ -66,7 +52,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     estimate: { detourFactor: config.ROUTE_DETOUR_FACTOR, speedKmh: config.ASSUMED_SPEED_KMH },
     logger,
   });
-  const lookups = new TaskLookups({
+  return new TaskLookups({
     clients,
     provider,
     breakers,
@@ -79,6 +65,25 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
       riderStaleAfterSeconds: config.RIDER_STALE_AFTER_SECONDS,
     },
   });
+}
+
+/**
+ * Wires tracking: clients in its database (keys sealed), task lookups against the
+ * provider (cache, breakers, retries), the route planner, HTTP for the CRM and RPC on
+ * `tracking.rpc` for the other services.
+ */
+export async function startTracking(config: TrackingConfig, deps: { logger: Logger }): Promise<RunningService> {
+  const { logger } = deps;
+  registerSecret(config.CREDENTIALS_KEY, { pinned: true });
+  if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
+
+  await ensureDatabase(config.DATABASE_URL);
+  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
+  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
+  const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
+
+  const lookups = taskLookups(config, clients, logger);
 
   const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger });
   const rpc = new RpcServer(broker, { queue: Queues.trackingRpc, topology: SYSTEM_TOPOLOGY, producer: 'tracking', methods: trackingRpcMethods(lookups), prefetch: config.RPC_PREFETCH });

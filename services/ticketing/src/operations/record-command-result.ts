@@ -1,5 +1,5 @@
 import { SocialCommand, type SocialCommandResultPayload } from '@crm/contracts';
-import type { OutboxRow } from '../adapters/db/outbox';
+import type { OutboxRow } from '@crm/messaging';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { replyOf, type ReplyContext } from '../domain/replies';
 import { reevaluateSlaIn } from './sla';

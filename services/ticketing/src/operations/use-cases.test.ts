@@ -5,7 +5,7 @@ import { makeEnvelope } from '@crm/messaging';
 import { appRevoked, postCreated, postLiked, typingIndicated, userRelation } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
 import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
-import type { OutboxRow } from '../adapters/db/outbox';
+import type { OutboxRow } from '@crm/messaging';
 import { TicketingStore } from '../adapters/db/store';
 import { interpretActivity } from '../domain/activity';
 import { MIGRATIONS_DIR } from '../service';

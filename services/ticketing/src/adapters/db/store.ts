@@ -1,3 +1,4 @@
+import { enqueueOutbox } from '@crm/messaging';
 import type { Envelope } from '@crm/contracts';
 import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/db';
 import { AccountRepository } from './accounts';
@@ -9,7 +10,6 @@ import { HeldDeliveryRepository } from './held-deliveries';
 import { Locks } from './locks';
 import { MergeRepository } from './merges';
 import { OutboundRepository } from './outbound';
-import { enqueue } from './outbox';
 import { PartnerConfigRepository } from './partner-configs';
 import { TicketLifeRepository } from './ticket-life';
 import { SearchQueryRepository } from './search-queries';
@@ -61,7 +61,7 @@ export interface TicketingReads {
 }
 
 function boundTo(db: PoolClient): TicketingTx {
-  const outbox: Outbox = { enqueue: (exchange, routingKey, envelope) => enqueue(db, exchange, routingKey, envelope) };
+  const outbox: Outbox = { enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope) };
   return {
     now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
     locks: new Locks(db),
