@@ -7,5 +7,7 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
+  // A file whose teardown failed (its own failure is reported) must not keep the whole run from ending.
+  forceExit: true,
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
