@@ -117,14 +117,15 @@ describe("the agent's console", () => {
 
     await page.getByLabel('Message').fill('where is my order 42?');
     await page.getByRole('button', { name: 'Test routing' }).click();
-    await page.getByTestId('route-test-result').or(page.getByTestId('route-test-problem')).first().waitFor();
+    await expect(page.getByTestId('route-test-result').innerText()).resolves.toBe('Rule "Orders" → queue deliveries, folder orders');
     await expectAccessible('configuration');
   });
 
   it('shows a new DM in the inbox without a reload, in the queue of the matching rule', async () => {
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-    await page.getByTestId('live-mode').filter({ hasNotText: 'Connecting' }).waitFor();
+    // ticketing's change stream, relayed: new tickets come without a reload or polling.
+    await page.getByTestId('live-mode').filter({ hasText: 'Live' }).waitFor();
     const sent = await stack.social.post('/control/direct-messages', { from: { id: '777001', screenName: 'ana', name: 'Ana Customer' }, to: accountId, text: 'where is my order 42?' });
     expect(sent.data.webhookStatus).toBe(200);
     const row = page.getByTestId('ticket-row').filter({ hasText: '@ana' });
@@ -164,6 +165,9 @@ describe("the agent's console", () => {
     await page.getByText('Map tiles could not load').waitFor();
     await page.getByRole('button', { name: 'Record evidence snapshot' }).click();
     await page.getByTestId('snapshot-result').waitFor();
+    const timeline = (await stack.ticketing.get(`/v1/tickets/${ticketId}`)).data.activities as { kind: string; data: { evidence?: Record<string, unknown> } | null }[];
+    const snapshot = timeline.find((activity) => activity.kind === 'evidence_snapshot');
+    expect(snapshot?.data?.evidence).toMatchObject({ clientId: 'demo', taskId: 'order-42', rider: { lat: expect.any(Number), lng: expect.any(Number) }, distanceMeters: expect.any(Number) });
     await expectAccessible('map-popup', false);
     await page.keyboard.press('Escape');
     await page.getByTestId('map-modal').waitFor({ state: 'detached' });
