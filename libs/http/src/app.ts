@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { cleanJson } from '@crm/contracts';
+import { cleanJson, exceedsJsonDepth, MAX_JSON_DEPTH } from '@crm/contracts';
 import helmet from 'helmet';
 import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
@@ -51,6 +51,10 @@ const requestContext: RequestHandler = (req, res, next) => {
 
 /** The parsed JSON body with unstorable characters replaced (rawBody keeps the exact bytes). */
 const cleanBody: RequestHandler = (req, _res, next) => {
+  // Nesting is checked on the bytes, before anything walks the parsed body recursively.
+  if (req.rawBody && exceedsJsonDepth(req.rawBody.toString('utf8'), MAX_JSON_DEPTH)) {
+    throw new HttpError(400, 'too_deep', `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   if (req.body !== undefined) req.body = cleanJson(req.body as unknown);
   next();
 };

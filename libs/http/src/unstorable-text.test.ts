@@ -48,3 +48,10 @@ it('keeps text as sent when told to (the platform simulator plays the outside wo
   });
   expect((await request(app).post('/keep').set('content-type', 'application/json').send('{"text":"x\\u0000"}')).body).toEqual({ nul: true });
 });
+
+it('refuses a JSON body nested deeper than the limit with 400, before anything walks it', async () => {
+  const deep = `{"text":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  const answer = await request(echoApp()).post('/echo').set('content-type', 'application/json').send(deep);
+  expect(answer.status).toBe(400);
+  expect(answer.body.error.code).toBe('too_deep');
+});
