@@ -1,6 +1,50 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Import boundaries (docs/architecture.md, "Services"). A service is reached only through
+ * the broker, never imported; libs are shared by services, so they import none; inside a
+ * service, `domain/` is rules without I/O and `operations/` and `handlers/` do not depend
+ * on HTTP. Tests and test harnesses are exempt: they drive services from outside, and some
+ * start a neighbouring service. ESLint applies only the last matching setting of a rule, so
+ * each folder's setting repeats the service-wide restrictions.
+ */
+const TESTS = ['**/*.test.ts', '**/testing/**'];
+const SERVICES = ['auth', 'ticketing', 'tracking', 'webhook-ingest'];
+
+/** Imports of a service: its package name, or a path through its folder. */
+const serviceImports = (names) => ({
+  regex: `^@crm/(${names.join('|')})(/|$)|(^|/)(services/(${names.join('|')})|\\.\\./(${names.join('|')})/src)(/|$)`,
+  message: 'A service is reached through the broker, never imported (docs/architecture.md, "Services").',
+});
+const relativeFolder = (folder, message) => ({ regex: `^\\.{1,2}/(.*/)?${folder}(/|$)`, message });
+const IO_PACKAGES = ['@crm/db', '@crm/messaging', 'pg', 'amqplib', 'express'].map((name) => ({
+  name,
+  message: 'domain/ holds rules without I/O: database, broker and HTTP code belongs in adapters/ or http/.',
+}));
+
+function boundaries() {
+  const configs = [
+    {
+      files: ['libs/**/*.ts'],
+      ignores: TESTS,
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ ...serviceImports(SERVICES), message: 'A lib never imports a service.' }] }] },
+    },
+  ];
+  for (const service of SERVICES) {
+    const others = serviceImports(SERVICES.filter((name) => name !== service));
+    const noHttp = relativeFolder('http', 'Only http/ depends on the HTTP layer; move what is shared out of http/.');
+    const noAdapters = relativeFolder('adapters', 'domain/ holds rules without I/O; adapters depend on it, not the other way round.');
+    const root = `services/${service}/src`;
+    configs.push(
+      { files: [`${root}/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [others] }] } },
+      { files: [`${root}/operations/**/*.ts`, `${root}/handlers/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [others, noHttp] }] } },
+      { files: [`${root}/domain/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: IO_PACKAGES, patterns: [others, noHttp, noAdapters] }] } },
+    );
+  }
+  return configs;
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**'] },
   js.configs.recommended,
@@ -12,12 +56,13 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...boundaries(),
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
-    files: ['**/*.test.ts', 'bench/**', 'infra/scripts/**', '**/cli.ts', '**/*.mjs', '**/*.cjs'],
+    files: ['**/*.test.ts', '**/*.conformance.ts', 'bench/**', 'infra/scripts/**', '**/cli.ts', '**/*.mjs', '**/*.cjs'],
     rules: { 'no-console': 'off' },
   },
 );

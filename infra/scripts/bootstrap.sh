@@ -2,7 +2,9 @@
 # Sets up a machine of ours from a fresh clone, then runs what is asked:
 #   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
 #   test   the same set-up, then every test
-#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does)
+#   ci     the same set-up, then typecheck, lint and every test (what .ci/run does); then,
+#          when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
+#          the conformance suite against them (jest.conformance.config.cjs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -41,6 +43,10 @@ ensure_postgres() {
   fi
 }
 
+counts() { # label, jest --json output file
+  node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")); console.log(`${process.argv[1]}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$1" "$2" || true
+}
+
 command="${1:-start}"
 ensure_pnpm
 say "installing dependencies"
@@ -59,14 +65,22 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres
 case "$command" in
   test) exec pnpm test ;;
   ci)
-    say "typecheck"; pnpm typecheck
-    say "lint"; pnpm lint
+    # Every step runs and the first failure decides the exit status, so one run reports all problems.
+    status=0
+    step() { "$@" || { local rc=$?; [ "$status" -ne 0 ] || status=$rc; }; }
+    say "typecheck"; step pnpm typecheck
+    say "lint"; step pnpm lint
     say "test"
     results="$(mktemp)"
-    status=0
-    pnpm test --json --outputFile="$results" || status=$?
+    step pnpm test --json --outputFile="$results"
     # One plain closing line for whoever reads the log: counts of tests passed and failed.
-    node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8")); console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$results" || true
+    counts "tests" "$results"
+    if [ -n "${CONFORMANCE_FIXTURES:-}" ]; then
+      say "conformance against $CONFORMANCE_FIXTURES"
+      rm -f "$results"
+      step pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results"
+      counts "conformance" "$results"
+    fi
     rm -f "$results"
     exit "$status"
     ;;

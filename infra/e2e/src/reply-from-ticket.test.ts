@@ -18,7 +18,7 @@ import { startAuth, type RunningService as RunningAuth } from '@crm/auth/src/ser
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { browserSession, capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
 import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
@@ -130,17 +130,20 @@ afterAll(async () => {
 async function connectInBrowser(user: string): Promise<string> {
   const started = await authApi.post('/v1/connections');
   expect(started.status).toBe(201);
-  const authorizeUrl = new URL(started.data.authorizeUrl as string);
+  const agentBrowser = browserSession();
+  const opened = await agentBrowser.get(started.data.authorizeUrl as string);
+  expect(opened.status).toBe(303);
+  const authorizeUrl = new URL(String(opened.headers.location));
   expect(authorizeUrl.origin).toBe(simulatorUrl);
-  const page = await browser.get<string>(authorizeUrl.toString());
+  const page = await agentBrowser.get<string>(authorizeUrl.toString());
   const token = /name="oauth_token" value="([^"]+)"/.exec(page.data)?.[1];
   const action = /<form method="post" action="([^"]+)"/.exec(page.data)?.[1];
   expect(token && action).toBeTruthy();
-  const approved = await browser.post(new URL(action!, authorizeUrl).toString(), new URLSearchParams({ oauth_token: token!, user, decision: 'approve' }).toString(), {
+  const approved = await agentBrowser.post(new URL(action!, authorizeUrl).toString(), new URLSearchParams({ oauth_token: token!, user, decision: 'approve' }).toString(), {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   expect(approved.status).toBe(302);
-  const callback = await browser.get(String(approved.headers.location));
+  const callback = await agentBrowser.get(String(approved.headers.location));
   expect(callback.status).toBe(303);
   return new URL(String(callback.headers.location)).searchParams.get('accountId')!;
 }

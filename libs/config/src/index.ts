@@ -88,7 +88,7 @@ export function loadConfig<S extends Specs>(service: string, specs: S, env: Node
   });
 }
 
-/** Common settings of every service (ARCHITECTURE section 6). */
+/** Common settings of every service (docs/architecture.md, "Configuration"). */
 export function commonSpecs(service: string, defaultPort: number) {
   return {
     AMQP_URL: url({ default: 'amqp://guest:guest@127.0.0.1:5672' }),

@@ -62,8 +62,8 @@ export const SOCIAL_ACTIONS = [
 export type SocialAction = (typeof SOCIAL_ACTIONS)[number];
 
 /** The platform's limits on text (posts count code points here, a simplification of weighted counting). */
-export const POST_MAX_LENGTH = 280;
-export const DM_MAX_LENGTH = 10_000;
+const POST_MAX_LENGTH = 280;
+const DM_MAX_LENGTH = 10_000;
 
 const platformId = { type: 'string', pattern: '^[0-9]{1,20}$' } as const;
 const screenName = { type: 'string', pattern: '^@?[A-Za-z0-9_]{1,15}$' } as const;
@@ -85,7 +85,7 @@ const user = (more: Record<string, unknown> = {}, required: string[] = []) => ob
 const page = { count: count(200), sinceId: platformId, maxId: platformId };
 
 /** The input schema of each action (JSON Schema, checked by ajv on publish, on consume and by auth's HTTP API). */
-export const SOCIAL_ACTION_INPUT_SCHEMAS: Record<SocialAction, Record<string, unknown>> = {
+const SOCIAL_ACTION_INPUT_SCHEMAS: Record<SocialAction, Record<string, unknown>> = {
   read_home_timeline: object(page),
   read_user_timeline: user(page),
   read_lists: object({}),
@@ -160,17 +160,6 @@ export const SOCIAL_ACTION_INPUT_SCHEMAS: Record<SocialAction, Record<string, un
   indicate_typing: object({ recipientId: platformId }, ['recipientId']),
 };
 
-/** Inputs of the actions other services send most; the schemas above are the full truth. */
-export interface SendDmInput {
-  recipientId: string;
-  text: string;
-}
-export interface ReplyInput {
-  /** The post answered (a public reply threads under it). */
-  inReplyToPostId: string;
-  text: string;
-}
-
 const inputValidators = new Map<SocialAction, ValidateFunction>(SOCIAL_ACTIONS.map((action) => [action, ajv.compile(SOCIAL_ACTION_INPUT_SCHEMAS[action])]));
 
 /** The problems of an action's input, each naming the field (empty when valid). */
@@ -215,7 +204,7 @@ export const SocialCommand = defineContract<SocialCommandPayload>('social.comman
 export type CommandOutcome = 'succeeded' | 'failed' | 'unknown';
 
 /** Machine codes of failed and unknown results. */
-export const COMMAND_ERROR_CODES = [
+const COMMAND_ERROR_CODES = [
   /** The input does not fit the action (HTTP only: commands are checked by their contract). */
   'invalid_input',
   /** auth holds no credentials for the account. */

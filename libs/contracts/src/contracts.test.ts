@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDelivery, ContractViolation, RawActivity, validateEnvelope } from './index';
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '../../../../shared/fixtures/social', name), 'utf8')) as unknown;
+const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, '../../testing/fixtures/social', name), 'utf8')) as unknown;
 
 const envelope = (payload: unknown, type = RawActivity.type) => ({
   id: 'm-1',

@@ -1,7 +1,7 @@
 import { ajv } from './ajv';
 import { describeErrors } from './envelope';
 
-/** The payload kinds an Account Activity delivery can carry (ARCHITECTURE section 4). */
+/** The payload kinds an Account Activity delivery can carry (docs/architecture.md, "The social platform"). */
 export const DELIVERY_KINDS = [
   'tweet_create_events',
   'favorite_events',

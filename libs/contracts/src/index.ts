@@ -15,3 +15,4 @@ export * from './auth-account-events';
 export * from './tracking';
 export * from './social-events';
 export * from './account-events';
+export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';

@@ -55,7 +55,7 @@ export const Queues = {
 } as const;
 
 /**
- * The whole system's topology (ARCHITECTURE section 3). Every service declares all of it at
+ * The whole system's topology (docs/architecture.md, "Broker topology"). Every service declares all of it at
  * connect, so a message published before its consumer first started is kept, not dropped by
  * an exchange without bindings.
  */

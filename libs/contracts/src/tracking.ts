@@ -1,8 +1,8 @@
 import { defineContract } from './envelope';
 
 /**
- * RPC on `tracking.rpc`: delivery-tracking lookups for other services (ARCHITECTURE
- * sections 3 and 5). Errors come back as RpcError with one of TRACKING_ERROR_CODES.
+ * RPC on `tracking.rpc`: delivery-tracking lookups for other services (docs/architecture.md,
+ * "Broker topology" and "The tracking provider"). Errors come back as RpcError with one of TRACKING_ERROR_CODES.
  */
 
 /** A tracking client id (the provider's clientId) and a task id, as tracking accepts them. */

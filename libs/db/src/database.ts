@@ -4,7 +4,6 @@ import type { Logger } from '@crm/logging';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
-export type QueryResultRow = pg.QueryResultRow;
 
 // bigint counts come back as strings by default; ours fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { parse as parseQueryString } from 'node:querystring';
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import { cleanJson } from '@crm/contracts';
 import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { errorHandler, HttpError, notFound } from './errors';
@@ -24,6 +26,12 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Parse JSON bodies for every route (raw bytes kept in req.rawBody). Off where routes read raw bytes themselves. */
   parseJson?: boolean;
+  /**
+   * Replace text no database can store (NUL, lone surrogates) in query strings and JSON
+   * bodies; on by default. The platform simulator turns it off: it plays the outside world,
+   * which keeps what it is sent.
+   */
+  cleanText?: boolean;
   /** Adds the service's routes. */
   routes: (app: Express) => void;
 }
@@ -38,6 +46,12 @@ const requestContext: RequestHandler = (req, res, next) => {
   const correlationId = correlation && ID_PATTERN.test(correlation) ? correlation : requestId;
   res.set('x-request-id', requestId);
   runWithContext({ correlationId, requestId }, () => next());
+};
+
+/** The parsed JSON body with unstorable characters replaced (rawBody keeps the exact bytes). */
+const cleanBody: RequestHandler = (req, _res, next) => {
+  if (req.body !== undefined) req.body = cleanJson(req.body as unknown);
+  next();
 };
 
 function accessLog(logger: Logger): RequestHandler {
@@ -59,6 +73,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  const clean = options.cleanText ?? true;
+  if (clean) app.set('query parser', (query: string) => cleanJson(parseQueryString(query)));
   app.use(requestContext);
   app.use(accessLog(options.logger));
   if (options.parseJson ?? true) {
@@ -70,6 +86,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         },
       }),
     );
+    if (clean) app.use(cleanBody);
   }
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'live' });

@@ -1,3 +1,3 @@
 export { createLogger, type Logger } from './logger';
 export { runWithContext, currentCorrelationId, type LogContext } from './context';
-export { redact, registerSecret, REDACTED } from './redact';
+export { redact, registerSecret } from './redact';

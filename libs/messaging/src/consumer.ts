@@ -1,5 +1,5 @@
 import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib';
-import { ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
+import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
 import { attemptsOf, Headers } from './headers';
 import { QueueConsumer, sendConfirmed, settle } from './queue-consumer';
@@ -43,6 +43,15 @@ export function republishProperties(properties: MessageProperties, headers: Reco
     timestamp: properties.timestamp,
     headers: { ...(properties.headers ?? {}), ...headers },
   };
+}
+
+/**
+ * PostgreSQL refused the data itself (SQLSTATE class 22: invalid text, out of range, ...):
+ * the same message fails the same way every time, so it goes to the DLQ at once.
+ */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /** Retry and DLQ hops change a message's routing key; the first one is kept in a header. */
@@ -100,7 +109,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
       settle(channel, message, 'ack');
     } catch (error) {
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
-      if (error instanceof PermanentFailure || error instanceof ContractViolation) {
+      if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
         await this.deadLetter(channel, message, reason, previousAttempts + 1);
       } else {
         await this.retryLater(channel, message, reason, previousAttempts + 1);
@@ -111,7 +120,8 @@ export class Consumer<P = unknown> extends QueueConsumer {
   private parse(message: ConsumeMessage): Envelope<P> {
     let body: unknown;
     try {
-      body = JSON.parse(message.content.toString('utf8'));
+      // Text no database can store (NUL, lone surrogates) is replaced here, once for every handler.
+      body = cleanJson(JSON.parse(message.content.toString('utf8')));
     } catch {
       throw new ContractViolation('invalid message: the body is not JSON');
     }

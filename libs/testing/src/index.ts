@@ -1,2 +1,3 @@
-export { amqpUrl, restartBroker, stopBroker, startBroker, freshVirtualHost, type TestVirtualHost } from './environment';
+export { amqpUrl, databaseServerUrl, restartBroker, stopBroker, startBroker, freshVirtualHost, type TestVirtualHost } from './environment';
 export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, type TestDatabase } from './helpers';
+export { browserSession } from './browser';

@@ -9,7 +9,7 @@ export function sign(consumerSecret: string, bytes: Buffer | string): string {
 }
 
 /** Tokens the platform sends look like this; anything else is refused so the CRC route cannot sign arbitrary text. */
-export const CRC_TOKEN_PATTERN = /^[A-Za-z0-9+/=_-]{16,128}$/;
+const CRC_TOKEN_PATTERN = /^[A-Za-z0-9+/=_-]{16,128}$/;
 
 export function isPlausibleCrcToken(token: unknown): token is string {
   return typeof token === 'string' && CRC_TOKEN_PATTERN.test(token);

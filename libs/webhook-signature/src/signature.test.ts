@@ -1,6 +1,6 @@
 import { crcResponse, isPlausibleCrcToken, sign, verifySignature } from './index';
 
-// Vectors from shared/fixtures/social/oauth1-vector.md ("Webhook vectors").
+// The platform's published webhook vectors (docs/architecture.md, "The social platform").
 describe('webhook cryptography', () => {
   it('answers the published CRC vector', () => {
     expect(crcResponse('DDD', 'some_random').response_token).toBe('sha256=VE19eUk6krbdSqWPdvH71xtFhApBAU81uPW3UT65vOs=');

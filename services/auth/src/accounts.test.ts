@@ -5,12 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import axios from 'axios';
 import express from 'express';
 import { withTransaction, type PoolClient } from '@crm/db';
 import { closeServer, listen, portOf } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
-import { testLogger } from '@crm/testing';
+import { browserSession, testLogger } from '@crm/testing';
 import { AccountStore } from './adapters/accounts';
 import type { AuthEvents } from './adapters/events';
 import { Keyring } from './adapters/keyring';
@@ -21,7 +20,7 @@ import { AccountService, ConnectionFailed } from './operations/accounts';
 import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
-const browser = axios.create({ validateStatus: () => true, maxRedirects: 0 });
+let browser = browserSession();
 
 beforeAll(async () => {
   h = await startHarness({ prefix: 'auth_accounts' });
@@ -33,12 +32,25 @@ afterAll(async () => {
 
 const accountCount = async () => (await h.auth.pool.query('SELECT count(*)::int AS n FROM accounts')).rows[0].n as number;
 
-/** Starts a connection and submits the authorize page; returns where the platform sends the browser. */
-async function authorize(decision: 'approve' | 'deny', user = '@callback_cat'): Promise<string> {
+/** Starts a connection as the CRM; returns the one-time start link it gets for the agent's browser. */
+async function startConnection(): Promise<string> {
   const started = await h.crm.post('/v1/connections');
   expect(started.status).toBe(201);
-  expect(started.data).toEqual({ authorizeUrl: expect.stringMatching(/\/oauth\/authorize\?oauth_token=/), expiresAt: expect.any(String) });
-  const token = new URL(started.data.authorizeUrl).searchParams.get('oauth_token')!;
+  expect(started.data).toEqual({ authorizeUrl: expect.stringMatching(/\/v1\/oauth\/start\?link=/), expiresAt: expect.any(String) });
+  return started.data.authorizeUrl as string;
+}
+
+/** Opens a start link in `browser`; returns the platform's authorize page it was sent to. */
+async function openStartLink(link: string): Promise<URL> {
+  const opened = await browser.get(link);
+  expect(opened.status).toBe(303);
+  expect(opened.headers['set-cookie']?.[0]).toMatch(/^oauth_binding_[0-9a-f]{16}=.+; Max-Age=900; Path=\/v1\/oauth; HttpOnly; SameSite=Lax$/);
+  return new URL(String(opened.headers.location));
+}
+
+/** Starts a connection, opens its link and submits the authorize page; returns where the platform sends the browser. */
+async function authorize(decision: 'approve' | 'deny', user = '@callback_cat'): Promise<string> {
+  const token = (await openStartLink(await startConnection())).searchParams.get('oauth_token')!;
   const answer = await browser.post(`${h.simulatorUrl}/oauth/authorize`, new URLSearchParams({ oauth_token: token, user, decision }).toString(), {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
@@ -121,12 +133,65 @@ describe('the OAuth callback', () => {
         consumerKey: 'k',
         authorizeUrl: 'http://x/oauth/authorize',
         callbackUrl: () => 'http://auth/v1/oauth/callback',
+        startUrl: () => 'http://auth/v1/oauth/start',
         connectionTtlSeconds: 900,
       });
       await expect(service.startConnection()).rejects.toThrow(ConnectionFailed);
     } finally {
       await closeServer(server);
     }
+  });
+});
+
+describe('binding a connection to the browser that started it', () => {
+  beforeEach(() => {
+    browser = browserSession();
+  });
+
+  it('refuses a callback from another browser without using the request up; the starting browser still connects', async () => {
+    const callback = await authorize('approve', '@bound_bea');
+    const before = await accountCount();
+    const stranger = browserSession();
+    const hijack = await stranger.get(callback);
+    expect(hijack.status).toBe(403);
+    expect(hijack.data).toContain('Connection started elsewhere');
+    expect(await accountCount()).toBe(before);
+    const own = await browser.get(callback);
+    expect(own.status).toBe(303);
+    expect(new URL(String(own.headers.location)).searchParams.get('screenName')).toBe('bound_bea');
+  });
+
+  it('lets no one but the starting browser cancel the request', async () => {
+    const link = await startConnection();
+    const token = (await openStartLink(link)).searchParams.get('oauth_token')!;
+    const cancel = await browserSession().get(`${h.authUrl}/v1/oauth/callback`, { params: { denied: token } });
+    expect(cancel.status).toBe(403);
+    const approved = await browser.post(`${h.simulatorUrl}/oauth/authorize`, new URLSearchParams({ oauth_token: token, user: '@kept_kim', decision: 'approve' }).toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect((await browser.get(String(approved.headers.location))).status).toBe(303);
+  });
+
+  it('opens a start link once: a second browser (or a second look) gets nothing to bind', async () => {
+    const link = await startConnection();
+    await openStartLink(link);
+    const again = await browserSession().get(link);
+    expect(again.status).toBe(409);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.data).toContain('already opened');
+    const unknown = await browserSession().get(`${h.authUrl}/v1/oauth/start`, { params: { link: 'made-up' } });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('lets a request token alone complete nothing (the platform page was reached without the start link)', async () => {
+    const link = await startConnection();
+    const token = (await openStartLink(link)).searchParams.get('oauth_token')!;
+    const elsewhere = browserSession();
+    const approved = await elsewhere.post(`${h.simulatorUrl}/oauth/authorize`, new URLSearchParams({ oauth_token: token, user: '@mallory', decision: 'approve' }).toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect((await elsewhere.get(String(approved.headers.location))).status).toBe(403);
+    expect((await h.crm.get('/v1/accounts')).data.items.map((a: { screenName: string }) => a.screenName)).not.toContain('mallory');
   });
 });
 
@@ -260,7 +325,7 @@ describe('removing an account', () => {
           return true;
         },
       },
-      { envName: 'test', consumerKey: h.secrets.consumerKey, authorizeUrl: 'http://x/oauth/authorize', callbackUrl: () => 'http://auth/v1/oauth/callback', connectionTtlSeconds: 900 },
+      { envName: 'test', consumerKey: h.secrets.consumerKey, authorizeUrl: 'http://x/oauth/authorize', callbackUrl: () => 'http://auth/v1/oauth/callback', startUrl: () => 'http://auth/v1/oauth/start', connectionTtlSeconds: 900 },
     );
     const removed = await Promise.all([service.remove(accountId), service.remove(accountId)]);
     expect(removed.sort()).toEqual([false, true]);

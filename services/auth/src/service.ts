@@ -79,6 +79,7 @@ function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEven
       consumerKey: config.SOCIAL_CONSUMER_KEY,
       authorizeUrl: config.SOCIAL_AUTHORIZE_URL ?? `${config.SOCIAL_API_URL.replace(/\/$/, '')}/oauth/authorize`,
       callbackUrl: () => `${publicUrl()}/v1/oauth/callback`,
+      startUrl: () => `${publicUrl()}/v1/oauth/start`,
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
     },
   );

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Ticketing's own data: contacts, tickets and their activities (ARCHITECTURE sections 2 and 7).
+-- Ticketing's own data: contacts, tickets and their activities (docs/architecture.md, "Services" and "CRM-facing HTTP").
 -- Account ids and platform ids are the social platform's ids, always kept as text.
 
 CREATE TABLE contacts (

@@ -5,7 +5,7 @@ import { platformUser, resolveUser, type PlatformUser, type UserRef } from './us
 
 /**
  * Builders of every other kind of Account Activity delivery (posts, likes, follows, blocks,
- * mutes, typing, read receipts, deletes, revokes), shaped like shared/fixtures/social: the
+ * mutes, typing, read receipts, deletes, revokes), shaped like libs/testing/fixtures/social: the
  * platform's quirks included (post ids as inexact JSON numbers beside exact `id_str`, users
  * inside follow/block/mute events with a string `id` and no `id_str`, `timestamp_ms` as a string).
  */

@@ -59,6 +59,7 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
   }
 
   return createHttpApp({
+    cleanText: false,
     logger,
     readiness: {},
     routes: (app) => {

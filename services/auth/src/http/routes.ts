@@ -1,4 +1,5 @@
-import { Router, type Express } from 'express';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { Router, type Express, type Request } from 'express';
 import { HttpError, requireBearerToken } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { AccountService } from '../operations/accounts';
@@ -6,7 +7,8 @@ import type { ActionExecutor } from '../operations/executor';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
 import { domainErrors } from './errors';
-import { CALLBACK_PAGES, sendPage } from './pages';
+import { bindingCookieName } from '../adapters/connection-requests';
+import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
 import { accountIdParam, bodyOf, optionalString, requiredString } from './params';
 
 export interface AuthRoutesDeps {
@@ -27,14 +29,30 @@ export interface AuthRoutesDeps {
 const ACCOUNT_ID = /^[0-9]{1,20}$/;
 const queryString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-/** Routes a browser visits: the OAuth callback and the page after it. No CRM token here. */
+/** The binding cookie the browser sent for a request token, if any. */
+const bindingOf = (req: Request) => {
+  const cookies = parseCookies(req.get('cookie') ?? '');
+  return (requestToken: string) => cookies[bindingCookieName(requestToken)];
+};
+
+/** Routes a browser visits: the start link, the OAuth callback and the page after it. No CRM token here. */
 function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
+  const minutes = `${Math.round(deps.connectionTtlSeconds / 60)} minutes`;
+  router.get('/v1/oauth/start', async (req, res) => {
+    const opened = await deps.accounts.openStartLink(queryString(req.query.link) ?? '');
+    if (opened.status !== 'opened') {
+      const page = START_PAGES[opened.status];
+      sendPage(res, page.status, page.title, page.text(minutes));
+      return;
+    }
+    const secure = deps.publicUrl().startsWith('https:');
+    const cookie = serializeCookie(opened.cookieName, opened.binding, { httpOnly: true, sameSite: 'lax', secure, path: '/v1/oauth', maxAge: deps.connectionTtlSeconds });
+    res.set('set-cookie', cookie).set('cache-control', 'no-store').redirect(303, opened.authorizeUrl);
+  });
+
   router.get('/v1/oauth/callback', async (req, res) => {
-    const outcome = await deps.accounts.completeConnection({
-      oauth_token: queryString(req.query.oauth_token),
-      oauth_verifier: queryString(req.query.oauth_verifier),
-      denied: queryString(req.query.denied),
-    });
+    const query = { oauth_token: queryString(req.query.oauth_token), oauth_verifier: queryString(req.query.oauth_verifier), denied: queryString(req.query.denied) };
+    const outcome = await deps.accounts.completeConnection(query, bindingOf(req));
     if (outcome.status === 'connected') {
       const target = new URL(deps.crmConnectedUrl ?? `${deps.publicUrl()}/v1/oauth/connected`);
       target.searchParams.set('accountId', outcome.account.accountId);
@@ -43,8 +61,7 @@ function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
       return;
     }
     const page = CALLBACK_PAGES[outcome.status];
-    const detail = outcome.status === 'failed' ? outcome.reason : `${Math.round(deps.connectionTtlSeconds / 60)} minutes`;
-    sendPage(res, page.status, page.title, page.text(detail));
+    sendPage(res, page.status, page.title, page.text(outcome.status === 'failed' ? outcome.reason : minutes));
   });
 
   router.get('/v1/oauth/connected', (req, res) => {

@@ -1,6 +1,6 @@
 import type { Logger } from '@crm/logging';
 import type { AccessToken, AccountStore, AccountSummary } from '../adapters/accounts';
-import type { ConnectionRequests } from '../adapters/connection-requests';
+import type { ConnectionRequests, OpenResult } from '../adapters/connection-requests';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient } from '../adapters/platform/client';
 import { PlatformRejected } from '../domain/platform-errors';
@@ -12,13 +12,15 @@ export interface AccountServiceOptions {
   authorizeUrl: string;
   /** auth's OAuth callback, as the browser reaches it. */
   callbackUrl: () => string;
+  /** auth's page that opens a start link (binding the browser), as the browser reaches it. */
+  startUrl: () => string;
   connectionTtlSeconds: number;
 }
 
 /** How an OAuth callback ended; everything but `connected` stored nothing. */
 export type CallbackOutcome =
   | { status: 'connected'; account: AccountSummary }
-  | { status: 'denied' | 'unknown' | 'replayed' | 'expired' | 'invalid' }
+  | { status: 'denied' | 'unknown' | 'unbound' | 'replayed' | 'expired' | 'invalid' }
   | { status: 'failed'; reason: string };
 
 /** The platform did not do its part of a connection (or an import); nothing was stored. */
@@ -62,26 +64,44 @@ export class AccountService {
     private readonly options: AccountServiceOptions,
   ) {}
 
-  /** Asks the platform for a request token with our callback and gives the page the user must approve on. */
+  /**
+   * Asks the platform for a request token with our callback. The CRM principal that asked gets
+   * a one-time start link on auth (not the platform's page): the browser that opens it is the
+   * only one whose callback can complete or cancel the connection.
+   */
   async startConnection(): Promise<{ authorizeUrl: string; expiresAt: string }> {
     const answer = await this.deps.platform.call({ method: 'POST', path: '/oauth/request_token' }, { kind: 'consumer', oauth: { oauth_callback: this.options.callbackUrl() } });
     const form = (answer.data ?? {}) as Record<string, string>;
     if (form.oauth_callback_confirmed !== 'true') throw new ConnectionFailed('the platform did not confirm the callback (oauth_callback_confirmed is not true)');
     if (!form.oauth_token || !form.oauth_token_secret) throw new ConnectionFailed('the platform answered without a request token');
-    const expiresAt = await this.deps.requests.create(this.options.envName, form.oauth_token, form.oauth_token_secret, this.options.connectionTtlSeconds);
-    const authorizeUrl = new URL(this.options.authorizeUrl);
-    authorizeUrl.searchParams.set('oauth_token', form.oauth_token);
+    const platformPage = new URL(this.options.authorizeUrl);
+    platformPage.searchParams.set('oauth_token', form.oauth_token);
+    const { expiresAt, startLink } = await this.deps.requests.create({
+      envName: this.options.envName,
+      token: form.oauth_token,
+      tokenSecret: form.oauth_token_secret,
+      authorizeUrl: platformPage.toString(),
+      ttlSeconds: this.options.connectionTtlSeconds,
+    });
+    const authorizeUrl = new URL(this.options.startUrl());
+    authorizeUrl.searchParams.set('link', startLink);
     return { authorizeUrl: authorizeUrl.toString(), expiresAt: expiresAt.toISOString() };
   }
 
+  /** A browser opened a start link: bind it (the caller sets the cookie) and send it to the platform's page. */
+  openStartLink(link: string): Promise<OpenResult> {
+    return this.deps.requests.open(link);
+  }
+
   /** The browser came back from the authorize page: exchange the verifier for the account's token pair. */
-  async completeConnection(query: { oauth_token?: string; oauth_verifier?: string; denied?: string }): Promise<CallbackOutcome> {
+  async completeConnection(query: { oauth_token?: string; oauth_verifier?: string; denied?: string }, binding: (requestToken: string) => string | undefined): Promise<CallbackOutcome> {
     if (query.denied) {
-      await this.deps.requests.claim(query.denied); // the request is over: a later callback with it is a replay
-      return { status: 'denied' };
+      // The request is over (a later callback with it is a replay), unless this browser did not start it.
+      const claim = await this.deps.requests.claim(query.denied, binding(query.denied));
+      return { status: claim.status === 'unbound' || claim.status === 'unknown' ? claim.status : 'denied' };
     }
     if (!query.oauth_token || !query.oauth_verifier) return { status: 'invalid' };
-    const claim = await this.deps.requests.claim(query.oauth_token);
+    const claim = await this.deps.requests.claim(query.oauth_token, binding(query.oauth_token));
     if (claim.status !== 'claimed') return { status: claim.status };
 
     let token: AccessToken;

@@ -4,7 +4,7 @@ import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
-import type { PlatformClient } from '../adapters/platform/client';
+import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
 import { ACTIONS, platformIdOf } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
@@ -127,11 +127,26 @@ export class ActionExecutor {
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
 
+    let answer: PlatformAnswer;
     try {
-      const answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
-      return await this.finish(call, 'succeeded', platformIdOf(definition.kind, answer.data), answer.data, null);
+      answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
     } catch (failure) {
       return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
+    }
+    return this.done(call, platformIdOf(definition.kind, answer.data), answer.data);
+  }
+
+  /**
+   * The platform did it: record so. Failing to store its answer must never make the command
+   * look unsent (a retry would send it again): the result is stored without the answer, and
+   * if even that fails the command stays `sending`, which a retry takes for an unknown outcome.
+   */
+  private async done(call: ActionCall, platformId: string | null, data: unknown): Promise<ActionResult> {
+    try {
+      return await this.finish(call, 'succeeded', platformId, data, null);
+    } catch (error) {
+      this.deps.logger.error("the action was done but the platform's answer could not be stored; storing the result without it", { action: call.action, commandId: call.commandId, reason: (error as Error).message });
+      return this.finish(call, 'succeeded', platformId, null, null);
     }
   }
 

@@ -8,7 +8,7 @@ import { closeServer, listen, portOf } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { browserSession, capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { crcResponse, isPlausibleCrcToken } from '@crm/webhook-signature';
 import { readConfig, type AuthConfig } from '../config';
 import { startAuth, type RunningService } from '../service';
@@ -96,7 +96,6 @@ export interface PlatformRequestLogEntry {
   rejection?: string;
 }
 
-const http = axios.create({ validateStatus: () => true, maxRedirects: 0 });
 
 /**
  * auth in-process against the simulated platform (in-process too, on port 0), a fresh
@@ -173,8 +172,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   async function connect(user: string): Promise<string> {
     const started = await crm.post('/v1/connections');
     if (started.status !== 201) throw new Error(`POST /v1/connections answered ${started.status}: ${JSON.stringify(started.data)}`);
-    // What a browser does: open the authorize page, submit its form, follow the redirect to the callback.
-    const authorizeUrl = new URL(started.data.authorizeUrl as string);
+    // What a browser does: open the start link (bound by a cookie), the authorize page, submit its form, follow the redirect to the callback.
+    const http = browserSession();
+    const opened = await http.get(started.data.authorizeUrl as string);
+    if (opened.status !== 303) throw new Error(`the start link answered ${opened.status}`);
+    const authorizeUrl = new URL(String(opened.headers.location));
     const page = await http.get<string>(authorizeUrl.toString());
     const token = /name="oauth_token" value="([^"]+)"/.exec(page.data)?.[1];
     const action = /<form method="post" action="([^"]+)"/.exec(page.data)?.[1];

@@ -3,7 +3,7 @@ import { checkPartnerConfig, DEFAULT_POLICY, dispositionOf, route, withDefaults,
 const defaults = { queue: 'social', folder: 'inbox', firstResponseMinutes: 60, resolutionMinutes: 1440 };
 
 describe('partner configuration: validation', () => {
-  it('accepts an empty configuration and the full shape of ARCHITECTURE section 7', () => {
+  it('accepts an empty configuration and the full shape of docs/architecture.md ("CRM-facing HTTP")', () => {
     expect(checkPartnerConfig({})).toEqual([]);
     const full = {
       pageId: '2975699229',

@@ -1,7 +1,7 @@
 import { ajv, describeErrors, type SocialEventKind } from '@crm/contracts';
 
 /**
- * The partner configuration of a connected account (ARCHITECTURE section 7): where its
+ * The partner configuration of a connected account (docs/architecture.md, "CRM-facing HTTP"): where its
  * tickets go, how fast they are due, and what each kind of activity does.
  */
 

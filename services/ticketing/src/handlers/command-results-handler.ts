@@ -3,7 +3,7 @@ import { withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import type { MessageHandler } from '@crm/messaging';
 import { markOutboundFailed, markOutboundSent } from '../adapters/db/outbound';
-import { isUuid } from '../http/cursor';
+import { isUuid } from '../domain/ids';
 
 /** The actions ticketing sends (replies from tickets); results of other commands are not ours. */
 const REPLY_ACTIONS = new Set(['send_dm', 'reply']);

@@ -1,9 +1,9 @@
 import type { Position } from '../adapters/db/ticket-queries';
+import { isUuid } from '../domain/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-export const isUuid = (value: string) => UUID.test(value);
+export { isUuid };
 
 /** An opaque page cursor: the position of the last item of a page, base64url-encoded. */
 export function encodeCursor(position: Position): string {

@@ -17,7 +17,7 @@ export interface ConversationStateJson {
   };
 }
 
-/** Ticket JSON of ARCHITECTURE section 7, plus routing and DM state. */
+/** Ticket JSON of docs/architecture.md ("CRM-facing HTTP"), plus routing and DM state. */
 export interface TicketJson {
   id: string;
   accountId: string;

@@ -40,7 +40,7 @@ function ticketIdOf(req: Request<{ id: string }>): string {
 
 const nextCursor = (more: boolean, last: { created_at_key: string; id: string } | undefined) => (more && last ? encodeCursor({ createdAt: last.created_at_key, id: last.id }) : null);
 
-/** The CRM-facing API of ticketing (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
+/** The CRM-facing API of ticketing (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
 export function ticketingRoutes(deps: RouteDeps): (app: Express) => void {
   const { pool, logger } = deps;
   return (app) => {

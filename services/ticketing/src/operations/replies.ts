@@ -6,7 +6,7 @@ import { makeEnvelope } from '@crm/messaging';
 import { markOutboundFailed, insertPendingOutbound } from '../adapters/db/outbound';
 import { enqueue, type OutboxRow } from '../adapters/db/outbox';
 import { findReplyTarget, lastInboundPost, touchTicket } from '../adapters/db/replies';
-import { isUuid } from '../http/cursor';
+import { isUuid } from '../domain/ids';
 import { readReplyText, unavailableBecause } from '../domain/replies';
 
 export interface RepliesDeps {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The platform payload examples of shared/fixtures/social. */
-const FIXTURES = join(__dirname, '../../../../../shared/fixtures/social');
+/** The platform payload examples of libs/testing/fixtures/social. */
+const FIXTURES = join(__dirname, '../../../../libs/testing/fixtures/social');
 
 export function fixture<T = Record<string, unknown>>(name: string): T {
   return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as T;

@@ -59,7 +59,7 @@ function providerFailure(error: unknown, what: string): TrackingError {
 }
 
 /**
- * The tracking provider's task API (ARCHITECTURE section 5), called with axios because a
+ * The tracking provider's task API (docs/architecture.md, "The tracking provider"), called with axios because a
  * task read is a GET with a JSON body (`{}`), which Node's fetch refuses to send. Each
  * attempt has its own timeout; reads are retried with growing delays, creates never
  * (a create's retry is the caller's, made safe by the task id).

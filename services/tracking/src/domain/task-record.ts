@@ -2,7 +2,7 @@ import type { LatLng } from './geo';
 
 /**
  * Reads what the live view needs out of the provider's task record. The record is only
- * partly documented (shared/fixtures/tracking/README.md), so every field is read
+ * partly documented (docs/architecture.md, "The tracking provider"), so every field is read
  * defensively: a missing or malformed one yields null, never an exception.
  */
 

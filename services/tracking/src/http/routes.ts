@@ -17,7 +17,7 @@ export interface RouteDeps {
 type ClientParams = { clientId: string };
 type TaskParams = { clientId: string; taskId: string };
 
-/** The CRM-facing API of tracking (ARCHITECTURE section 7); every /v1 route needs a bearer token. */
+/** The CRM-facing API of tracking (docs/architecture.md, "CRM-facing HTTP"); every /v1 route needs a bearer token. */
 export function trackingRoutes({ lookups, clients, apiTokens, logger }: RouteDeps): (app: Express) => void {
   return (app) => {
     app.use('/v1', requireBearerToken(apiTokens));

@@ -1,4 +1,5 @@
 import axios, { type AxiosResponse } from 'axios';
+import { cleanJson } from '@crm/contracts';
 import { registerSecret, type Logger } from '@crm/logging';
 import type { PlatformRequest } from '../../domain/actions';
 import { ConfigurationError, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../../domain/platform-errors';
@@ -152,7 +153,8 @@ export class PlatformClient {
       if (NOT_SENT.has(code)) throw new PlatformNotReached(`could not reach the platform (${code})`);
       throw new NoAnswer(code === 'ECONNABORTED' || code === 'ETIMEDOUT' ? `no answer from the platform within ${this.options.timeoutMs} ms` : `the connection to the platform broke off (${code})`);
     }
-    const body = parseBody(response);
+    // What the platform answers may hold text PostgreSQL cannot store (NUL, lone surrogates).
+    const body = cleanJson(parseBody(response));
     this.options.logger.debug('platform call', { method: request.method, path: request.path, status: response.status, ms: Date.now() - started });
     if (response.status >= 200 && response.status < 300) return { status: response.status, data: body };
     const { code, message } = platformErrorOf(body);

@@ -1,6 +1,6 @@
 import { basicCredentials, encodeParameters, OAuth1Signer } from './oauth1';
 
-/** The platform's published worked example (shared/fixtures/social/oauth1-vector.md). */
+/** The platform's published worked example (docs/architecture.md, "The social platform"). */
 const VECTOR = {
   consumer: { key: 'xvz1evFS4wEEPTGEFPHBog', secret: 'kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw' },
   token: { key: '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb', secret: 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE' },

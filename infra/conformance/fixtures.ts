@@ -1,0 +1,24 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The folder of the platform's published examples the conformance suite checks the services
+ * against (`CONFORMANCE_FIXTURES`, holding `social/`). The suite runs only when it is given
+ * (infra/scripts/bootstrap.sh ci, when CI has the examples): without it, it fails.
+ */
+export function conformanceFixtures(): string {
+  const dir = process.env.CONFORMANCE_FIXTURES;
+  if (!dir || !existsSync(join(dir, 'social'))) {
+    throw new Error(`CONFORMANCE_FIXTURES must name a folder holding social/ (given: ${dir ?? 'nothing'})`);
+  }
+  return dir;
+}
+
+export const socialFile = (name: string) => join(conformanceFixtures(), 'social', name);
+
+export const socialFiles = (suffix: string) =>
+  readdirSync(join(conformanceFixtures(), 'social'))
+    .filter((name) => name.endsWith(suffix))
+    .sort();
+
+export const readSocial = (name: string) => readFileSync(socialFile(name), 'utf8');
