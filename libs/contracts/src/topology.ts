@@ -22,7 +22,7 @@ export interface RetryPolicy {
 
 export interface QueueSpec {
   name: string;
-  /** work: durable quorum queue with retries and a DLQ. rpc: durable request queue, answered by reply. */
+  /** work: durable quorum queue with retries and a DLQ. rpc: durable request queue, answered by reply; callers publish to its (first) binding's exchange. */
   kind: 'work' | 'rpc';
   bindings?: BindingSpec[];
   retry?: RetryPolicy;
@@ -40,6 +40,9 @@ export const Exchanges = {
   socialCommands: 'social.commands',
   socialCommandResults: 'social.command-results',
   accountEvents: 'account.events',
+  /** RPC requests go through their own exchanges, so a caller needs write on these, never on the default exchange (which reaches every queue). */
+  authRpc: 'rpc.auth',
+  trackingRpc: 'rpc.tracking',
 } as const;
 
 export const Queues = {
@@ -65,6 +68,8 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.socialCommands, type: 'direct' },
     { name: Exchanges.socialCommandResults, type: 'topic' },
     { name: Exchanges.accountEvents, type: 'topic' },
+    { name: Exchanges.authRpc, type: 'direct' },
+    { name: Exchanges.trackingRpc, type: 'direct' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
@@ -79,9 +84,9 @@ export const SYSTEM_TOPOLOGY: Topology = {
       ],
       retry: DEFAULT_RETRY,
     },
-    { name: Queues.authRpc, kind: 'rpc' },
+    { name: Queues.authRpc, kind: 'rpc', bindings: [{ exchange: Exchanges.authRpc, routingKey: Queues.authRpc }] },
     { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
-    { name: Queues.trackingRpc, kind: 'rpc' },
+    { name: Queues.trackingRpc, kind: 'rpc', bindings: [{ exchange: Exchanges.trackingRpc, routingKey: Queues.trackingRpc }] },
     // The platform's user events (webhook-ingest routes them `user_event.<revoking user id>`): auth records a revoke and announces account.revoked.
     { name: Queues.authActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: 'user_event.#' }], retry: DEFAULT_RETRY },
   ],
