@@ -75,12 +75,12 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   requireWorkQueue(topology, accountEventsQueue);
   requireWorkQueue(topology, commandResultsQueue);
 
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, topology);
   const pipeline = new ActivityPipeline({ pool, logger, publisher, accountEventsExchange: options.accountEventsExchange ?? Exchanges.accountEvents });
   const consumer = new Consumer<RawActivityPayload>(broker, {

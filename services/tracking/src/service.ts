@@ -35,8 +35,8 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
   registerSecret(config.CREDENTIALS_KEY);
   if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
 
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
@@ -79,7 +79,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     },
   });
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger, topology: config.BROKER_TOPOLOGY });
   const rpc = new RpcServer(broker, { queue: Queues.trackingRpc, topology: SYSTEM_TOPOLOGY, producer: 'tracking', methods: trackingRpcMethods(lookups), prefetch: config.RPC_PREFETCH });
 
   const app = createHttpApp({
