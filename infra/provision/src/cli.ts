@@ -1,0 +1,46 @@
+/**
+ * `pnpm provision`: the broker users and database roles of every service, with the least
+ * rights each needs (docs/architecture.md, "Credentials"). Idempotent. Settings (env):
+ *   AMQP_ADMIN_URL      an admin on the vhost to provision (default: guest on the local broker, vhost `crm`)
+ *   DATABASE_ADMIN_URL  a PostgreSQL superuser (default: postgres on the local server)
+ *   BROKER_USER_PREFIX, DATABASE_ROLE_PREFIX  name prefixes (default `crm_`)
+ *   CREDENTIALS_FILE    where every service's URLs and the passwords are kept (default .local/credentials.json,
+ *                       git-ignored; the local stack reads it). Passwords in it are reused; missing ones generated.
+ * Runs rabbitmqctl (RABBITMQCTL overrides the command, e.g. `docker compose exec -T rabbitmq rabbitmqctl`).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { provision, type Provisioned } from './provision';
+
+export const DEFAULT_CREDENTIALS_FILE = join(__dirname, '..', '..', '..', '.local', 'credentials.json');
+
+async function readKept(file: string): Promise<Provisioned | undefined> {
+  return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Provisioned) : undefined;
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const file = env.CREDENTIALS_FILE ?? DEFAULT_CREDENTIALS_FILE;
+  const kept = await readKept(file);
+  const provisioned = await provision({
+    amqpAdminUrl: env.AMQP_ADMIN_URL ?? 'amqp://guest:guest@127.0.0.1:5672/crm',
+    databaseAdminUrl: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    brokerUserPrefix: env.BROKER_USER_PREFIX ?? 'crm_',
+    rolePrefix: env.DATABASE_ROLE_PREFIX ?? 'crm_',
+    passwords: kept?.passwords,
+  });
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(provisioned, null, 2)}\n`, { mode: 0o600 });
+  for (const [service, credentials] of Object.entries(provisioned.services)) {
+    process.stdout.write(`${service}: broker user ${credentials.BROKER_USER}${credentials.DATABASE_URL ? `, database roles ${new URL(credentials.DATABASE_URL).username} and ${new URL(credentials.DATABASE_MIGRATION_URL ?? '').username}` : ''}\n`);
+  }
+  process.stdout.write(`credentials written to ${file}\n`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`provisioning failed: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}
