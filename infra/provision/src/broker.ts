@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import amqplib from 'amqplib';
 import { DEFAULT_RETRY, SYSTEM_TOPOLOGY } from '@crm/contracts';
-import { declareRetryQueues, declareTopology } from '@crm/messaging';
+import { brokerUser, declareRetryQueues, declareTopology } from '@crm/messaging';
 import { permissionsOf, SERVICES, type ServiceName } from './access';
 
 const run = promisify(execFile);
@@ -29,20 +29,24 @@ export interface BrokerUser {
   password: string;
 }
 
-/** Definitions (users, their permissions on `vhost`, the vhost itself) for `rabbitmqctl import_definitions`. */
-export function brokerDefinitions(vhost: string, users: BrokerUser[]) {
+/**
+ * Definitions for `rabbitmqctl import_definitions`: the vhost, the users and their permissions on
+ * it. The admin gets full rights on a vhost it creates; the default vhost's are left as they are.
+ */
+export function brokerDefinitions(vhost: string, users: BrokerUser[], admin: string) {
+  const adminPermissions = vhost === '/' ? [] : [{ user: admin, vhost, configure: '.*', write: '.*', read: '.*' }];
   return {
     vhosts: [{ name: vhost }],
     users: users.map((user) => ({ name: user.name, password_hash: passwordHash(user.password), hashing_algorithm: 'rabbit_password_hashing_sha256', tags: [] })),
-    permissions: users.map((user) => ({ user: user.name, vhost, ...permissionsOf(user.service) })),
+    permissions: [...adminPermissions, ...users.map((user) => ({ user: user.name, vhost, ...permissionsOf(user.service) }))],
   };
 }
 
 /** Creates (or updates: passwords, permissions) every service's broker user in one import; the vhost too when missing. */
-export async function importBrokerUsers(vhost: string, users: BrokerUser[]): Promise<void> {
+export async function importBrokerUsers(adminUrl: string, users: BrokerUser[]): Promise<void> {
   // rabbitmqctl may run as another system user: the file must be readable by it; it holds only salted hashes.
   const file = join(tmpdir(), `crm-provision-${randomBytes(8).toString('hex')}.json`);
-  await writeFile(file, JSON.stringify(brokerDefinitions(vhost, users)), { mode: 0o644 });
+  await writeFile(file, JSON.stringify(brokerDefinitions(vhostOf(adminUrl), users, brokerUser(adminUrl))), { mode: 0o644 });
   try {
     await rabbitmqctl(['import_definitions', file]);
   } finally {

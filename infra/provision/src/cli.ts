@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { provision, type Provisioned } from './provision';
+import { provision, type ProvisionOptions, type Provisioned } from './provision';
 
 export const DEFAULT_CREDENTIALS_FILE = join(__dirname, '..', '..', '..', '.local', 'credentials.json');
 
@@ -19,23 +19,31 @@ async function readKept(file: string): Promise<Provisioned | undefined> {
   return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Provisioned) : undefined;
 }
 
-async function main(): Promise<void> {
-  const env = process.env;
-  const file = env.CREDENTIALS_FILE ?? DEFAULT_CREDENTIALS_FILE;
-  const kept = await readKept(file);
-  const provisioned = await provision({
+/** The settings of a provisioning run, from the env (see above). */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProvisionOptions {
+  return {
     amqpAdminUrl: env.AMQP_ADMIN_URL ?? 'amqp://guest:guest@127.0.0.1:5672/crm',
     databaseAdminUrl: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     brokerUserPrefix: env.BROKER_USER_PREFIX ?? 'crm_',
     rolePrefix: env.DATABASE_ROLE_PREFIX ?? 'crm_',
-    passwords: kept?.passwords,
-  });
+  };
+}
+
+/** Provisions with the passwords kept in `file` (missing ones generated), and keeps the result there (mode 0600). */
+export async function provisionKept(options: ProvisionOptions, file = process.env.CREDENTIALS_FILE ?? DEFAULT_CREDENTIALS_FILE): Promise<Provisioned> {
+  const kept = await readKept(file);
+  const provisioned = await provision({ ...options, passwords: { ...kept?.passwords, ...options.passwords } });
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(provisioned, null, 2)}\n`, { mode: 0o600 });
+  return provisioned;
+}
+
+async function main(): Promise<void> {
+  const provisioned = await provisionKept(optionsFromEnv());
   for (const [service, credentials] of Object.entries(provisioned.services)) {
-    process.stdout.write(`${service}: broker user ${credentials.BROKER_USER}${credentials.DATABASE_URL ? `, database roles ${new URL(credentials.DATABASE_URL).username} and ${new URL(credentials.DATABASE_MIGRATION_URL ?? '').username}` : ''}\n`);
+    const roles = credentials.DATABASE_URL ? `, database roles ${new URL(credentials.DATABASE_URL).username} and ${new URL(credentials.DATABASE_MIGRATION_URL ?? '').username}` : '';
+    process.stdout.write(`${service}: broker user ${credentials.BROKER_USER}${roles}\n`);
   }
-  process.stdout.write(`credentials written to ${file}\n`);
 }
 
 if (require.main === module) {

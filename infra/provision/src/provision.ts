@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DATABASE_SERVICES, SERVICES, type DatabaseServiceName, type ServiceName } from './access';
-import { brokerUserName, declareAll, importBrokerUsers, userUrl, vhostOf, type BrokerUser } from './broker';
+import { brokerUserName, declareAll, importBrokerUsers, userUrl, type BrokerUser } from './broker';
 import { provisionDatabase, roleUrl, type DatabaseRoles } from './database';
 
 export { BROKER_ACCESS, DATABASE_SERVICES, SERVICES, permissionsOf, type ServiceName } from './access';
@@ -59,7 +59,7 @@ export async function provision(options: ProvisionOptions): Promise<Provisioned>
     const name = brokerUserName(options.brokerUserPrefix, service);
     return { service, name, password: password(name) };
   });
-  await importBrokerUsers(vhostOf(options.amqpAdminUrl), users);
+  await importBrokerUsers(options.amqpAdminUrl, users);
   await declareAll(options.amqpAdminUrl);
   const services = Object.fromEntries(users.map((user) => [user.service, { AMQP_URL: userUrl(options.amqpAdminUrl, user), BROKER_USER: user.name }])) as Record<ServiceName, ServiceCredentials>;
   for (const service of DATABASE_SERVICES) {
