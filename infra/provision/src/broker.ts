@@ -57,6 +57,7 @@ export async function importBrokerUsers(adminUrl: string, users: BrokerUser[]): 
 /** Declares the whole topology, every work queue's retry queues and requeue exchange included, as the admin. */
 export async function declareAll(adminUrl: string): Promise<void> {
   const connection = await amqplib.connect(adminUrl);
+  connection.on('error', () => undefined); // a lost connection fails the declarations below
   try {
     const channel = await connection.createChannel();
     await declareTopology(channel, SYSTEM_TOPOLOGY);

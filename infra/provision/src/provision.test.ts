@@ -31,6 +31,7 @@ const closers: (() => Promise<unknown>)[] = [];
 /** The broker's refusal (ACCESS_REFUSED, PRECONDITION_FAILED, ...) of what `work` does on a fresh channel of `url`, or 'allowed'. */
 async function outcome(url: string, work: (channel: amqplib.ConfirmChannel) => Promise<unknown>): Promise<string> {
   const connection = await amqplib.connect(url);
+  connection.on('error', () => undefined);
   try {
     const channel = await connection.createConfirmChannel();
     const closed = new Promise<string>((resolve) => channel.on('error', (error: Error) => resolve(error.message)));
@@ -124,6 +125,7 @@ describe('the webhook key', () => {
   it('is not answered to a request sent without a user id', async () => {
     const envelope = makeEnvelope(WebhookKeyRequest, 'lp', { envName: 'prod' });
     const connection = await amqplib.connect(urlOf('webhook-ingest'));
+    connection.on('error', () => undefined);
     closers.push(() => connection.close());
     const channel = await connection.createChannel();
     const reply = new Promise<string>((resolve) => void channel.consume('amq.rabbitmq.reply-to', (message) => message && resolve(message.content.toString()), { noAck: true }));

@@ -71,7 +71,7 @@ beforeAll(async () => {
   const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   stops.unshift(() => closeServer(simulator));
   simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const stop of stops) await stop().catch(() => undefined);
