@@ -119,8 +119,10 @@ async function provisionParts(): Promise<void> {
   for (const part of parts) {
     const own = services[part.name];
     if (!own) continue;
-    const { BROKER_USER: _user, ...urls } = own;
-    part.env = { ...urls, BROKER_TOPOLOGY: 'verify', ...part.env, ...(own.DATABASE_URL && !env[`${part.name.toUpperCase()}_DATABASE_URL`] ? { DATABASE_URL: own.DATABASE_URL } : {}) };
+    const { BROKER_USER: _user, DATABASE_URL, DATABASE_MIGRATION_URL, AMQP_URL } = own;
+    const databaseGiven = Boolean(env[`${part.name.toUpperCase()}_DATABASE_URL`]);
+    const database: Record<string, string> = DATABASE_URL && DATABASE_MIGRATION_URL && !databaseGiven ? { DATABASE_URL, DATABASE_MIGRATION_URL } : {};
+    part.env = { ...part.env, AMQP_URL, BROKER_TOPOLOGY: 'verify', ...database };
     if (part.name === 'auth') part.env.WEBHOOK_KEY_CALLERS = provisioned.services['webhook-ingest'].BROKER_USER;
   }
   console.log(`Provisioned broker users and database roles (credentials in .local/credentials.json).`);

@@ -4,6 +4,7 @@
  *   AMQP_ADMIN_URL      an admin on the vhost to provision (default: guest on the local broker, vhost `crm`)
  *   DATABASE_ADMIN_URL  a PostgreSQL superuser (default: postgres on the local server)
  *   BROKER_USER_PREFIX, DATABASE_ROLE_PREFIX  name prefixes (default `crm_`)
+ *   DATABASE_NAME_PREFIX  prefix of the services' database names (default none: auth, ticketing, tracking)
  *   CREDENTIALS_FILE    where every service's URLs and the passwords are kept (default .local/credentials.json,
  *                       git-ignored; the local stack reads it). Passwords in it are reused; missing ones generated.
  * Runs rabbitmqctl (RABBITMQCTL overrides the command, e.g. `docker compose exec -T rabbitmq rabbitmqctl`).
@@ -11,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { provision, type ProvisionOptions, type Provisioned } from './provision';
+import { DATABASE_SERVICES, provision, type ProvisionOptions, type Provisioned } from './provision';
 
 export const DEFAULT_CREDENTIALS_FILE = join(__dirname, '..', '..', '..', '.local', 'credentials.json');
 
@@ -26,6 +27,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProvisionO
     databaseAdminUrl: env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     brokerUserPrefix: env.BROKER_USER_PREFIX ?? 'crm_',
     rolePrefix: env.DATABASE_ROLE_PREFIX ?? 'crm_',
+    databases: env.DATABASE_NAME_PREFIX ? Object.fromEntries(DATABASE_SERVICES.map((service) => [service, `${env.DATABASE_NAME_PREFIX}${service}`])) : undefined,
   };
 }
 
