@@ -78,6 +78,8 @@ case "$command" in
     # Every step runs and the first failure decides the exit status, so one run reports all problems.
     status=0
     step() { "$@" || { local rc=$?; [ "$status" -ne 0 ] || status=$rc; }; }
+    # Per-service broker users and database roles on the vhost `crm` (the tests of infra/provision prove their limits on a fresh one).
+    say "provision"; step pnpm provision
     say "typecheck"; step pnpm typecheck
     say "lint"; step pnpm lint
     say "test"

@@ -3,12 +3,16 @@
  * RabbitMQ and PostgreSQL (with both simulators), each in its own process, and prints where each part listens.
  * Every setting can be overridden by its env variable; PORT and DATABASE_URL, which differ
  * per service, by the prefixed form (TICKETING_PORT, AUTH_DATABASE_URL, ...).
+ * First it provisions (`pnpm provision`, on the vhost `crm` unless AMQP_ADMIN_URL names another):
+ * each service runs with its own broker user and database roles. STACK_PROVISION=0 runs every
+ * service as AMQP_URL's user and the database server's superuser instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { LOCAL_DEV } from '@crm/config';
 import { buildWebOnce } from '@crm/console/src/web-build';
+import { optionsFromEnv, provisionKept } from '../provision/src/cli';
 
 const root = join(__dirname, '..', '..');
 const env = process.env;
@@ -114,6 +118,29 @@ function reachable(url: string, fallbackPort: number): Promise<boolean> {
   });
 }
 
+/** The stack's vhost when AMQP_URL names none: provisioning never touches the default vhost's permissions. */
+function stackAdminUrl(): string {
+  const url = new URL(amqpUrl);
+  if (url.pathname.length <= 1) url.pathname = '/crm';
+  return url.toString();
+}
+
+/** Provisions users and roles and gives each service its own (a prefixed DATABASE_URL given by hand still wins). */
+async function provisionParts(): Promise<void> {
+  const provisioned = await provisionKept({ ...optionsFromEnv(), amqpAdminUrl: env.AMQP_ADMIN_URL ?? stackAdminUrl(), databaseAdminUrl: env.DATABASE_ADMIN_URL ?? `${databaseServer}/postgres` });
+  const services = provisioned.services as Record<string, (typeof provisioned.services)['auth'] | undefined>;
+  for (const part of parts) {
+    const own = services[part.name];
+    if (!own) continue;
+    const { BROKER_USER: _user, DATABASE_URL, DATABASE_MIGRATION_URL, AMQP_URL } = own;
+    const databaseGiven = Boolean(env[`${part.name.toUpperCase()}_DATABASE_URL`]);
+    const database: Record<string, string> = DATABASE_URL && DATABASE_MIGRATION_URL && !databaseGiven ? { DATABASE_URL, DATABASE_MIGRATION_URL } : {};
+    part.env = { ...part.env, AMQP_URL, BROKER_TOPOLOGY: 'verify', ...database };
+    if (part.name === 'auth') part.env.WEBHOOK_KEY_CALLERS = provisioned.services['webhook-ingest'].BROKER_USER;
+  }
+  console.log(`Provisioned broker users and database roles (credentials in .local/credentials.json).`);
+}
+
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
@@ -176,6 +203,7 @@ async function main(): Promise<void> {
   }
   // The console serves its web application from dist/web: built here when missing or older than its sources.
   buildWebOnce();
+  if (env.STACK_PROVISION !== '0') await provisionParts();
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
   // auth first: webhook-ingest asks it for the webhook key.

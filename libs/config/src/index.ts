@@ -123,6 +123,12 @@ export function commonSpecs(service: string, defaultPort: number) {
     LOG_LEVEL: logLevel(),
     SHUTDOWN_TIMEOUT_MS: num({ default: 10000 }),
     DATABASE_URL: url({ devDefault: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
+    DATABASE_MIGRATION_URL: url({ default: undefined, desc: "The role that owns the service's database and runs its migrations (`pnpm provision`); DATABASE_URL when unset." }),
+    BROKER_TOPOLOGY: str({
+      default: 'declare',
+      choices: ['declare', 'verify'] as const,
+      desc: 'declare: the service declares the topology at connect (needs configure rights); verify: it only checks that `pnpm provision` declared it.',
+    }),
   };
 }
 

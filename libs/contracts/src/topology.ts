@@ -22,7 +22,7 @@ export interface RetryPolicy {
 
 export interface QueueSpec {
   name: string;
-  /** work: durable quorum queue with retries and a DLQ. rpc: durable request queue, answered by reply. */
+  /** work: durable quorum queue with retries and a DLQ. rpc: durable request queue, answered by reply; callers publish to its (first) binding's exchange. */
   kind: 'work' | 'rpc';
   bindings?: BindingSpec[];
   retry?: RetryPolicy;
@@ -44,6 +44,9 @@ export const Exchanges = {
   accessEvents: 'access.events',
   /** Every ticket change, for the CRM (crm-events.ts); routing key = event type. */
   crmEvents: 'crm.events',
+  /** RPC requests go through their own exchanges, so a caller needs write on these, never on the default exchange (which reaches every queue). */
+  authRpc: 'rpc.auth',
+  trackingRpc: 'rpc.tracking',
 } as const;
 
 export const Queues = {
@@ -69,6 +72,8 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.accountEvents, type: 'topic' },
     { name: Exchanges.accessEvents, type: 'fanout' },
     { name: Exchanges.crmEvents, type: 'topic' },
+    { name: Exchanges.authRpc, type: 'direct' },
+    { name: Exchanges.trackingRpc, type: 'direct' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
@@ -80,9 +85,9 @@ export const SYSTEM_TOPOLOGY: Topology = {
       bindings: [...Object.values(AuthAccountEventKeys), ACCOUNT_REVOKED_KEY].map((routingKey) => ({ exchange: Exchanges.accountEvents, routingKey })),
       retry: DEFAULT_RETRY,
     },
-    { name: Queues.authRpc, kind: 'rpc' },
+    { name: Queues.authRpc, kind: 'rpc', bindings: [{ exchange: Exchanges.authRpc, routingKey: Queues.authRpc }] },
     { name: Queues.authCommands, kind: 'work', bindings: SOCIAL_ACTIONS.map((action) => ({ exchange: Exchanges.socialCommands, routingKey: action })), retry: DEFAULT_RETRY },
-    { name: Queues.trackingRpc, kind: 'rpc' },
+    { name: Queues.trackingRpc, kind: 'rpc', bindings: [{ exchange: Exchanges.trackingRpc, routingKey: Queues.trackingRpc }] },
     // The platform's user events (webhook-ingest routes them `user_event.<revoking user id>`): auth records a revoke and announces account.revoked.
     { name: Queues.authActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: 'user_event.#' }], retry: DEFAULT_RETRY },
   ],

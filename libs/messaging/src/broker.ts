@@ -1,5 +1,6 @@
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { Logger } from '@crm/logging';
+import type { TopologyMode } from './topology';
 
 export interface BrokerOptions {
   url: string;
@@ -8,6 +9,13 @@ export interface BrokerOptions {
   logger: Logger;
   heartbeatSeconds?: number;
   reconnectSeconds?: number;
+  /** Declare the topology at connect (default), or only verify it exists (a provisioned broker; see TopologyMode). */
+  topology?: TopologyMode;
+}
+
+/** The user a broker URL logs in as (amqplib's default: guest). RabbitMQ checks a message's `userId` against it. */
+export function brokerUser(url: string): string {
+  return decodeURIComponent(new URL(url).username) || 'guest';
 }
 
 /**
@@ -36,6 +44,15 @@ export class Broker {
 
   get logger(): Logger {
     return this.options.logger;
+  }
+
+  get topologyMode(): TopologyMode {
+    return this.options.topology ?? 'declare';
+  }
+
+  /** The broker user of this connection. */
+  get user(): string {
+    return brokerUser(this.options.url);
   }
 
   /** True once close() was called: errors of channels going down are expected then. */

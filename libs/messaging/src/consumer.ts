@@ -2,8 +2,8 @@ import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib'
 import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
 import { attemptsOf, Headers } from './headers';
-import { QueueConsumer, sendConfirmed, settle } from './queue-consumer';
-import { declareRetryQueues, dlqName, retryDelay, retryQueueName } from './topology';
+import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
+import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
 
 /** Thrown by a handler for a message that can never succeed: it goes to the DLQ at once. */
 export class PermanentFailure extends Error {
@@ -84,7 +84,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
       queue: consumerOptions.queue,
       topology: consumerOptions.topology,
       prefetch: consumerOptions.prefetch,
-      declare: (channel) => declareRetryQueues(channel, consumerOptions.queue, retry),
+      declare: (channel) => declareRetryQueues(channel, consumerOptions.queue, retry, broker.topologyMode),
     });
     this.retry = retry;
     this.accepted = new Set(consumerOptions.contracts.map((c) => c.type));
@@ -152,11 +152,11 @@ export class Consumer<P = unknown> extends QueueConsumer {
     });
   }
 
-  /** Republishes to `queue`, and acks the original only once the broker confirmed the copy. */
+  /** Republishes to `queue` (through the queue's requeue exchange), and acks the original only once the broker confirmed the copy. */
   private async moveTo(channel: ConfirmChannel, message: ConsumeMessage, queue: string, headers: Record<string, unknown>): Promise<void> {
     try {
       const origin = { [Headers.originalExchange]: originalExchange(message), [Headers.originalRoutingKey]: originalRoutingKey(message) };
-      await sendConfirmed(channel, queue, message.content, republishProperties(message.properties, { ...origin, ...headers }));
+      await publishConfirmed(channel, requeueExchangeName(this.options.queue), queue, message.content, republishProperties(message.properties, { ...origin, ...headers }));
       settle(channel, message, 'ack');
     } catch (error) {
       this.logger.warn('could not move message; leaving it for redelivery', { target: queue, reason: (error as Error).message });

@@ -1,4 +1,5 @@
-export { Broker, type BrokerOptions } from './broker';
+export { Broker, brokerUser, type BrokerOptions } from './broker';
+export { declareTopology, declareRetryQueues, requeueExchangeName, type TopologyMode } from './topology';
 export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
 export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';

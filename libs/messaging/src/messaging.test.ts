@@ -218,6 +218,21 @@ describe('rpc', () => {
     await client.close();
     await waiting;
   });
+
+  it("answers a method with callers only to them, by the broker-validated user id of the caller's connection", async () => {
+    const client = new RpcClient(broker, 'test', topology);
+    const server = new RpcServer(broker, {
+      queue: rpcQueue,
+      topology,
+      producer: 'test',
+      methods: [rpcMethod(EchoRequest, async ({ text }) => ({ echoed: text }), { callers: [broker.user] }), rpcMethod(PingContract, async () => ({ pong: true }), { callers: ['someone-else'] })],
+    });
+    await server.ready();
+    await expect(client.call(rpcQueue, EchoRequest, { text: 'mine' })).resolves.toEqual({ echoed: 'mine' });
+    await expect(client.call(rpcQueue, PingContract, { n: 1 })).rejects.toMatchObject({ code: 'forbidden' });
+    await server.stop();
+    await client.close();
+  });
 });
 
 describe('broker restart', () => {

@@ -5,7 +5,7 @@ import { validateEnvelope, type Contract, type Envelope, type Topology } from '@
 import { currentCorrelationId } from '@crm/logging';
 import type { Broker } from './broker';
 import { Headers } from './headers';
-import { declareTopology } from './topology';
+import { prepareTopology } from './topology';
 
 export class PublishError extends Error {
   override name = 'PublishError';
@@ -58,7 +58,7 @@ export class Publisher {
     this.channel = broker.connection.createChannel({
       name: 'publisher',
       confirm: true,
-      setup: (channel: ConfirmChannel) => declareTopology(channel, topology),
+      setup: (channel: ConfirmChannel) => prepareTopology(channel, topology, broker.topologyMode),
     });
     // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
     this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'publisher', reason: error.message }));

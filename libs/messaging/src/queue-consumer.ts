@@ -4,7 +4,7 @@ import type { Topology } from '@crm/contracts';
 import { runWithContext, type Logger } from '@crm/logging';
 import type { Broker } from './broker';
 import { Headers } from './headers';
-import { declareTopology } from './topology';
+import { prepareTopology, type TopologyMode } from './topology';
 
 export interface QueueConsumerOptions {
   queue: string;
@@ -26,12 +26,14 @@ export abstract class QueueConsumer {
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
   private stopping = false;
   protected readonly logger: Logger;
+  protected readonly topologyMode: TopologyMode;
 
   constructor(
     broker: Broker,
     protected readonly options: QueueConsumerOptions,
   ) {
     this.logger = broker.logger;
+    this.topologyMode = broker.topologyMode;
     this.channel = broker.connection.createChannel({
       name: `consumer:${options.queue}`,
       confirm: true,
@@ -42,7 +44,7 @@ export abstract class QueueConsumer {
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {
-    await declareTopology(channel, this.options.topology);
+    await prepareTopology(channel, this.options.topology, this.topologyMode);
     await this.options.declare?.(channel);
     if (this.stopping) return;
     await channel.prefetch(this.options.prefetch ?? 10);
@@ -116,10 +118,10 @@ function correlationIdOf(message: ConsumeMessage): string {
   return message.properties.correlationId ?? message.properties.messageId ?? 'unknown';
 }
 
-/** Sends to a queue on a confirm channel and waits for the broker's confirm. */
-export function sendConfirmed(channel: ConfirmChannel, queue: string, content: Buffer, options: Parameters<ConfirmChannel['sendToQueue']>[2]): Promise<void> {
+/** Publishes on a confirm channel and waits for the broker's confirm. */
+export function publishConfirmed(channel: ConfirmChannel, exchange: string, routingKey: string, content: Buffer, options: Parameters<ConfirmChannel['publish']>[3]): Promise<void> {
   return new Promise((resolve, reject) => {
-    channel.sendToQueue(queue, content, options, (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
+    channel.publish(exchange, routingKey, content, options, (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
   });
 }
 

@@ -5,7 +5,7 @@ import { RpcReply, validateEnvelope, type Contract, type Envelope, type RpcReply
 import type { Broker } from './broker';
 import { makeEnvelope, messageProperties } from './publisher';
 import { QueueConsumer, settle } from './queue-consumer';
-import { declareTopology } from './topology';
+import { prepareTopology } from './topology';
 
 /** An answer the RPC handler chose to give as an error (unknown environment, bad input, ...). */
 export class RpcError extends Error {
@@ -24,14 +24,19 @@ export class RpcTimeout extends Error {
 
 type AnyHandler = (payload: unknown, envelope: Envelope) => Promise<unknown>;
 
-/** A method an RpcServer answers: requests of `type`, already validated against its contract. */
+/**
+ * A method an RpcServer answers: requests of `type`, already validated against its contract.
+ * With `callers`, only requests whose broker-validated `userId` (RabbitMQ refuses a publish whose
+ * userId is not the connection's user) is one of them are answered; others get `forbidden`.
+ */
 export interface RpcMethod {
   type: string;
   handle: AnyHandler;
+  callers?: readonly string[];
 }
 
-export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, envelope: Envelope<P>) => Promise<R>): RpcMethod {
-  return { type: contract.type, handle: handle as AnyHandler };
+export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, envelope: Envelope<P>) => Promise<R>, options: { callers?: readonly string[] } = {}): RpcMethod {
+  return { type: contract.type, handle: handle as AnyHandler, callers: options.callers };
 }
 
 /**
@@ -39,7 +44,7 @@ export function rpcMethod<P, R>(contract: Contract<P>, handle: (payload: P, enve
  * correlation id: a result, or an error (invalid request, unknown method, handler error).
  */
 export class RpcServer extends QueueConsumer {
-  private readonly methods = new Map<string, AnyHandler>();
+  private readonly methods = new Map<string, RpcMethod>();
 
   constructor(
     broker: Broker,
@@ -47,7 +52,7 @@ export class RpcServer extends QueueConsumer {
   ) {
     super(broker, { queue: options.queue, topology: options.topology, prefetch: options.prefetch });
     this.producer = options.producer;
-    for (const method of options.methods) this.methods.set(method.type, method.handle);
+    for (const method of options.methods) this.methods.set(method.type, method);
   }
 
   private readonly producer: string;
@@ -76,10 +81,15 @@ export class RpcServer extends QueueConsumer {
     } catch (error) {
       return { ok: false, error: { code: 'invalid_request', message: (error as Error).message } };
     }
-    const handler = this.methods.get(envelope.type);
-    if (!handler) return { ok: false, error: { code: 'unknown_method', message: `no method '${envelope.type}' on ${this.options.queue}` } };
+    const method = this.methods.get(envelope.type);
+    if (!method) return { ok: false, error: { code: 'unknown_method', message: `no method '${envelope.type}' on ${this.options.queue}` } };
+    const caller = message.properties.userId as string | undefined;
+    if (method.callers && !(caller && method.callers.includes(caller))) {
+      this.logger.warn('RPC request refused: caller not allowed', { method: envelope.type, caller: caller ?? null });
+      return { ok: false, error: { code: 'forbidden', message: `'${envelope.type}' is not open to this caller` } };
+    }
     try {
-      return { ok: true, result: (await handler(envelope.payload, envelope)) ?? null };
+      return { ok: true, result: (await method.handle(envelope.payload, envelope)) ?? null };
     } catch (error) {
       if (error instanceof RpcError) return { ok: false, error: { code: error.code, message: error.message } };
       this.logger.error('RPC handler failed', { method: envelope.type, err: error });
@@ -102,17 +112,19 @@ interface Pending {
 export class RpcClient {
   private readonly channel: ChannelWrapper;
   private readonly pending = new Map<string, Pending>();
+  private readonly user: string;
 
   constructor(
     broker: Broker,
     private readonly producer: string,
-    topology: Topology,
+    private readonly topology: Topology,
   ) {
+    this.user = broker.user;
     this.channel = broker.connection.createChannel({
       name: 'rpc-client',
       confirm: false,
       setup: async (channel: Channel) => {
-        await declareTopology(channel, topology);
+        await prepareTopology(channel, topology, broker.topologyMode);
         await channel.consume(DIRECT_REPLY_TO, (message) => message && this.onReply(message), { noAck: true });
       },
     });
@@ -151,8 +163,9 @@ export class RpcClient {
     // handled here so it never goes unhandled (that would end the process); `await reply` still throws it.
     reply.catch(() => undefined);
     await this.channel
-      .sendToQueue(queue, Buffer.from(JSON.stringify(envelope)), {
+      .publish(this.requestExchange(queue), queue, Buffer.from(JSON.stringify(envelope)), {
         ...messageProperties(envelope),
+        userId: this.user,
         persistent: false,
         correlationId: requestId,
         replyTo: DIRECT_REPLY_TO,
@@ -163,6 +176,11 @@ export class RpcClient {
     const answer = await reply;
     if (!answer.ok) throw new RpcError(answer.error.code, answer.error.message);
     return answer.result as R;
+  }
+
+  /** An RPC queue's requests go to the exchange it is bound to (routing key: its name); the default exchange for an unbound one. */
+  private requestExchange(queue: string): string {
+    return this.topology.queues.find((spec) => spec.name === queue)?.bindings?.[0]?.exchange ?? '';
   }
 
   /** Closes the channel; calls still waiting end at once with the error `closed`. */

@@ -6,6 +6,19 @@ export const BROKER_DELIVERY_LIMIT = 20;
 
 export const dlqName = (queue: string) => `${queue}.dlq`;
 export const retryQueueName = (queue: string, delayMs: number) => `${queue}.retry.${delayMs}ms`;
+/**
+ * The direct exchange a work queue's consumer moves messages through to its retry queues and
+ * DLQ (routing key: the target queue's name), so that no service needs write on the default
+ * exchange, which reaches every queue.
+ */
+export const requeueExchangeName = (queue: string) => `${queue}.requeue`;
+
+/**
+ * declare: a process declares the topology it uses at connect (needs `configure` rights;
+ * development and tests). verify: it only checks, passively, that its exchanges and queues
+ * exist (needs no `configure` right): a provisioned broker, where `pnpm provision` declared all.
+ */
+export type TopologyMode = 'declare' | 'verify';
 
 function workQueueArguments(queue: string): Options.AssertQueue['arguments'] {
   return {
@@ -36,17 +49,42 @@ export async function declareTopology(channel: Channel | ConfirmChannel, topolog
   for (const queue of topology.queues) await declareQueue(channel, queue);
 }
 
+/** Passively checks that every exchange and queue of `topology` exists: a refusal closes the channel (the setup is retried). */
+export async function verifyTopology(channel: Channel | ConfirmChannel, topology: Topology): Promise<void> {
+  for (const exchange of topology.exchanges) await channel.checkExchange(exchange.name);
+  for (const queue of topology.queues) {
+    await channel.checkQueue(queue.name);
+    if (queue.kind === 'work') await channel.checkQueue(dlqName(queue.name));
+  }
+}
+
+/** Declares or verifies `topology`, as `mode` says. */
+export function prepareTopology(channel: Channel | ConfirmChannel, topology: Topology, mode: TopologyMode): Promise<void> {
+  return mode === 'verify' ? verifyTopology(channel, topology) : declareTopology(channel, topology);
+}
+
 /**
  * Declares the delay queues of one work queue: each holds messages for its TTL, then
  * dead-letters them back to the work queue. The delay is in the name, so changing a delay
- * makes a new queue instead of clashing with the old one's arguments.
+ * makes a new queue instead of clashing with the old one's arguments. Declares too the queue's
+ * requeue exchange, which routes to the delay queues and the DLQ (verify mode: checks them).
  */
-export async function declareRetryQueues(channel: Channel | ConfirmChannel, queue: string, retry: RetryPolicy): Promise<void> {
-  for (const delayMs of new Set(retry.delaysMs)) {
-    await channel.assertQueue(retryQueueName(queue, delayMs), {
+export async function declareRetryQueues(channel: Channel | ConfirmChannel, queue: string, retry: RetryPolicy, mode: TopologyMode = 'declare'): Promise<void> {
+  const exchange = requeueExchangeName(queue);
+  const delayQueues = [...new Set(retry.delaysMs)].map((delayMs) => ({ delayMs, name: retryQueueName(queue, delayMs) }));
+  if (mode === 'verify') {
+    await channel.checkExchange(exchange);
+    for (const { name } of delayQueues) await channel.checkQueue(name);
+    return;
+  }
+  await channel.assertExchange(exchange, 'direct', { durable: true });
+  await channel.bindQueue(dlqName(queue), exchange, dlqName(queue));
+  for (const { delayMs, name } of delayQueues) {
+    await channel.assertQueue(name, {
       durable: true,
       arguments: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue },
     });
+    await channel.bindQueue(name, exchange, name);
   }
 }
 

@@ -49,7 +49,7 @@ function parseCliArgs(argv: string[]): CliArgs | { problem: string } {
 
 /** `webhook check`: announces webhook.invalid through the outbox, and relays it now rather than on the running auth's next round. */
 async function checkWebhooksNow(config: AuthConfig, pool: Pool, webhooks: WebhookAdmin, logger: Logger): Promise<WebhookCheck> {
-  const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
   const relay = new OutboxRelay({ pool, publisher, logger });
   try {
@@ -98,8 +98,8 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
   const { group, verb, target, owner } = args;
 
   registerConfigSecrets(config);
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { max: 2, applicationName: 'auth-cli' });
   const { keys, platform, accounts, registrations } = platformParts(config, pool, logger);
   const webhooks = new WebhookAdmin({ platform, accounts, registrations, logger }, { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID });

@@ -28,6 +28,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       CONNECTION_TTL_SECONDS: wholeNumber(1)({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
       WEBHOOK_CHECK_INTERVAL_MS: wholeNumber(0)({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
       COMMAND_PREFETCH: wholeNumber(1)({ default: 5, desc: 'Commands handled at once by this process.' }),
+      WEBHOOK_KEY_CALLERS: nonEmptyList({
+        default: ['guest'],
+        desc: "Broker users allowed to get the webhook key over auth.rpc (webhook-ingest's; comma-separated). The broker vouches for a request's user id; a provisioned deployment that leaves the default refuses the key to everyone.",
+      }),
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often announcements left in the outbox (broker down, a crash before the publish) are published again.' }),
     },
     env,

@@ -59,8 +59,8 @@ export function registerConfigSecrets(config: AuthConfig): void {
 }
 
 async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'auth' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   return pool;
@@ -115,7 +115,8 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     contracts: [RawActivity],
     handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
-  const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000 }), ...credentialRpcMethods(deps.apiCredentials)];
+  const keyOptions = { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000, callers: { webhookKey: config.WEBHOOK_KEY_CALLERS } };
+  const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, keyOptions), ...credentialRpcMethods(deps.apiCredentials)];
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods });
   return { consumer, activityConsumer, rpc };
 }
@@ -160,7 +161,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const parts = platformParts(config, pool, logger);
   await parts.appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
   const relay = new OutboxRelay({ pool, publisher, logger });
   const events = new AuthEvents(pool, relay);

@@ -10,6 +10,7 @@ describe('ticketing configuration', () => {
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: 10000,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/ticketing',
+      BROKER_TOPOLOGY: 'declare',
       CRM_API_TOKENS: [LOCAL_DEV_TOKEN],
       API_RATE_LIMIT_PER_MINUTE: 600,
       AUTH_FAILURES_PER_MINUTE: 60,

@@ -97,8 +97,8 @@ function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues
 }
 
 async function openStore(config: TicketingConfig, logger: Logger): Promise<TicketingStore> {
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   return new TicketingStore(pool);
@@ -244,7 +244,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const queues = queuesOf(topology, options);
   const store = await openStore(config, logger);
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled });

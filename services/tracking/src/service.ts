@@ -77,15 +77,15 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
   registerSecret(config.CREDENTIALS_KEY, { pinned: true });
   if (usesLocalOnlySecrets(config)) logger.warn('accepting the local development API token or credentials key; set CRM_API_TOKENS and CREDENTIALS_KEY outside local development');
 
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
+  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
+  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
 
   const lookups = taskLookups(config, clients, logger);
 
-  const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'tracking', logger, topology: config.BROKER_TOPOLOGY });
   const rpc = new RpcServer(broker, { queue: Queues.trackingRpc, topology: SYSTEM_TOPOLOGY, producer: 'tracking', methods: trackingRpcMethods(lookups), prefetch: config.RPC_PREFETCH });
   // Asks auth about API credentials presented on /v1.
   const authRpc = new RpcClient(broker, 'tracking', SYSTEM_TOPOLOGY);

@@ -1,7 +1,7 @@
 import { loadConfig, commonSpecs, str, wholeNumber } from '@crm/config';
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env) {
-  const { DATABASE_URL: _noDatabase, ...common } = commonSpecs('webhook-ingest', 3001);
+  const { DATABASE_URL: _noDatabase, DATABASE_MIGRATION_URL: _noMigrations, ...common } = commonSpecs('webhook-ingest', 3001);
   return loadConfig(
     'webhook-ingest',
     {

@@ -17,7 +17,7 @@ export interface RunningService {
 export async function startWebhookIngest(config: WebhookIngestConfig, deps: { logger: Logger; topology?: Topology }): Promise<RunningService> {
   const { logger } = deps;
   const topology = deps.topology ?? SYSTEM_TOPOLOGY;
-  const broker = new Broker({ url: config.AMQP_URL, name: 'webhook-ingest', logger });
+  const broker = new Broker({ url: config.AMQP_URL, name: 'webhook-ingest', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, topology, config.PUBLISH_TIMEOUT_MS);
   const rpc = new RpcClient(broker, 'webhook-ingest', topology);
   const keys = new WebhookKeys(rpc, {

@@ -4,9 +4,16 @@ import type { AppCredentialsStore, StoredAppCredentials } from '../adapters/app-
 import { RateLimited } from '../domain/platform-errors';
 import { InvalidInput, TryLater, type ActionExecutor } from '../operations/executor';
 
+/** Who may call which method: the broker users (validated user ids) allowed per method. */
+export interface RpcCallers {
+  /** The webhook key is the app's consumer secret: only webhook-ingest's broker user gets it. */
+  webhookKey: readonly string[];
+}
+
 export interface AuthRpcOptions {
   /** How long after a consumer secret rotation the previous secret is still given out; 0: never. */
   webhookKeyOverlapMs: number;
+  callers: RpcCallers;
   now?: () => number;
 }
 
@@ -43,15 +50,25 @@ async function searchPosts(executor: Pick<ActionExecutor, 'execute'>, payload: {
   }
 }
 
+/** Who may call which method: the broker users (validated user ids) allowed per method. */
+export interface RpcCallers {
+  /** The webhook key is the app's consumer secret: only webhook-ingest's broker user gets it. */
+  webhookKey: readonly string[];
+}
+
 /** What auth answers on `auth.rpc`. */
 export function authRpcMethods(store: AppCredentialsStore, executor: Pick<ActionExecutor, 'execute'>, options: AuthRpcOptions): RpcMethod[] {
   const now = options.now ?? Date.now;
   return [
-    rpcMethod(WebhookKeyRequest, async ({ envName }) => {
-      const credentials = await store.find(envName);
-      if (!credentials) throw new RpcError('unknown_environment', `no webhook environment '${envName}' is configured in auth`);
-      return webhookKeyOf(credentials, options.webhookKeyOverlapMs, now());
-    }),
+    rpcMethod(
+      WebhookKeyRequest,
+      async ({ envName }) => {
+        const credentials = await store.find(envName);
+        if (!credentials) throw new RpcError('unknown_environment', `no webhook environment '${envName}' is configured in auth`);
+        return webhookKeyOf(credentials, options.webhookKeyOverlapMs, now());
+      },
+      { callers: options.callers.webhookKey },
+    ),
     rpcMethod(SearchPostsRequest, (payload) => searchPosts(executor, payload)),
   ];
 }

@@ -1,0 +1,68 @@
+import { Exchanges, Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { requeueExchangeName } from '@crm/messaging';
+
+export const SERVICES = ['webhook-ingest', 'ticketing', 'auth', 'tracking'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** The services with a database of their own. */
+export const DATABASE_SERVICES = ['ticketing', 'auth', 'tracking'] as const satisfies readonly ServiceName[];
+export type DatabaseServiceName = (typeof DATABASE_SERVICES)[number];
+
+/**
+ * What each service may do on the broker (docs/messaging.md, "Broker users"). RabbitMQ checks
+ * `write` on the exchange a message is published to and `read` on the queue consumed; nobody
+ * gets `configure`, as the provisioner declares the whole topology. Only RPC servers write to
+ * the default exchange (`amq.default`), which their direct reply-to answers go through.
+ */
+export interface BrokerAccess {
+  /** Exchanges the service publishes to (its work queues' requeue exchanges included). */
+  write: string[];
+  /** Queues the service consumes, and exchanges it binds a queue of its own to. */
+  read: string[];
+  /**
+   * The process declares server-named queues of its own (exclusive, deleted with its
+   * connection): the listener of credential revocations on `access.events`.
+   */
+  ownQueues?: boolean;
+}
+
+const consumes = (...queues: string[]) => ({ read: queues, requeue: queues.filter((q) => SYSTEM_TOPOLOGY.queues.find((spec) => spec.name === q)?.kind === 'work').map(requeueExchangeName) });
+
+function access(publishes: string[], ...queues: string[]): BrokerAccess {
+  const { read, requeue } = consumes(...queues);
+  return { write: [...publishes, ...requeue], read };
+}
+
+/** The RPC servers' replies (direct reply-to) go through the default exchange. */
+const REPLIES = 'amq.default';
+
+/** Every service that checks API credentials hears their revocations on `access.events`, on a queue of its own. */
+const hearsRevocations = (grants: BrokerAccess): BrokerAccess => ({ write: grants.write, read: [...grants.read, Exchanges.accessEvents], ownQueues: true });
+
+export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
+  'webhook-ingest': access([Exchanges.socialActivity, Exchanges.authRpc]),
+  // rpc.auth: auth.credential.verify and search; the webhook key is refused to ticketing by the method's callers.
+  ticketing: hearsRevocations(
+    access([Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.trackingRpc, Exchanges.authRpc], Queues.ticketingActivity, Queues.ticketingCommandResults, Queues.ticketingAccountEvents),
+  ),
+  auth: hearsRevocations(access([Exchanges.socialCommandResults, Exchanges.accountEvents, Exchanges.accessEvents, REPLIES], Queues.authRpc, Queues.authCommands, Queues.authActivity)),
+  tracking: hearsRevocations(access([REPLIES, Exchanges.authRpc], Queues.trackingRpc)),
+};
+
+/** The names the broker gives server-named queues. */
+const SERVER_NAMED = 'amq\\.gen-.*';
+
+const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+
+/** A permission regex matching exactly `names`, and anything `patterns` match (`^$` matches no resource). */
+export function exactly(names: string[], patterns: string[] = []): string {
+  const alternatives = [...names.map(escape), ...patterns];
+  return alternatives.length ? `^(${alternatives.join('|')})$` : '^$';
+}
+
+/** RabbitMQ's configure, write and read regexes for a service (a queue of its own is declared, bound and read). */
+export function permissionsOf(service: ServiceName): { configure: string; write: string; read: string } {
+  const { write, read, ownQueues } = BROKER_ACCESS[service];
+  const own = ownQueues ? [SERVER_NAMED] : [];
+  return { configure: exactly([], own), write: exactly(write, own), read: exactly(read, own) };
+}
