@@ -107,7 +107,7 @@ describe('the webhook key', () => {
   beforeAll(async () => {
     const broker = new Broker({ url: urlOf('auth'), name: 'lp-auth', logger, topology: 'verify' });
     const callers = { webhookKey: [provisioned.services['webhook-ingest'].BROKER_USER] };
-    const server = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(store, callers) });
+    const server = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: authRpcMethods(store, { execute: () => Promise.reject(new Error('no searches here')) }, { webhookKeyOverlapMs: 0, callers }) });
     closers.push(() => broker.close(), () => server.stop(1000));
     await server.ready();
   });
