@@ -19,7 +19,9 @@ export function listenForRevocations(broker: Broker, onRevoked: (id: string) => 
     name: 'credential-revocations',
     confirm: false,
     setup: async (ch: Channel) => {
-      await ch.assertExchange(Exchanges.accessEvents, 'fanout', { durable: true });
+      // A provisioned user may not declare the exchange (the admin did); it only checks that it exists.
+      if (broker.topologyMode === 'verify') await ch.checkExchange(Exchanges.accessEvents);
+      else await ch.assertExchange(Exchanges.accessEvents, 'fanout', { durable: true });
       const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
       await ch.bindQueue(queue, Exchanges.accessEvents, '');
       await ch.consume(queue, (message: ConsumeMessage | null) => message && heard(message), { noAck: true });
