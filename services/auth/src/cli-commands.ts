@@ -1,12 +1,10 @@
 /** The auth CLI's commands (see cli.ts), callable in-process by tests. */
 import { parseArgs } from 'node:util';
 import { SYSTEM_TOPOLOGY } from '@crm/contracts';
-import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { Broker, OutboxRelay, Publisher } from '@crm/messaging';
-import { AuthEvents } from './adapters/events';
+import { Broker, Publisher } from '@crm/messaging';
+import { AuthDatabase } from './adapters/database';
 import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
-import { rotateCredentialsKey } from './adapters/key-rotation';
 import type { AuthConfig } from './config';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
@@ -48,12 +46,12 @@ function parseCliArgs(argv: string[]): CliArgs | { problem: string } {
 }
 
 /** `webhook check`: announces webhook.invalid through the outbox, and relays it now rather than on the running auth's next round. */
-async function checkWebhooksNow(config: AuthConfig, pool: Pool, webhooks: WebhookAdmin, logger: Logger): Promise<WebhookCheck> {
+async function checkWebhooksNow(config: AuthConfig, db: AuthDatabase, webhooks: WebhookAdmin, logger: Logger): Promise<WebhookCheck> {
   const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  const relay = new OutboxRelay({ pool, publisher, logger });
+  const { relay, events } = db.announcements(publisher, logger);
   try {
-    const found = await webhooks.checkInvalid(new AuthEvents(pool, relay));
+    const found = await webhooks.checkInvalid(events);
     await relay.stop();
     return found;
   } finally {
@@ -98,10 +96,8 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
   const { group, verb, target, owner } = args;
 
   registerConfigSecrets(config);
-  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
-  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { max: 2, applicationName: 'auth-cli' });
-  const { keys, platform, accounts, registrations } = platformParts(config, pool, logger);
+  const db = await AuthDatabase.open(config, logger, { migrationsDir: MIGRATIONS_DIR, applicationName: 'auth-cli', max: 2 });
+  const { platform, accounts, registrations } = platformParts(config, db, logger);
   const webhooks = new WebhookAdmin({ platform, accounts, registrations, logger }, { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID });
   const print = (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
@@ -124,7 +120,7 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
         print({ deleted: target });
         return 0;
       case 'webhook check':
-        print(await checkWebhooksNow(config, pool, webhooks, logger)); // only this command needs the broker
+        print(await checkWebhooksNow(config, db, webhooks, logger)); // only this command needs the broker
         return 0;
       case 'subscription add':
       case 'subscription check':
@@ -133,7 +129,7 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
       case 'subscription count':
         return await subscriptionCommand(verb!, target, webhooks, config, print);
       case 'rotate-key':
-        print({ resealed: await rotateCredentialsKey(pool, keys) });
+        print({ resealed: await db.rotateCredentialsKey() });
         return 0;
       default:
         io.err(USAGE);
@@ -143,6 +139,6 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
     io.err(`${(error as Error).name}: ${(error as Error).message}`);
     return 1;
   } finally {
-    await pool.end();
+    await db.end();
   }
 }

@@ -1,20 +1,15 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
-import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
+import type { Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
-import { Broker, Consumer, OutboxRelay, Publisher, RpcServer } from '@crm/messaging';
+import { Broker, Consumer, Publisher, RpcServer, type OutboxRelay } from '@crm/messaging';
 import { accessControl } from '@crm/access';
-import { AccountStore } from './adapters/accounts';
 import { ApiCredentialStore } from './adapters/api-credentials';
-import { AppCredentialsStore } from './adapters/app-credentials';
-import { CommandStore } from './adapters/commands';
-import { ConnectionRequests } from './adapters/connection-requests';
-import { AuthEvents } from './adapters/events';
-import { Keyring } from './adapters/keyring';
+import { AuthDatabase } from './adapters/database';
+import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
-import { WebhookRegistrations } from './adapters/webhook-registrations';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
 import { createActivityHandler } from './handlers/activity-handler';
@@ -40,9 +35,8 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-/** What auth's parts are made of, for the service and for the CLI (which needs no broker or HTTP). */
-export function platformParts(config: AuthConfig, pool: Pool, logger: Logger) {
-  const keys = new Keyring(config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS);
+/** What auth's parts are made of, for the service and for the CLI (which needs no broker or HTTP): its database's stores and the platform client. */
+export function platformParts(config: AuthConfig, db: AuthDatabase, logger: Logger) {
   const platform = new PlatformClient({
     baseUrl: config.SOCIAL_API_URL,
     consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -50,33 +44,24 @@ export function platformParts(config: AuthConfig, pool: Pool, logger: Logger) {
     timeoutMs: config.SOCIAL_HTTP_TIMEOUT_MS,
     logger,
   });
-  const accounts = new AccountStore(pool, keys);
-  return { keys, platform, accounts, appCredentials: new AppCredentialsStore(pool, keys), registrations: new WebhookRegistrations(pool) };
+  return { db, platform, accounts: db.accounts, appCredentials: db.appCredentials, registrations: db.registrations };
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
   for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
 }
 
-async function openDatabase(config: AuthConfig, logger: Logger): Promise<Pool> {
-  await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
-  await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { applicationName: 'auth' });
-  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
-  return pool;
-}
-
 type Parts = ReturnType<typeof platformParts>;
 
 /** auth's use cases: webhook administration, account connection, and actions for accounts. */
-function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
-  const { keys, platform, accounts, registrations } = parts;
+function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
+  const { db, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
   const accountService = new AccountService(
-    { accounts, requests: new ConnectionRequests(pool, keys), platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
+    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -89,7 +74,7 @@ function useCases(config: AuthConfig, pool: Pool, parts: Parts, events: AuthEven
   const executor = new ActionExecutor({
     accounts,
     accountService,
-    commands: new CommandStore(pool),
+    commands: db.commands,
     events,
     platform,
     gate: new RateLimitGate(),
@@ -157,25 +142,24 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   registerConfigSecrets(config);
   if (usesLocalOnlySecrets(config)) logger.warn('using local development secrets (consumer secret, credentials key or CRM token); set them outside local development');
 
-  const pool = await openDatabase(config, logger);
-  const parts = platformParts(config, pool, logger);
+  const db = await AuthDatabase.open(config, logger, { migrationsDir: MIGRATIONS_DIR, applicationName: 'auth' });
+  const parts = platformParts(config, db, logger);
   await parts.appCredentials.save(config.SOCIAL_ENV_NAME, { consumerKey: config.SOCIAL_CONSUMER_KEY, consumerSecret: config.SOCIAL_CONSUMER_SECRET });
 
   const broker = new Broker({ url: config.AMQP_URL, name: 'auth', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  const relay = new OutboxRelay({ pool, publisher, logger });
-  const events = new AuthEvents(pool, relay);
+  const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, accountService, executor } = useCases(config, pool, parts, events, logger, publicUrl);
+  const { webhooks, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
-  const apiCredentials = new ApiCredentialStore(pool);
+  const apiCredentials = db.apiCredentials;
   const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
-  const access = accessControl({ ...accessSettings(config), verify: (token) => apiCredentials.verify(token), pool, logger, broker });
+  const access = accessControl({ ...accessSettings(config), verify: (token) => apiCredentials.verify(token), pool: db.pool, logger, broker });
 
   const app = createHttpApp({
     logger,
-    readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
+    readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
     routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
@@ -189,7 +173,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   return {
     server,
     port,
-    pool,
+    pool: db.pool,
     webhooks,
     consumer,
     activityConsumer,
@@ -204,7 +188,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
       await relay.stop(); // what it has not relayed yet stays in the outbox for the next start
       await publisher.close();
       await broker.close();
-      await pool.end();
+      await db.end();
     },
   };
 }
