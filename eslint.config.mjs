@@ -22,6 +22,11 @@ const IO_PACKAGES = ['@crm/db', '@crm/messaging', 'pg', 'amqplib', 'express'].ma
   name,
   message: 'domain/ holds rules without I/O: database, broker and HTTP code belongs in adapters/ or http/.',
 }));
+/** A pool or a client never travels through use cases, handlers or routes: they call the stores of adapters/. */
+const DATABASE_PACKAGES = ['@crm/db', 'pg'].map((name) => ({
+  name,
+  message: 'Only adapters/ (and the service wiring) touch the database: take a store from adapters/ instead of a pool or client.',
+}));
 
 function boundaries() {
   const configs = [
@@ -38,7 +43,8 @@ function boundaries() {
     const root = `services/${service}/src`;
     configs.push(
       { files: [`${root}/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [others] }] } },
-      { files: [`${root}/operations/**/*.ts`, `${root}/handlers/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { patterns: [others, noHttp] }] } },
+      { files: [`${root}/operations/**/*.ts`, `${root}/handlers/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: DATABASE_PACKAGES, patterns: [others, noHttp] }] } },
+      { files: [`${root}/http/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: DATABASE_PACKAGES, patterns: [others] }] } },
       { files: [`${root}/domain/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: IO_PACKAGES, patterns: [others, noHttp, noAdapters] }] } },
     );
   }
@@ -57,6 +63,12 @@ export default tseslint.config(
     },
   },
   ...boundaries(),
+  {
+    // Production functions stay short enough to read at once; tests' describe blocks are exempt.
+    files: ['services/*/src/**/*.ts', 'services/*/web/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
+    ignores: TESTS,
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
