@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import amqplib from 'amqplib';
 import { defineContract, ContractViolation, type Envelope, type Topology } from '@crm/contracts';
 import { currentCorrelationId, runWithContext } from '@crm/logging';
@@ -232,6 +234,14 @@ describe('rpc', () => {
     await expect(client.call(rpcQueue, PingContract, { n: 1 })).rejects.toMatchObject({ code: 'forbidden' });
     await server.stop();
     await client.close();
+  });
+});
+
+describe('rpc without a broker', () => {
+  it('rejects a call that times out while its send still waits for a connection, and leaves no rejection unhandled', () => {
+    const tsx = join(__dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx');
+    const out = execFileSync(tsx, [join(__dirname, 'testing', 'rpc-timeout-probe.ts')], { encoding: 'utf8', timeout: 30_000 });
+    expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ ended: 'RpcTimeout', unhandled: [] });
   });
 });
 
