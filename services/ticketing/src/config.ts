@@ -28,6 +28,8 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       SLA_FIRST_RESPONSE_MINUTES: positiveNumber({ default: 60, desc: 'SLA of new tickets when a partner configuration does not set it, in minutes after creation.' }),
       SLA_RESOLUTION_MINUTES: positiveNumber({ default: 1440, desc: 'SLA of new tickets when a partner configuration does not set it, in minutes after creation.' }),
       ACTIVITY_PREFETCH: wholeNumber(1)({ default: 10, desc: 'Messages of ticketing.activity handled at once by this process.' }),
+      RAW_LOG_RETENTION_DAYS: wholeNumber(1)({ default: 30, desc: 'How long every accepted delivery stays in the raw log (what a rebuild can replay), in days.' }),
+      RAW_LOG_PURGE_INTERVAL_MS: wholeNumber(1)({ default: 3_600_000, desc: 'How often raw log entries past their retention are deleted.' }),
       HELD_RELEASE_INTERVAL_MS: wholeNumber(1)({ default: 60_000, desc: 'How often held deliveries of accounts that now have a configuration are looked for (a safety net; a PUT releases at once).' }),
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often commands left in the outbox (broker down, a crash before the publish) are published again.' }),
       TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: "How long ticketing waits for tracking's answer on tracking.rpc." }),

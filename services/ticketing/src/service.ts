@@ -14,6 +14,8 @@ import { TicketingStore } from './adapters/db/store';
 import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
+import { RawLog } from './adapters/db/raw-log';
+import { createRawLogHandler } from './handlers/raw-log-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
@@ -43,6 +45,8 @@ export interface TicketingOptions {
   commandsExchange?: string;
   /** Interface to listen on. */
   host?: string;
+  /** Called with a delivery's envelope id once it is in the raw log; tests wait on it. */
+  onRawLogged?: (envelopeId: string) => void;
   /** Called with each message's envelope id once it is handled (activity, account events, command results); tests wait on it. */
   onHandled?: (envelopeId: string) => void;
   /** The time SLA timers and search queries are due by (tests move it); the system clock by default. */
@@ -67,6 +71,8 @@ export interface RunningTicketing {
   sla: SlaClocks;
   /** Search queries: `runDue()` (also run on an interval). */
   searchQueries: SearchQueries;
+  /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
+  rawLog: RawLog;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
   stopSteps: StopStep[];
   /** Runs every stop step. */
@@ -81,6 +87,7 @@ function requireWorkQueue(topology: Topology, queue: string): void {
 
 interface ConsumedQueues {
   activityQueue: string;
+  rawLogQueue: string;
   accountEventsQueue: string;
   commandResultsQueue: string;
 }
@@ -89,6 +96,7 @@ interface ConsumedQueues {
 function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues {
   const queues = {
     activityQueue: options.activityQueue ?? Queues.ticketingActivity,
+    rawLogQueue: Queues.ticketingRawLog,
     accountEventsQueue: options.accountEventsQueue ?? Queues.ticketingAccountEvents,
     commandResultsQueue: options.commandResultsQueue ?? Queues.ticketingCommandResults,
   };
@@ -105,8 +113,15 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
 }
 
 /** The consumers of activity, account events and command results. */
-function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps) {
+function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps & { rawLog: RawLog; onRawLogged?: (envelopeId: string) => void }) {
   return {
+    rawLogConsumer: new Consumer<RawActivityPayload>(broker, {
+      queue: queues.rawLogQueue,
+      topology,
+      contracts: [RawActivity],
+      prefetch: 20,
+      handler: createRawLogHandler(deps.rawLog, { logger: deps.logger, onLogged: deps.onRawLogged }),
+    }),
     consumer: new Consumer<RawActivityPayload>(broker, {
       queue: queues.activityQueue,
       topology,
@@ -134,7 +149,7 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
 type Consumers = ReturnType<typeof consumersOf>;
 
 /** SLA clocks and search queries, with the periodic runs every replica makes of both. */
-function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient }) {
+function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient; rawLog: RawLog }) {
   const { store, relay } = deps;
   const { logger } = options;
   const clock = options.clock ?? (() => new Date());
@@ -149,7 +164,9 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   });
   const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
   const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
-  return { sla, searchQueries, slaTimers, searchRuns };
+  const retentionMs = config.RAW_LOG_RETENTION_DAYS * 24 * 3_600_000;
+  const rawLogPurge = new Periodic('raw log purge', () => deps.rawLog.purgeBefore(new Date(clock().getTime() - retentionMs)), logger);
+  return { sla, searchQueries, slaTimers, searchRuns, rawLogPurge };
 }
 type TimedWork = ReturnType<typeof timedWork>;
 
@@ -188,7 +205,7 @@ async function serve(
   options: TicketingOptions,
   parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife; access: AccessControl },
 ): Promise<Server> {
-  const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
+  const consumers = [parts.consumer, parts.rawLogConsumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
     await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready(), parts.access.ready()]);
     const app = createHttpApp({
@@ -209,11 +226,11 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'rawLogPurge'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
-      await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
+      await Promise.all([parts.consumer, parts.rawLogConsumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
     () => parts.life.endStreams(),
@@ -222,6 +239,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.heldRelease.stop(),
     () => parts.slaTimers.stop(),
     () => parts.searchRuns.stop(),
+    () => parts.rawLogPurge.stop(),
     () => parts.relay.stop(),
     () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -247,11 +265,12 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
-  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled });
+  const rawLog = new RawLog(store.pool);
+  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, rawLog, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
-  const timed = timedWork(config, options, { store, relay, rpc });
+  const timed = timedWork(config, options, { store, relay, rpc, rawLog });
   const access = accessControl({
     bootstrapTokens: config.CRM_API_TOKENS,
     verify: rpcCredentialVerifier(rpc),
@@ -276,6 +295,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   // Timers that came due while no replica ran fire now; then on every interval.
   timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
+  timed.rawLogPurge.start(config.RAW_LOG_PURGE_INTERVAL_MS);
 
   const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life, access });
   const port = (server.address() as AddressInfo).port;
@@ -290,6 +310,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     relay,
     sla: timed.sla,
     searchQueries: timed.searchQueries,
+    rawLog,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -1,0 +1,81 @@
+import type { Envelope, RawActivityPayload } from '@crm/contracts';
+import type { Pool } from '@crm/db';
+
+/** One entry of the raw log, as read back for a rebuild. */
+export interface RawLogEntry {
+  seq: string;
+  deliveryId: string;
+  envName: string;
+  forUserId: string | null;
+  loggedAt: Date;
+  /** The envelope exactly as it was logged. */
+  envelope: Envelope<RawActivityPayload>;
+}
+
+interface RawLogRow {
+  seq: string;
+  delivery_id: string;
+  env_name: string;
+  for_user_id: string | null;
+  logged_at: Date;
+  message: Buffer;
+}
+
+/**
+ * The append-only raw log of accepted deliveries (migration raw-log). The service adds and
+ * reads; entries past the retention go through `raw_log_purge`, which runs as the table's owner.
+ */
+export class RawLog {
+  constructor(private readonly pool: Pool) {}
+
+  /** Logs a delivery once: the same delivery again (a redelivery, the platform sending it twice) adds nothing. */
+  async append(envelope: Envelope<RawActivityPayload>): Promise<boolean> {
+    const { payload } = envelope;
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id) DO NOTHING`,
+      [envelope.id, payload.envName, payload.kind, payload.forUserId, payload.receivedAt, payload.bodySha256, Buffer.from(JSON.stringify(envelope), 'utf8')],
+    );
+    return rowCount === 1;
+  }
+
+  /** Deletes entries logged before `cutoff`, in batches of `batchSize`; answers how many went. */
+  async purgeBefore(cutoff: Date, batchSize = 5_000): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ purged: number }>('SELECT raw_log_purge($1, $2) AS purged', [cutoff, batchSize]);
+      purged += rows[0]!.purged;
+      if (rows[0]!.purged < batchSize) return purged;
+    }
+  }
+
+  /** How many entries there are, of one account or of all. */
+  async count(accountId?: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM raw_log WHERE $1::text IS NULL OR for_user_id = $1', [accountId ?? null]);
+    return Number(rows[0]!.n);
+  }
+
+  /** Every entry in the order it was logged (of one account, or of all), a page at a time. */
+  async *inOrder(accountId?: string, pageSize = 500): AsyncGenerator<RawLogEntry> {
+    let after = '0';
+    for (;;) {
+      const { rows } = await this.pool.query<RawLogRow>(
+        `SELECT seq, delivery_id, env_name, for_user_id, logged_at, message FROM raw_log
+         WHERE seq > $1 AND ($2::text IS NULL OR for_user_id = $2) ORDER BY seq LIMIT $3`,
+        [after, accountId ?? null, pageSize],
+      );
+      for (const row of rows) {
+        yield {
+          seq: row.seq,
+          deliveryId: row.delivery_id,
+          envName: row.env_name,
+          forUserId: row.for_user_id,
+          loggedAt: row.logged_at,
+          envelope: JSON.parse(row.message.toString('utf8')) as Envelope<RawActivityPayload>,
+        };
+      }
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.seq;
+    }
+  }
+}
