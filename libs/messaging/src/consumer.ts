@@ -1,7 +1,7 @@
 import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib';
 import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
-import { attemptsOf, Headers } from './headers';
+import { attemptsOf, deferralsOf, Headers } from './headers';
 import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
 import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
 
@@ -9,6 +9,19 @@ import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueu
 export class PermanentFailure extends Error {
   override name = 'PermanentFailure';
 }
+
+/**
+ * Thrown by a handler that cannot do the work right now through no fault of the message (what
+ * it needs is busy elsewhere): the message waits in the first delay queue and comes back, its
+ * attempts unchanged, so the consumer's slot goes to other messages meanwhile. After
+ * `maxDeferrals` (ConsumerOptions) a deferral counts as a failed attempt, so nothing waits forever.
+ */
+export class RetryLater extends Error {
+  override name = 'RetryLater';
+}
+
+/** Deferrals before each further one counts as a failed attempt: at the first retry delay (1 s by default), some 5 minutes. */
+export const DEFAULT_MAX_DEFERRALS = 300;
 
 export interface MessageContext {
   routingKey: string;
@@ -29,6 +42,8 @@ export interface ConsumerOptions<P> {
   handler: MessageHandler<P>;
   retry?: RetryPolicy;
   prefetch?: number;
+  /** RetryLater deferrals of one message that do not count as attempts (DEFAULT_MAX_DEFERRALS). */
+  maxDeferrals?: number;
 }
 
 /** Copies what identifies a message when it is republished to a retry queue, a DLQ or back from it. */
@@ -109,7 +124,10 @@ export class Consumer<P = unknown> extends QueueConsumer {
       settle(channel, message, 'ack');
     } catch (error) {
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
-      if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
+      const deferrals = deferralsOf(message.properties.headers);
+      if (error instanceof RetryLater && deferrals < (this.consumerOptions.maxDeferrals ?? DEFAULT_MAX_DEFERRALS)) {
+        await this.defer(channel, message, reason, previousAttempts, deferrals + 1);
+      } else if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
         await this.deadLetter(channel, message, reason, previousAttempts + 1);
       } else {
         await this.retryLater(channel, message, reason, previousAttempts + 1);
@@ -140,6 +158,13 @@ export class Consumer<P = unknown> extends QueueConsumer {
     const delayMs = retryDelay(this.retry, attempts);
     this.logger.warn('message failed; retrying later', { attempts, delayMs, reason });
     await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
+  }
+
+  /** Puts the message off to the first delay queue, its attempts unchanged. */
+  private async defer(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number, deferrals: number): Promise<void> {
+    const delayMs = retryDelay(this.retry, 1);
+    this.logger.debug('message put off', { deferrals, delayMs, reason });
+    await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.deferrals]: deferrals });
   }
 
   private async deadLetter(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {

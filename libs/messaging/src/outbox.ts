@@ -26,9 +26,26 @@ export interface OutboxRow {
   envelope: Envelope<Record<string, unknown>>;
 }
 
+/** A message to store in the outbox. */
+export interface OutboxMessage {
+  exchange: string;
+  routingKey: string;
+  envelope: Envelope;
+}
+
 /** Stores a message to publish, in the caller's transaction (`client` is inside BEGIN). */
 export async function enqueueOutbox(client: PoolClient, exchange: string, routingKey: string, envelope: Envelope): Promise<void> {
-  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) VALUES ($1, $2, $3::jsonb)', [exchange, routingKey, JSON.stringify(envelope)]);
+  await enqueueOutboxMany(client, [{ exchange, routingKey, envelope }]);
+}
+
+/** Stores several messages in one statement, relayed in the order given. */
+export async function enqueueOutboxMany(client: PoolClient, messages: OutboxMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])', [
+    messages.map((m) => m.exchange),
+    messages.map((m) => m.routingKey),
+    messages.map((m) => JSON.stringify(m.envelope)),
+  ]);
 }
 
 /**

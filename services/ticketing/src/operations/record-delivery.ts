@@ -18,19 +18,20 @@ const needsConfiguration = (interpretation: Interpretation) => interpretation.ev
 /**
  * Records one delivery's events (tickets, activities, contacts) in one transaction, per the
  * account's partner configuration; without one, the delivery is held in that transaction
- * (released once the account is configured). Nothing is dropped.
+ * (released once the account is configured). Nothing is dropped. A conversation another
+ * transaction is recording throws ConversationBusy (nothing written): the caller tries later.
  */
 export async function recordDelivery(store: TicketingStore, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
   const { accountId, events } = interpretation;
   if (events.length === 0) return { held: false, counts: emptyCounts() };
   return store.transaction(async (tx) => {
-    if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, envelope.id) };
+    if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, envelope.id, 'refuse') };
     await tx.locks.accountShared(accountId);
     const config = await tx.partnerConfigs.load(accountId);
     if (!config) {
       await tx.held.hold(envelope, accountId, events.length);
       return { held: true, counts: emptyCounts() };
     }
-    return { held: false, counts: await recordEvents(tx, events, config, envelope.id) };
+    return { held: false, counts: await recordEvents(tx, events, config, envelope.id, 'refuse') };
   });
 }

@@ -1,6 +1,7 @@
-import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary, type Envelope } from '@crm/contracts';
+import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary } from '@crm/contracts';
 import { makeEnvelope } from '@crm/messaging';
 import type { Queryable } from './queryable';
+import type { Outbox } from './store';
 
 /** The PostgreSQL channel every committed ticket change is announced on (live inbox, relay and webhook kicks). */
 export const CHANGES_CHANNEL = 'ticketing_changes';
@@ -24,6 +25,17 @@ const NOTIFY_LIMIT = 7_500;
 
 export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
 
+export type CrmActivityPart = NonNullable<CrmEventPayload['activity']>;
+
+/** One CRM event to emit: `messageId` makes it recognisable when published again (e.g. one per ticket, clock and stage). */
+export interface CrmEventSpec {
+  type: CrmEventType;
+  ticketId: string;
+  actor: string;
+  parts?: CrmEventParts;
+  messageId?: string;
+}
+
 export interface ConversationStateChange {
   accountId: string;
   counterpartId: string;
@@ -43,39 +55,65 @@ export interface ConversationStateChange {
 export class CrmEventRepository {
   constructor(
     private readonly db: Queryable,
-    private readonly outbox: { enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void> },
+    private readonly outbox: Pick<Outbox, 'enqueueMany'>,
   ) {}
 
   /** `messageId` makes the event recognisable when published again (e.g. one per ticket, clock and stage). */
   async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}, messageId?: string): Promise<string> {
-    const ticket = await this.summary(ticketId);
-    const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
-    const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
-    await this.outbox.enqueue(Exchanges.crmEvents, type, envelope);
+    const [id] = await this.emitAll([{ type, ticketId, actor, parts, messageId }]);
+    return id!;
+  }
+
+  /**
+   * Several events in the same few statements whatever their number (each ticket read once; the
+   * outbox rows, webhook deliveries and notifications written in one statement each), in order.
+   */
+  async emitAll(events: CrmEventSpec[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const tickets = await this.summaries([...new Set(events.map((event) => event.ticketId))]);
+    const made = events.map(({ type, ticketId, actor, parts = {}, messageId }) => {
+      const ticket = tickets.get(ticketId)!;
+      const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
+      const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
+      const notice: ChangeNotice = { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> };
+      return { type, envelope, notice };
+    });
+    await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
     await this.db.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
-       SELECT id, $1, $2, $3::jsonb FROM webhook_endpoints WHERE event_types = '{}' OR $2 = ANY (event_types)`,
-      [envelope.id, type, JSON.stringify(envelope)],
+       SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
+         JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)`,
+      [made.map((m) => m.envelope.id), made.map((m) => m.type), made.map((m) => JSON.stringify(m.envelope))],
     );
-    await this.notify({ id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> });
-    return envelope.id;
+    await this.notifyAll(made.map((m) => m.notice));
+    return made.map((m) => m.envelope.id);
   }
 
   /** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */
-  async notify(notice: ChangeNotice): Promise<void> {
-    let text = JSON.stringify(notice);
-    if (text.length > NOTIFY_LIMIT) text = JSON.stringify({ ...notice, ticket: undefined, data: undefined });
-    await this.db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, text]);
+  notify(notice: ChangeNotice): Promise<void> {
+    return this.notifyAll([notice]);
+  }
+
+  private async notifyAll(notices: ChangeNotice[]): Promise<void> {
+    const texts = notices.map((notice) => {
+      const text = JSON.stringify(notice);
+      return text.length > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
+    });
+    await this.db.query('SELECT count(pg_notify($1, n)) FROM unnest($2::text[]) AS n', [CHANGES_CHANNEL, texts]);
   }
 
   /** A timeline entry as a CRM event carries it. */
-  async activityPart(activityId: string): Promise<NonNullable<CrmEventPayload['activity']>> {
+  async activityPart(activityId: string): Promise<CrmActivityPart> {
+    return (await this.activityParts([activityId])).get(activityId)!;
+  }
+
+  /** Timeline entries as CRM events carry them, by activity id, in one query. */
+  async activityParts(activityIds: string[]): Promise<Map<string, CrmActivityPart>> {
     const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
-      'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = $1',
-      [activityId],
+      'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = ANY ($1::uuid[])',
+      [activityIds],
     );
-    const row = rows[0]!;
-    return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
+    return new Map(rows.map((row) => [row.id, { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() }]));
   }
 
   /** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
@@ -96,15 +134,15 @@ export class CrmEventRepository {
     });
   }
 
-  private async summary(ticketId: string): Promise<CrmTicketSummary> {
+  private async summaries(ticketIds: string[]): Promise<Map<string, CrmTicketSummary>> {
     const { rows } = await this.db.query<CrmTicketSummary>(
       `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
               subject, contact_id AS "contactId",
               to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
-         FROM tickets WHERE id = $1`,
-      [ticketId],
+         FROM tickets WHERE id = ANY ($1::uuid[])`,
+      [ticketIds],
     );
-    return rows[0]!;
+    return new Map(rows.map((row) => [row.id, row]));
   }
 }

@@ -2,6 +2,8 @@ import type { Queryable } from './queryable';
 
 const LOCK = 'pg_advisory_xact_lock(hashtextextended($1, 0))';
 
+const sortedKeys = (keys: string[]) => [...new Set(keys)].sort();
+
 const accountKey = (accountId: string) => `account:${accountId}`;
 
 /** Advisory locks held until the transaction ends, whichever replica takes them. */
@@ -13,7 +15,20 @@ export class Locks {
    * contact). Keys are locked in sorted order, so two transactions never wait on each other crosswise.
    */
   async keys(keys: string[]): Promise<void> {
-    for (const key of [...new Set(keys)].sort()) await this.db.query(`SELECT ${LOCK}`, [key]);
+    // One statement: unnest yields the sorted keys in order, and each lock is taken as its row is.
+    await this.db.query('SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k', [sortedKeys(keys)]);
+  }
+
+  /**
+   * The same locks without waiting: true when every one was free and is now held; false when
+   * one is held by another transaction (those taken stay held until this transaction ends).
+   */
+  async tryKeys(keys: string[]): Promise<boolean> {
+    const { rows } = await this.db.query<{ busy: number }>(
+      'SELECT count(*) FILTER (WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0)))::int AS busy FROM unnest($1::text[]) AS k',
+      [sortedKeys(keys)],
+    );
+    return rows[0]!.busy === 0;
   }
 
   /**

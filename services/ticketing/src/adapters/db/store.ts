@@ -1,4 +1,4 @@
-import { enqueueOutbox } from '@crm/messaging';
+import { enqueueOutbox, enqueueOutboxMany, type OutboxMessage } from '@crm/messaging';
 import type { Envelope } from '@crm/contracts';
 import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/db';
 import { AccountRepository } from './accounts';
@@ -22,6 +22,8 @@ import { WebhookRepository } from './webhooks';
 /** Messages stored to be published after the commit (the transactional outbox). */
 export interface Outbox {
   enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void>;
+  /** Several in one statement, published in this order. */
+  enqueueMany(messages: OutboxMessage[]): Promise<void>;
 }
 
 /** Everything one transaction can read and change; every repository runs on the same connection. */
@@ -61,7 +63,10 @@ export interface TicketingReads {
 }
 
 function boundTo(db: PoolClient): TicketingTx {
-  const outbox: Outbox = { enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope) };
+  const outbox: Outbox = {
+    enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope),
+    enqueueMany: (messages) => enqueueOutboxMany(db, messages),
+  };
   return {
     now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
     locks: new Locks(db),

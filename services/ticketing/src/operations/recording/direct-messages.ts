@@ -10,16 +10,20 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
   const disposition = dispositionOf(event.kind, partner);
   if (disposition === 'ignore') return 'ignored';
   const conversationKey = dmConversationKey(event.accountId, event.counterpart.id);
-  const activityId = await tx.activities.record(recorder.activity(event, 'inbound', { text: event.text, conversationKey, attachments: event.attachments }));
-  if (!activityId) return 'duplicate';
-  if (disposition === 'timeline') return 'timeline';
+  const activity = recorder.activity(event, 'inbound', { text: event.text, conversationKey, attachments: event.attachments });
+  if (disposition === 'timeline') return (await tx.activities.record(activity)) ? 'timeline' : 'duplicate';
 
-  const holder = await tx.tickets.conversationHolder(event.accountId, conversationKey);
+  const holder = await recorder.conversationHolder(event.accountId, conversationKey);
   const placement = placeInbound(holder, new Date(event.occurredAt), partner.policy.reopenWindowMinutes);
   if (holder && placement !== 'new') {
-    await recorder.join(holder, activityId, placement);
+    // Recorded on the ticket at once: one statement for the common case of a conversation going on.
+    const joined = await tx.activities.record({ ...activity, ticketId: holder.id });
+    if (!joined) return 'duplicate';
+    await recorder.join(holder, joined, placement, { attached: true, conversationKey });
     return 'appended';
   }
+  const activityId = await tx.activities.record(activity);
+  if (!activityId) return 'duplicate';
   const ticketId = await recorder.open(event, activityId, { channel: 'dm', conversationKey, text: event.text, sender: event.counterpart, lang: null });
   // DMs of the conversation recorded before it had any ticket (the account wrote first, or its reply arrived first);
   // the summary open() wrote stands unless some moved.
@@ -31,10 +35,10 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
 export async function recordDmSent(recorder: Recorder, event: DmSent): Promise<Outcome> {
   const { tx } = recorder;
   const conversationKey = dmConversationKey(event.accountId, event.counterpart.id);
-  const activityId = await tx.activities.record(recorder.activity(event, 'outbound', { text: event.text, conversationKey, attachments: event.attachments }));
+  const holder = await recorder.conversationHolder(event.accountId, conversationKey);
+  const activityId = await tx.activities.record(recorder.activity(event, 'outbound', { text: event.text, conversationKey, attachments: event.attachments, ticketId: holder?.id ?? null }));
   if (!activityId) return 'duplicate';
-  const holder = await tx.tickets.conversationHolder(event.accountId, conversationKey);
   if (!holder) return 'timeline';
-  await recorder.appendOutbound(holder, activityId);
+  await recorder.appendOutbound(holder, activityId, { attached: true });
   return 'appended';
 }

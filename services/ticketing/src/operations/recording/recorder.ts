@@ -41,6 +41,12 @@ export class Recorder {
   private readonly changed = new Set<string>();
   /** Activities placed on tickets, announced to the CRM once the summaries are up to date. */
   private readonly placed: { ticketId: string; activityId: string }[] = [];
+  /**
+   * The ticket holding each DM conversation the delivery touched, as this transaction left it:
+   * under the conversation's lock only this transaction changes it, so it is read once per
+   * delivery, not once per message.
+   */
+  private readonly holders = new Map<string, TicketState | null>();
 
   constructor(
     readonly tx: TicketingTx,
@@ -116,6 +122,7 @@ export class Recorder {
     });
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
+    this.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
     await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
     this.opened.push(ticketId);
     await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
@@ -158,10 +165,27 @@ export class Recorder {
     await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: first ? subjectOf(first.text) : null, routing });
   }
 
-  /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
-  async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
-    await this.tx.activities.attach(activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await this.reopen(holder.id);
+  /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per delivery. */
+  async conversationHolder(accountId: string, conversationKey: string): Promise<TicketState | null> {
+    if (!this.holders.has(conversationKey)) this.holders.set(conversationKey, await this.tx.tickets.conversationHolder(accountId, conversationKey));
+    return this.holders.get(conversationKey)!;
+  }
+
+  /** A DM conversation's ticket as it is now (opened, or reopened by this delivery). */
+  private heldBy(conversationKey: string | null, holder: TicketState): void {
+    if (conversationKey !== null && this.holders.has(conversationKey)) this.holders.set(conversationKey, holder);
+  }
+
+  /**
+   * Puts an inbound activity on the ticket that holds its conversation, reopening it if needed;
+   * `attached`: the activity was recorded on it already.
+   */
+  async join(holder: TicketState, activityId: string, placement: Placement, { attached = false, conversationKey = null }: { attached?: boolean; conversationKey?: string | null } = {}): Promise<void> {
+    if (!attached) await this.tx.activities.attach(activityId, holder.id);
+    if (placement === 'reopen' || holder.status === 'pending') {
+      await this.reopen(holder.id);
+      this.heldBy(conversationKey, { ...holder, status: 'open' });
+    }
     this.changedTicket(holder.id);
     this.placed.push({ ticketId: holder.id, activityId });
   }
@@ -173,16 +197,16 @@ export class Recorder {
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
-  async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
-    await this.tx.activities.attach(activityId, holder.id);
+  async appendOutbound(holder: TicketState, activityId: string, { attached = false }: { attached?: boolean } = {}): Promise<void> {
+    if (!attached) await this.tx.activities.attach(activityId, holder.id);
     this.changedTicket(holder.id);
     this.placed.push({ ticketId: holder.id, activityId });
   }
 
-  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date). */
+  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date), in a few statements for all. */
   async announcePlaced(): Promise<void> {
-    for (const { ticketId, activityId } of this.placed) {
-      await this.tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
-    }
+    if (this.placed.length === 0) return;
+    const parts = await this.tx.crmEvents.activityParts(this.placed.map((entry) => entry.activityId));
+    await this.tx.crmEvents.emitAll(this.placed.map(({ ticketId, activityId }) => ({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, parts: { activity: parts.get(activityId)! } })));
   }
 }
