@@ -2,6 +2,7 @@ import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib'
 import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
 import { attemptsOf, deferralsOf, Headers } from './headers';
+import { messageProperties } from './publisher';
 import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
 import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
 
@@ -30,6 +31,13 @@ export interface MessageContext {
   /** True when a failure now sends the message to the DLQ instead of a retry. */
   lastAttempt: boolean;
   redelivered: boolean;
+  /**
+   * Sends a message of its own to the queue's DLQ, with the reason and `headers`, once the broker
+   * confirms it: a part of the message that can never be handled (one event of a delivery), while
+   * the handler goes on with the rest. Published at least once: the same part of a message
+   * handled again is dead-lettered again, under the same message id.
+   */
+  deadLetter(envelope: Envelope, reason: string, headers?: Record<string, unknown>): Promise<void>;
 }
 
 export type MessageHandler<P> = (envelope: Envelope<P>, context: MessageContext) => Promise<void>;
@@ -120,6 +128,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
         attempt: previousAttempts + 1,
         lastAttempt: previousAttempts + 1 >= this.retry.maxAttempts,
         redelivered: message.fields.redelivered,
+        deadLetter: (part, reason, headers = {}) => this.deadLetterPart(channel, message, part, reason, { ...headers, [Headers.attempts]: previousAttempts + 1 }),
       });
       settle(channel, message, 'ack');
     } catch (error) {
@@ -169,12 +178,22 @@ export class Consumer<P = unknown> extends QueueConsumer {
 
   private async deadLetter(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {
     this.logger.error('message dead-lettered', { attempts, reason, routingKey: originalRoutingKey(message) });
-    await this.moveTo(channel, message, dlqName(this.options.queue), {
-      [Headers.attempts]: attempts,
-      [Headers.failureReason]: reason.slice(0, 2000),
-      [Headers.sourceQueue]: this.options.queue,
-      [Headers.failedAt]: new Date().toISOString(),
+    await this.moveTo(channel, message, dlqName(this.options.queue), { [Headers.attempts]: attempts, ...this.failureHeaders(reason) });
+  }
+
+  private async deadLetterPart(channel: ConfirmChannel, message: ConsumeMessage, part: Envelope, reason: string, headers: Record<string, unknown>): Promise<void> {
+    this.logger.error('part of a message dead-lettered', { messageId: part.id, reason });
+    const properties = messageProperties(part, {
+      [Headers.originalExchange]: originalExchange(message),
+      [Headers.originalRoutingKey]: originalRoutingKey(message),
+      ...this.failureHeaders(reason),
+      ...headers,
     });
+    await publishConfirmed(channel, requeueExchangeName(this.options.queue), dlqName(this.options.queue), Buffer.from(JSON.stringify(part)), properties);
+  }
+
+  private failureHeaders(reason: string): Record<string, unknown> {
+    return { [Headers.failureReason]: reason.slice(0, 2000), [Headers.sourceQueue]: this.options.queue, [Headers.failedAt]: new Date().toISOString() };
   }
 
   /** Republishes to `queue` (through the queue's requeue exchange), and acks the original only once the broker confirmed the copy. */

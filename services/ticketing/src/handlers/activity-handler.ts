@@ -1,11 +1,15 @@
-import type { Envelope, RawActivityPayload } from '@crm/contracts';
-import { PermanentFailure, RetryLater, type MessageContext, type MessageHandler } from '@crm/messaging';
+import { RawActivity, type Envelope, type RawActivityPayload } from '@crm/contracts';
+import { makeEnvelope, PermanentFailure, RetryLater, type MessageContext, type MessageHandler } from '@crm/messaging';
 import { interpretActivity } from '../domain/activity';
 import { InvalidActivity } from '../domain/errors';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from '../operations/errors';
 import { recordDelivery, type DeliveryOutcome } from '../operations/record-delivery';
 import type { HandlerDeps } from './handler-deps';
+
+/** Headers of an event's dead letter: the delivery it came in, and its place there. */
+export const DELIVERY_ID_HEADER = 'x-delivery-id';
+export const EVENT_INDEX_HEADER = 'x-event-index';
 
 /** A delivery that can never become domain events goes to the DLQ at once, with the reason. */
 function interpret(payload: RawActivityPayload): Interpretation {
@@ -27,14 +31,26 @@ async function record(deps: HandlerDeps, envelope: Envelope<RawActivityPayload>,
   }
 }
 
+/**
+ * Each unusable event of a delivery whose other events were recorded goes to the DLQ on its
+ * own: its delivery with that event alone, its reason, the delivery's id and the event's index.
+ */
+async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation, context: MessageContext): Promise<void> {
+  for (const { index, reason, delivery } of interpretation.rejected) {
+    const part = makeEnvelope(RawActivity, envelope.producer, { ...envelope.payload, delivery }, { id: `${envelope.id}:event:${index}`, correlationId: envelope.correlationId, occurredAt: envelope.occurredAt });
+    await context.deadLetter(part, `invalid ${envelope.payload.kind} event: ${reason}`, { [DELIVERY_ID_HEADER]: envelope.id, [EVENT_INDEX_HEADER]: index });
+  }
+}
+
 /** The consumer of `ticketing.activity`: raw activity -> domain events -> recorded (or held) in one transaction. */
 export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActivityPayload> {
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
     const interpretation = interpret(envelope.payload);
     const { held, counts } = await record(deps, envelope, interpretation);
+    await deadLetterRejected(envelope, interpretation, context);
     counts.ignored += interpretation.ignored.length;
     for (const reason of interpretation.ignored) deps.logger.debug('activity ignored', { envelopeId: envelope.id, reason: reason.reason });
-    deps.logger.info('activity handled', { envelopeId: envelope.id, kind: envelope.payload.kind, accountId: interpretation.accountId, attempt: context.attempt, held, ...counts });
+    deps.logger.info('activity handled', { envelopeId: envelope.id, kind: envelope.payload.kind, accountId: interpretation.accountId, attempt: context.attempt, held, rejected: interpretation.rejected.length, ...counts });
     deps.onHandled?.(envelope.id);
   };
 }

@@ -2,7 +2,7 @@ import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import type { TicketingStore } from '../adapters/db/store';
 import type { Interpretation } from '../domain/events';
 import { recordEvents } from './recording/record-events';
-import { emptyCounts, type Counts } from './recording/recorder';
+import { emptyCounts, type Counts, type DeliverySource } from './recording/recorder';
 
 export type { Counts } from './recording/recorder';
 
@@ -11,6 +11,9 @@ export interface DeliveryOutcome {
   held: boolean;
   counts: Counts;
 }
+
+/** The delivery as a source of activity. */
+export const sourceOf = (envelope: Envelope<RawActivityPayload>): DeliverySource => ({ envelopeId: envelope.id, receivedAt: new Date(envelope.payload.receivedAt) });
 
 /** A revoke needs no configuration; everything else is recorded per the account's partner configuration. */
 const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
@@ -25,13 +28,13 @@ export async function recordDelivery(store: TicketingStore, envelope: Envelope<R
   const { accountId, events } = interpretation;
   if (events.length === 0) return { held: false, counts: emptyCounts() };
   return store.transaction(async (tx) => {
-    if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, envelope.id, 'refuse') };
+    if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, sourceOf(envelope), 'refuse') };
     await tx.locks.accountShared(accountId);
     const config = await tx.partnerConfigs.load(accountId);
     if (!config) {
       await tx.held.hold(envelope, accountId, events.length);
       return { held: true, counts: emptyCounts() };
     }
-    return { held: false, counts: await recordEvents(tx, events, config, envelope.id, 'refuse') };
+    return { held: false, counts: await recordEvents(tx, events, config, sourceOf(envelope), 'refuse') };
   });
 }

@@ -107,13 +107,20 @@ export class CrmEventRepository {
     return (await this.activityParts([activityId])).get(activityId)!;
   }
 
-  /** Timeline entries as CRM events carry them, by activity id, in one query. */
+  /** Timeline entries as CRM events carry them, by activity id, in one query; an edited one with its edits in `data`. */
   async activityParts(activityIds: string[]): Promise<Map<string, CrmActivityPart>> {
-    const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
-      'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = ANY ($1::uuid[])',
+    const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date; edited: Record<string, unknown> | null }>(
+      `SELECT id, kind, direction, text, occurred_at,
+              CASE WHEN edited_at IS NULL THEN NULL ELSE jsonb_build_object('editedAt', edited_at, 'edits', edits) END AS edited
+         FROM activities WHERE id = ANY ($1::uuid[])`,
       [activityIds],
     );
-    return new Map(rows.map((row) => [row.id, { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() }]));
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString(), ...(row.edited ? { data: row.edited } : {}) },
+      ]),
+    );
   }
 
   /** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */

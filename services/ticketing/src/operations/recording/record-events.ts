@@ -10,7 +10,7 @@ import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
 import { autoMerge } from '../auto-merge';
 import { ConversationBusy } from '../errors';
-import { emptyCounts, Recorder, type Counts, type Outcome } from './recorder';
+import { emptyCounts, Recorder, type Counts, type DeliverySource, type Outcome } from './recorder';
 
 /** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
 async function recordRevoke({ tx }: Recorder, event: SubscriptionRevoked): Promise<Outcome> {
@@ -89,13 +89,13 @@ export type WhenBusy = 'wait' | 'refuse';
  * brings the summary of each ticket it changed up to date. With `whenBusy: 'refuse'`, a
  * conversation another transaction holds throws ConversationBusy before anything is written.
  */
-export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, envelopeId: string, whenBusy: WhenBusy = 'wait'): Promise<Counts> {
+export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource, whenBusy: WhenBusy = 'wait'): Promise<Counts> {
   const keys = events.map(lockKeyOf);
   if (whenBusy === 'wait') await tx.locks.keys(keys);
   else if (!(await tx.locks.tryKeys(keys))) throw new ConversationBusy('a conversation of this delivery is being recorded by another transaction');
   const now = await tx.now();
   const ordered = [...events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.platformEventId.localeCompare(b.platformEventId));
-  const recorder = new Recorder(tx, config, envelopeId, now, await upsertContacts(tx, ordered));
+  const recorder = new Recorder(tx, config, source, now, await upsertContacts(tx, ordered));
   const counts = emptyCounts();
   for (const event of ordered) counts[await apply(recorder, event)] += 1;
   await recorder.refreshChangedTickets();

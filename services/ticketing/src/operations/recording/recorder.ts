@@ -9,10 +9,19 @@ import { recordReopen } from '../reopen';
 import { reevaluateSlaIn } from '../sla';
 
 /** What happened to each event of a delivery. */
-export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
+export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'edited' | 'duplicate' | 'ignored';
 export type Counts = Record<Outcome, number>;
 
-export const emptyCounts = (): Counts => ({ opened: 0, appended: 0, timeline: 0, state: 0, deleted: 0, duplicate: 0, ignored: 0 });
+export const emptyCounts = (): Counts => ({ opened: 0, appended: 0, timeline: 0, state: 0, deleted: 0, edited: 0, duplicate: 0, ignored: 0 });
+
+/** Where the events being recorded came from: the delivery's envelope and when webhook-ingest received it. */
+export interface DeliverySource {
+  envelopeId: string;
+  receivedAt: Date;
+}
+
+/** An activity recorded (its id), or why not: recorded before as it is, or recorded before with another text (an edit). */
+export type Recorded = { id: string } | { outcome: 'duplicate' | 'edited' };
 
 /** What opening a ticket needs beyond the event: its conversation, and what routing looks at. */
 export interface TicketOpening {
@@ -51,7 +60,7 @@ export class Recorder {
   constructor(
     readonly tx: TicketingTx,
     private readonly config: PartnerConfig | null,
-    private readonly envelopeId: string,
+    private readonly source: DeliverySource,
     readonly now: Date,
     private readonly contacts: Map<string, string>,
   ) {}
@@ -88,7 +97,8 @@ export class Recorder {
       parentPostId: null,
       relatedPostId: null,
       attachments: [],
-      sourceEnvelopeId: this.envelopeId,
+      sourceEnvelopeId: this.source.envelopeId,
+      receivedAt: this.source.receivedAt,
       raw: event.raw,
       ...fields,
     };
@@ -101,6 +111,23 @@ export class Recorder {
       relatedPostId: event.post.quotedPost?.id ?? null,
       attachments: event.post.media,
     });
+  }
+
+  /**
+   * Records an activity. Its platform event recorded before with another text is an edit
+   * (ActivityRepository.reviseText): a ticket showing the new text has its summary brought up
+   * to date and the CRM hears of the activity again.
+   */
+  async record(activity: NewActivity): Promise<Recorded> {
+    const id = await this.tx.activities.record(activity);
+    if (id) return { id };
+    const edited = activity.text === null ? null : await this.tx.activities.reviseText(activity);
+    if (!edited) return { outcome: 'duplicate' };
+    if (edited.shown && edited.ticketId) {
+      this.changedTicket(edited.ticketId);
+      this.placed.push({ ticketId: edited.ticketId, activityId: edited.id });
+    }
+    return { outcome: 'edited' };
   }
 
   /** Opens a ticket for the activity (already recorded) and puts it there. */
