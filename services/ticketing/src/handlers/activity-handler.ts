@@ -4,7 +4,8 @@ import { interpretActivity } from '../domain/activity';
 import { InvalidActivity } from '../domain/errors';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from '../operations/errors';
-import { recordDelivery, type DeliveryOutcome } from '../operations/record-delivery';
+import { DeliveryBatches } from '../operations/delivery-batches';
+import type { DeliveryOutcome } from '../operations/record-delivery';
 import type { HandlerDeps } from './handler-deps';
 
 /** Headers of an event's dead letter: the delivery it came in, and its place there. */
@@ -22,9 +23,9 @@ function interpret(payload: RawActivityPayload): Interpretation {
 }
 
 /** A busy conversation is no failure: the delivery waits in the delay queue, leaving its consumer slot to other conversations. */
-async function record(deps: HandlerDeps, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+async function record(batches: DeliveryBatches, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
   try {
-    return await recordDelivery(deps.store, envelope, interpretation);
+    return await batches.record(envelope, interpretation);
   } catch (error) {
     if (error instanceof ConversationBusy) throw new RetryLater(error.message);
     throw error;
@@ -42,11 +43,15 @@ async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interp
   }
 }
 
-/** The consumer of `ticketing.activity`: raw activity -> domain events -> recorded (or held) in one transaction. */
+/**
+ * The consumer of `ticketing.activity`: raw activity -> domain events -> recorded (or held), in
+ * one transaction with the other deliveries of the same prefetch window (DeliveryBatches).
+ */
 export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActivityPayload> {
+  const batches = new DeliveryBatches(deps.store);
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
     const interpretation = interpret(envelope.payload);
-    const { held, counts } = await record(deps, envelope, interpretation);
+    const { held, counts } = await record(batches, envelope, interpretation);
     await deadLetterRejected(envelope, interpretation, context);
     counts.ignored += interpretation.ignored.length;
     for (const reason of interpretation.ignored) deps.logger.debug('activity ignored', { envelopeId: envelope.id, reason: reason.reason });

@@ -14,6 +14,8 @@ export interface ChangeNotice {
   accountId: string;
   actor: string;
   occurredAt: string;
+  /** The change queued deliveries to CRM webhook endpoints (the dispatcher has work). */
+  webhooks?: boolean;
   /** Present when it fits: the ticket as the event describes it. */
   ticket?: CrmTicketSummary;
   /** Typing indicators: when the indicator stops counting. */
@@ -79,13 +81,14 @@ export class CrmEventRepository {
       return { type, envelope, notice };
     });
     await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
-    await this.db.query(
+    const { rowCount } = await this.db.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
        SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
          JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)`,
       [made.map((m) => m.envelope.id), made.map((m) => m.type), made.map((m) => JSON.stringify(m.envelope))],
     );
-    await this.notifyAll(made.map((m) => m.notice));
+    const webhooks = (rowCount ?? 0) > 0;
+    await this.notifyAll(made.map((m) => (webhooks ? { ...m.notice, webhooks } : m.notice)));
     return made.map((m) => m.envelope.id);
   }
 

@@ -20,15 +20,18 @@ export class Locks {
   }
 
   /**
-   * The same locks without waiting: true when every one was free and is now held; false when
-   * one is held by another transaction (those taken stay held until this transaction ends).
+   * The locks of several sets of keys, without waiting: for each set, true when one of its keys
+   * is held by another transaction (busy). Every free key is held from now on, until this
+   * transaction ends; a key this transaction holds already counts as free.
    */
-  async tryKeys(keys: string[]): Promise<boolean> {
-    const { rows } = await this.db.query<{ busy: number }>(
-      'SELECT count(*) FILTER (WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0)))::int AS busy FROM unnest($1::text[]) AS k',
-      [sortedKeys(keys)],
+  async tryKeysOf(sets: string[][]): Promise<boolean[]> {
+    const pairs = sets.flatMap((keys, index) => sortedKeys(keys).map((key) => ({ key, index })));
+    const { rows } = await this.db.query<{ index: number }>(
+      'SELECT DISTINCT i AS index FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))',
+      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index)],
     );
-    return rows[0]!.busy === 0;
+    const busy = new Set(rows.map((row) => row.index));
+    return sets.map((_, index) => busy.has(index));
   }
 
   /**
@@ -38,7 +41,13 @@ export class Locks {
    * the delivery, or processed with the configuration.
    */
   async accountShared(accountId: string): Promise<void> {
-    await this.db.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [accountKey(accountId)]);
+    await this.accountsShared([accountId]);
+  }
+
+  /** The same for several accounts, in one statement (sorted: never crosswise with another transaction). */
+  async accountsShared(accountIds: string[]): Promise<void> {
+    if (accountIds.length === 0) return;
+    await this.db.query('SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k', [sortedKeys(accountIds.map(accountKey))]);
   }
 
   async accountExclusive(accountId: string): Promise<void> {

@@ -67,8 +67,10 @@ function boundTo(db: PoolClient): TicketingTx {
     enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope),
     enqueueMany: (messages) => enqueueOutboxMany(db, messages),
   };
+  // now() is the transaction's start time whatever the statement: asked once.
+  let clock: Promise<Date> | null = null;
   return {
-    now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
+    now: () => (clock ??= db.query<{ now: Date }>('SELECT now() AS now').then(({ rows }) => rows[0]!.now)),
     locks: new Locks(db),
     tickets: new TicketRepository(db),
     activities: new ActivityRepository(db),

@@ -9,7 +9,6 @@ import { recordDmReceived, recordDmSent } from './direct-messages';
 import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
 import { autoMerge } from '../auto-merge';
-import { ConversationBusy } from '../errors';
 import { emptyCounts, Recorder, type Counts, type DeliverySource, type Outcome } from './recorder';
 
 /** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
@@ -80,19 +79,14 @@ async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<
   return contacts;
 }
 
-/** What to do when another transaction holds one of the delivery's conversations: wait for it (bounded by the lock timeout), or refuse at once. */
-export type WhenBusy = 'wait' | 'refuse';
-
 /**
  * Records the events of one delivery in the caller's transaction: takes the locks of their
  * conversations (sorted), upserts their contacts, applies each event in time order, then
- * brings the summary of each ticket it changed up to date. With `whenBusy: 'refuse'`, a
- * conversation another transaction holds throws ConversationBusy before anything is written.
+ * brings the summary of each ticket it changed up to date. `locksTaken`: the caller holds the
+ * conversations' locks already (else they are waited for, bounded by the lock timeout).
  */
-export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource, whenBusy: WhenBusy = 'wait'): Promise<Counts> {
-  const keys = events.map(lockKeyOf);
-  if (whenBusy === 'wait') await tx.locks.keys(keys);
-  else if (!(await tx.locks.tryKeys(keys))) throw new ConversationBusy('a conversation of this delivery is being recorded by another transaction');
+export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource, { locksTaken = false } = {}): Promise<Counts> {
+  if (!locksTaken) await tx.locks.keys(events.map(lockKeyOf));
   const now = await tx.now();
   const ordered = [...events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.platformEventId.localeCompare(b.platformEventId));
   const recorder = new Recorder(tx, config, source, now, await upsertContacts(tx, ordered));
