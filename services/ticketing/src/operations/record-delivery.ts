@@ -47,15 +47,17 @@ async function recordOne(tx: TicketingTx, { envelope, interpretation }: Delivery
  * in that transaction (released once the account is configured). Nothing is dropped. The
  * conversations' locks are tried first, without waiting: a delivery with a conversation another
  * transaction holds is left untouched (`busy`) for its caller to try later. The accounts' locks
- * (shared) and configurations are taken once for the batch.
+ * (shared) are taken in the same statement, and their configurations read once for the batch.
  */
 export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[]): Promise<BatchOutcome[]> {
   const work = deliveries.map((delivery) => (delivery.interpretation.events.length > 0 ? delivery : null));
   if (work.every((delivery) => delivery === null)) return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
   return store.transaction(async (tx) => {
-    const busy = await tx.locks.tryKeysOf(work.map((delivery) => delivery?.interpretation.events.map(lockKeyOf) ?? []));
-    const accounts = [...new Set(work.flatMap((delivery, i) => (delivery && !busy[i] && needsConfiguration(delivery.interpretation) ? [delivery.interpretation.accountId] : [])))];
-    await tx.locks.accountsShared(accounts);
+    const accounts = [...new Set(work.flatMap((delivery) => (delivery && needsConfiguration(delivery.interpretation) ? [delivery.interpretation.accountId] : [])))];
+    const busy = await tx.locks.forDeliveries(
+      work.map((delivery) => delivery?.interpretation.events.map(lockKeyOf) ?? []),
+      accounts,
+    );
     const configs = await tx.partnerConfigs.loadMany(accounts);
     const outcomes: BatchOutcome[] = [];
     for (const [i, delivery] of work.entries()) {

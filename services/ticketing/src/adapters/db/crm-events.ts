@@ -25,6 +25,12 @@ export interface ChangeNotice {
 
 const NOTIFY_LIMIT = 7_500;
 
+/** A notice as NOTIFY carries it: without the ticket and data when it would not fit. */
+function noticeText(notice: ChangeNotice): string {
+  const text = JSON.stringify(notice);
+  return text.length > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
+}
+
 export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
 
 export type CrmActivityPart = NonNullable<CrmEventPayload['activity']>;
@@ -36,6 +42,8 @@ export interface CrmEventSpec {
   actor: string;
   parts?: CrmEventParts;
   messageId?: string;
+  /** The timeline entry the event carries as `activity`, read with the ticket. */
+  activityId?: string;
 }
 
 export interface ConversationStateChange {
@@ -67,28 +75,42 @@ export class CrmEventRepository {
   }
 
   /**
-   * Several events in the same few statements whatever their number (each ticket read once; the
-   * outbox rows, webhook deliveries and notifications written in one statement each), in order.
+   * Several events in three statements whatever their number: the tickets (and activities) they
+   * describe read in one, the outbox rows written in one, the webhook deliveries and the
+   * notifications in one. In order.
    */
   async emitAll(events: CrmEventSpec[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const tickets = await this.summaries([...new Set(events.map((event) => event.ticketId))]);
-    const made = events.map(({ type, ticketId, actor, parts = {}, messageId }) => {
+    const { tickets, activities } = await this.describe(
+      events.map((event) => event.ticketId),
+      events.flatMap((event) => (event.activityId ? [event.activityId] : [])),
+    );
+    const made = events.map(({ type, ticketId, actor, parts = {}, messageId, activityId }) => {
       const ticket = tickets.get(ticketId)!;
-      const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
+      const allParts: CrmEventParts = activityId ? { ...parts, activity: activities.get(activityId)! } : parts;
+      const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...allParts };
       const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
-      const notice: ChangeNotice = { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> };
+      const notice: ChangeNotice = { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: allParts as Record<string, unknown> };
       return { type, envelope, notice };
     });
     await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
-    const { rowCount } = await this.db.query(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
-       SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
-         JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)`,
-      [made.map((m) => m.envelope.id), made.map((m) => m.type), made.map((m) => JSON.stringify(m.envelope))],
+    // Each notice twice, with and without `webhooks`: which one goes depends on whether the insert queued deliveries.
+    await this.db.query(
+      `WITH queued AS (
+         INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
+         SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
+           JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)
+         RETURNING 1)
+       SELECT count(pg_notify($4, CASE WHEN EXISTS (SELECT 1 FROM queued) THEN n.flagged ELSE n.plain END)) FROM unnest($5::text[], $6::text[]) AS n(plain, flagged)`,
+      [
+        made.map((m) => m.envelope.id),
+        made.map((m) => m.type),
+        made.map((m) => JSON.stringify(m.envelope)),
+        CHANGES_CHANNEL,
+        made.map((m) => noticeText(m.notice)),
+        made.map((m) => noticeText({ ...m.notice, webhooks: true })),
+      ],
     );
-    const webhooks = (rowCount ?? 0) > 0;
-    await this.notifyAll(made.map((m) => (webhooks ? { ...m.notice, webhooks } : m.notice)));
     return made.map((m) => m.envelope.id);
   }
 
@@ -98,32 +120,7 @@ export class CrmEventRepository {
   }
 
   private async notifyAll(notices: ChangeNotice[]): Promise<void> {
-    const texts = notices.map((notice) => {
-      const text = JSON.stringify(notice);
-      return text.length > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
-    });
-    await this.db.query('SELECT count(pg_notify($1, n)) FROM unnest($2::text[]) AS n', [CHANGES_CHANNEL, texts]);
-  }
-
-  /** A timeline entry as a CRM event carries it. */
-  async activityPart(activityId: string): Promise<CrmActivityPart> {
-    return (await this.activityParts([activityId])).get(activityId)!;
-  }
-
-  /** Timeline entries as CRM events carry them, by activity id, in one query; an edited one with its edits in `data`. */
-  async activityParts(activityIds: string[]): Promise<Map<string, CrmActivityPart>> {
-    const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date; edited: Record<string, unknown> | null }>(
-      `SELECT id, kind, direction, text, occurred_at,
-              CASE WHEN edited_at IS NULL THEN NULL ELSE jsonb_build_object('editedAt', edited_at, 'edits', edits) END AS edited
-         FROM activities WHERE id = ANY ($1::uuid[])`,
-      [activityIds],
-    );
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString(), ...(row.edited ? { data: row.edited } : {}) },
-      ]),
-    );
+    await this.db.query('SELECT count(pg_notify($1, n)) FROM unnest($2::text[]) AS n', [CHANGES_CHANNEL, notices.map(noticeText)]);
   }
 
   /** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
@@ -144,15 +141,25 @@ export class CrmEventRepository {
     });
   }
 
-  private async summaries(ticketIds: string[]): Promise<Map<string, CrmTicketSummary>> {
-    const { rows } = await this.db.query<CrmTicketSummary>(
-      `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
-              subject, contact_id AS "contactId",
-              to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
-              to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
-         FROM tickets WHERE id = ANY ($1::uuid[])`,
-      [ticketIds],
+  /** The tickets as CRM events describe them, and timeline entries as they carry them (an edited one with its edits in `data`), in one query. */
+  private async describe(ticketIds: string[], activityIds: string[]): Promise<{ tickets: Map<string, CrmTicketSummary>; activities: Map<string, CrmActivityPart> }> {
+    const { rows } = await this.db.query<{ tickets: CrmTicketSummary[]; activities: CrmActivityPart[] }>(
+      `SELECT (SELECT coalesce(json_agg(t), '[]') FROM (
+                 SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
+                        subject, contact_id AS "contactId",
+                        to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+                        to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+                   FROM tickets WHERE id = ANY ($1::uuid[])) t) AS tickets,
+              (SELECT coalesce(json_agg(a), '[]') FROM (
+                 SELECT id, kind, direction, text, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+                        CASE WHEN edited_at IS NULL THEN NULL ELSE jsonb_build_object('editedAt', edited_at, 'edits', edits) END AS data
+                   FROM activities WHERE id = ANY ($2::uuid[])) a) AS activities`,
+      [[...new Set(ticketIds)], [...new Set(activityIds)]],
     );
-    return new Map(rows.map((row) => [row.id, row]));
+    const { tickets, activities } = rows[0]!;
+    return {
+      tickets: new Map(tickets.map((ticket) => [ticket.id, ticket])),
+      activities: new Map(activities.map(({ data, ...activity }) => [activity.id, data ? { ...activity, data } : activity])),
+    };
   }
 }

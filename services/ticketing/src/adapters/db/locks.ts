@@ -8,7 +8,10 @@ const accountKey = (accountId: string) => `account:${accountId}`;
 
 /** Advisory locks held until the transaction ends, whichever replica takes them. */
 export class Locks {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly clock?: { learn(at: Date): void },
+  ) {}
 
   /**
    * Serialises all work on the given keys (conversations, an account's public timeline, a
@@ -20,17 +23,21 @@ export class Locks {
   }
 
   /**
-   * The locks of several sets of keys, without waiting: for each set, true when one of its keys
-   * is held by another transaction (busy). Every free key is held from now on, until this
-   * transaction ends; a key this transaction holds already counts as free.
+   * What recording deliveries takes first, in one statement: the locks of each delivery's keys
+   * without waiting (for each set, true when one of its keys is held by another transaction:
+   * busy; every free key is held from now on, a key this transaction holds counts as free),
+   * and the accounts' locks, shared (see accountShared), which are waited for.
    */
-  async tryKeysOf(sets: string[][]): Promise<boolean[]> {
+  async forDeliveries(sets: string[][], accountIds: string[]): Promise<boolean[]> {
     const pairs = sets.flatMap((keys, index) => sortedKeys(keys).map((key) => ({ key, index })));
-    const { rows } = await this.db.query<{ index: number }>(
-      'SELECT DISTINCT i AS index FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))',
-      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index)],
+    const { rows } = await this.db.query<{ busy: number[]; now: Date }>(
+      `SELECT ARRAY(SELECT DISTINCT i FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
+              (SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($3::text[]) AS k) AS shared,
+              now() AS now`,
+      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index), sortedKeys(accountIds.map(accountKey))],
     );
-    const busy = new Set(rows.map((row) => row.index));
+    this.clock?.learn(rows[0]!.now);
+    const busy = new Set(rows[0]!.busy);
     return sets.map((_, index) => busy.has(index));
   }
 
@@ -41,13 +48,7 @@ export class Locks {
    * the delivery, or processed with the configuration.
    */
   async accountShared(accountId: string): Promise<void> {
-    await this.accountsShared([accountId]);
-  }
-
-  /** The same for several accounts, in one statement (sorted: never crosswise with another transaction). */
-  async accountsShared(accountIds: string[]): Promise<void> {
-    if (accountIds.length === 0) return;
-    await this.db.query('SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k', [sortedKeys(accountIds.map(accountKey))]);
+    await this.db.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [accountKey(accountId)]);
   }
 
   async accountExclusive(accountId: string): Promise<void> {

@@ -62,16 +62,30 @@ export interface TicketingReads {
   searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
 }
 
+/** now() is the transaction's start time whatever the statement: asked at most once, or learnt from a statement that returned it. */
+export class TransactionClock {
+  private known: Promise<Date> | null = null;
+
+  constructor(private readonly db: PoolClient) {}
+
+  now(): Promise<Date> {
+    return (this.known ??= this.db.query<{ now: Date }>('SELECT now() AS now').then(({ rows }) => rows[0]!.now));
+  }
+
+  learn(at: Date): void {
+    this.known ??= Promise.resolve(at);
+  }
+}
+
 function boundTo(db: PoolClient): TicketingTx {
   const outbox: Outbox = {
     enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope),
     enqueueMany: (messages) => enqueueOutboxMany(db, messages),
   };
-  // now() is the transaction's start time whatever the statement: asked once.
-  let clock: Promise<Date> | null = null;
+  const clock = new TransactionClock(db);
   return {
-    now: () => (clock ??= db.query<{ now: Date }>('SELECT now() AS now').then(({ rows }) => rows[0]!.now)),
-    locks: new Locks(db),
+    now: () => clock.now(),
+    locks: new Locks(db, clock),
     tickets: new TicketRepository(db),
     activities: new ActivityRepository(db),
     outbound: new OutboundRepository(db),

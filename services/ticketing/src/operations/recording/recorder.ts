@@ -150,7 +150,7 @@ export class Recorder {
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
     this.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
-    await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    await this.tx.crmEvents.emitAll([{ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId }]);
     this.opened.push(ticketId);
     await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
     return ticketId;
@@ -180,16 +180,18 @@ export class Recorder {
    * at the end, so one refresh per delivery gives what one per event gave.
    */
   private async refresh(ticketId: string): Promise<void> {
-    const { first, lastActivityAt, reroutable } = await this.tx.tickets.summary(ticketId);
+    const { first, lastActivityAt, reroutable, subject } = await this.tx.tickets.touchSummary(ticketId, this.now);
+    if (!first) return;
     const routing =
-      first && reroutable && this.config
+      reroutable && this.config
         ? {
             ...route({ kind: first.kind as SocialEvent['kind'], text: first.text, senderId: first.senderId, senderScreenName: first.senderScreenName, lang: first.lang }, this.config),
             byEventId: first.platformEventId,
             kind: first.kind,
           }
         : null;
-    await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: first ? subjectOf(first.text) : null, routing });
+    const newSubject = subjectOf(first.text);
+    if (routing || newSubject !== subject) await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: newSubject, routing });
   }
 
   /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per delivery. */
@@ -232,8 +234,6 @@ export class Recorder {
 
   /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date), in a few statements for all. */
   async announcePlaced(): Promise<void> {
-    if (this.placed.length === 0) return;
-    const parts = await this.tx.crmEvents.activityParts(this.placed.map((entry) => entry.activityId));
-    await this.tx.crmEvents.emitAll(this.placed.map(({ ticketId, activityId }) => ({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, parts: { activity: parts.get(activityId)! } })));
+    await this.tx.crmEvents.emitAll(this.placed.map(({ ticketId, activityId }) => ({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, activityId })));
   }
 }
