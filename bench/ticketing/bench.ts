@@ -19,15 +19,19 @@
  *      seconds from the large delivery accepted to its last DM committed, and the time the other
  *      account's DM took to commit meanwhile.
  *
- * Everything shares this one Node.js process (one core for JavaScript): in phase 1 the load
- * generator, webhook-ingest and auth take CPU from ticketing; in phase 2 ticketing runs alone.
+ * Ticketing runs in a process of its own (ticketing-process.ts), as it does in production, so
+ * the load generator, webhook-ingest and auth (in this process) do not take its CPU; with
+ * BENCH_SEPARATE=0 everything shares this one process (one core for all JavaScript), as the
+ * first figures in RESULTS.md were measured.
  *
  *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
  *
  * Bounded: BENCH_TIMEOUT_MS (default 5 minutes) for the whole run.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { createPool } from '../../libs/db/src';
 import { createLogger } from '../../libs/logging/src';
@@ -49,7 +53,43 @@ const settings = {
   largeDms: Number(process.env.BENCH_LARGE_DMS ?? 5000),
   timeoutMs: Number(process.env.BENCH_TIMEOUT_MS ?? 300_000),
   prefetch: process.env.ACTIVITY_PREFETCH ?? '10',
+  separate: process.env.BENCH_SEPARATE !== '0',
 };
+
+const round2 = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);
+/** The machine's load average (1, 5, 15 minutes) as the run starts: other work on it shows there. */
+const loadBefore = round2(os.loadavg());
+
+interface TicketingHandle {
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/** Ticketing with `env` as its settings: in a child process (BENCH_SEPARATE, the default) or in this one. */
+async function runTicketing(env: Record<string, string>): Promise<TicketingHandle> {
+  if (!settings.separate) {
+    const ticketing = await startTicketing(loadTicketingConfig(env), { logger });
+    return { port: ticketing.port, stop: ticketing.stop };
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ticketing-process.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const ready = /ready (\d+)/.exec(output);
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the ticketing process exited (${code}) before it was ready`)));
+  });
+  return {
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 const ACCOUNT = '8800000001';
 const OTHER_ACCOUNT = '8800000002';
@@ -148,8 +188,8 @@ async function main(): Promise<void> {
     cleanup.unshift(auth.stop);
     const ingest = await startWebhookIngest(readIngestConfig({ ...common, BODY_LIMIT: '4mb' }), { logger });
     cleanup.unshift(ingest.stop);
-    const ticketingConfig = loadTicketingConfig({ ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch });
-    let ticketing = await startTicketing(ticketingConfig, { logger });
+    const ticketingEnv = { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch };
+    let ticketing = await runTicketing(ticketingEnv);
     let stopTicketing = ticketing.stop;
     cleanup.unshift(() => stopTicketing());
 
@@ -227,7 +267,7 @@ async function main(): Promise<void> {
     await ticketing.stop();
     stopTicketing = async () => undefined;
     const backlog = await sendMany(settings.backlog, 16);
-    ticketing = await startTicketing(ticketingConfig, { logger });
+    ticketing = await runTicketing(ticketingEnv);
     stopTicketing = ticketing.stop;
     await waitUntil(() => backlog.every((s) => watch.committed.has(s.eventId)));
     const commits = backlog.map((s) => watch.committed.get(s.eventId)!).sort((a, b) => a - b);
@@ -235,16 +275,18 @@ async function main(): Promise<void> {
     const backlogRate = (commits.length - 1) / window;
     // 3. One large delivery in one conversation, the same customer writing on, another account's DM meanwhile.
     const large = await sendLarge(post, watch.committed);
-    const { rows } = await ticketing.pool.query<{ tickets: number; activities: number }>(
+    const counting = createPool(ticketingDb.url, { max: 1, applicationName: 'bench' });
+    const { rows } = await counting.query<{ tickets: number; activities: number }>(
       'SELECT (SELECT count(*)::int FROM tickets) AS tickets, (SELECT count(*)::int FROM activities) AS activities',
     );
+    await counting.end();
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     console.log(
       JSON.stringify(
         {
           date: new Date().toISOString(),
-          machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+          machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: round2(os.loadavg()) },
           settings,
           latencyAtRate: { deliveries: settings.deliveries, perSecond: settings.rate, ...latencyOf(paced) },
           saturated: { deliveries: settings.deliveries, concurrency: settings.concurrency, endToEndDeliveriesPerSecond: Math.round(endToEndRate), ...latencyOf(saturated) },
