@@ -7,23 +7,31 @@
  * sends a NOTIFY per activity row; PostgreSQL delivers it when the row's transaction commits,
  * which is the moment measured.
  *
- *   1. latency: BENCH_DELIVERIES deliveries sent at BENCH_RATE per second (open loop, below
- *      saturation); per delivery, the time from webhook-ingest's HTTP 200 to the commit of its
- *      activity. Then the same count as fast as BENCH_CONCURRENCY senders can (saturation:
- *      the end-to-end rate, and the latency a queue adds).
+ *   1. latency: BENCH_DELIVERIES deliveries sent at a steady BENCH_RATE per second (300 by
+ *      default; open loop); per delivery, the time from webhook-ingest's HTTP 200 to the commit
+ *      of its activity (p50, p99, max). Then the same count as fast as BENCH_CONCURRENCY senders
+ *      can (saturation: the end-to-end rate, and the latency a queue adds).
  *   2. throughput: with ticketing stopped, BENCH_BACKLOG deliveries are accepted and queued;
  *      then one ticketing process starts and turns the backlog into tickets. Rate = deliveries
- *      committed per second between its first and last commit.
+ *      committed per second between its first and last commit: the deliveries/s printed.
+ *   3. one large delivery: BENCH_LARGE_DMS DMs (5,000) of one customer in one signed delivery,
+ *      followed by 9 single DMs of the same customer and then a DM for another account; the
+ *      seconds from the large delivery accepted to its last DM committed, and the time the other
+ *      account's DM took to commit meanwhile.
  *
- * Everything shares this one Node.js process (one core for JavaScript): in phase 1 the load
- * generator, webhook-ingest and auth take CPU from ticketing; in phase 2 ticketing runs alone.
+ * Ticketing runs in a process of its own (ticketing-process.ts), as it does in production, so
+ * the load generator, webhook-ingest and auth (in this process) do not take its CPU; with
+ * BENCH_SEPARATE=0 everything shares this one process (one core for all JavaScript), as the
+ * first figures in RESULTS.md were measured.
  *
  *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
  *
  * Bounded: BENCH_TIMEOUT_MS (default 5 minutes) for the whole run.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { createPool } from '../../libs/db/src';
 import { createLogger } from '../../libs/logging/src';
@@ -37,16 +45,54 @@ import { startWebhookIngest } from '../../services/webhook-ingest/src/service';
 import { directMessageReceived, serializeLikePlatform } from '../../infra/simulators/social-platform/src/deliveries';
 
 const settings = {
-  deliveries: Number(process.env.BENCH_DELIVERIES ?? 2000),
-  rate: Number(process.env.BENCH_RATE ?? 100),
+  deliveries: Number(process.env.BENCH_DELIVERIES ?? 3000),
+  rate: Number(process.env.BENCH_RATE ?? 300),
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 8),
   backlog: Number(process.env.BENCH_BACKLOG ?? 5000),
   customers: Number(process.env.BENCH_CUSTOMERS ?? 500),
+  largeDms: Number(process.env.BENCH_LARGE_DMS ?? 5000),
   timeoutMs: Number(process.env.BENCH_TIMEOUT_MS ?? 300_000),
   prefetch: process.env.ACTIVITY_PREFETCH ?? '10',
+  separate: process.env.BENCH_SEPARATE !== '0',
 };
 
+const round2 = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);
+/** The machine's load average (1, 5, 15 minutes) as the run starts: other work on it shows there. */
+const loadBefore = round2(os.loadavg());
+
+interface TicketingHandle {
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/** Ticketing with `env` as its settings: in a child process (BENCH_SEPARATE, the default) or in this one. */
+async function runTicketing(env: Record<string, string>): Promise<TicketingHandle> {
+  if (!settings.separate) {
+    const ticketing = await startTicketing(loadTicketingConfig(env), { logger });
+    return { port: ticketing.port, stop: ticketing.stop };
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ticketing-process.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const ready = /ready (\d+)/.exec(output);
+      if (ready) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the ticketing process exited (${code}) before it was ready`)));
+  });
+  return {
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 const ACCOUNT = '8800000001';
+const OTHER_ACCOUNT = '8800000002';
 const ENV_NAME = 'bench';
 const CONSUMER_SECRET = `bench-secret-${randomBytes(12).toString('hex')}`;
 const TOKEN = `bench-token-${randomBytes(12).toString('hex')}`;
@@ -90,6 +136,32 @@ async function waitUntil(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
+/** Phase 3: the large delivery, 9 more DMs of its customer, then another account's DM; what each took to commit. */
+async function sendLarge(post: (delivery: object) => Promise<number>, committed: Map<string, number>) {
+  const customer = { id: '9100000001', screenName: 'bulk_customer' };
+  const t0 = Date.now() - settings.largeDms * 1000;
+  const dms = Array.from({ length: settings.largeDms }, (_, i) => directMessageReceived({ account: ACCOUNT, customer, text: `order ${i} is late`, createdAt: t0 + i * 1000 }));
+  const delivery = { ...dms[0]!, direct_message_events: dms.flatMap((dm) => dm.direct_message_events) };
+  const bytes = serializeLikePlatform(delivery).length;
+  const largeAccepted = await post(delivery);
+  const more = Array.from({ length: 9 }, (_, i) => directMessageReceived({ account: ACCOUNT, customer, text: `and another thing (${i})` }));
+  await Promise.all(more.map(post));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const other = directMessageReceived({ account: OTHER_ACCOUNT, customer: { id: '9100000002', screenName: 'someone_else' }, text: 'where is my parcel?' });
+  const otherAccepted = await post(other);
+  const ids = (d: { direct_message_events: { id: string }[] }[]) => d.flatMap((x) => x.direct_message_events.map((e) => e.id));
+  await waitUntil(() => [...ids(dms), ...ids(more), ...ids([other])].every((id) => committed.has(id)));
+  const lastLarge = Math.max(...ids(dms).map((id) => committed.get(id)!));
+  const otherCommitted = committed.get(ids([other])[0]!)!;
+  return {
+    dms: settings.largeDms,
+    bytes,
+    secondsToCommit: Math.round((lastLarge - largeAccepted) / 10) / 100,
+    otherAccountDmMs: Math.round(otherCommitted - otherAccepted),
+    otherCommittedBeforeLarge: otherCommitted < lastLarge,
+  };
+}
+
 async function main(): Promise<void> {
   const cleanup: (() => Promise<void>)[] = [];
   let vhost: TestVirtualHost | undefined;
@@ -114,32 +186,38 @@ async function main(): Promise<void> {
       { logger },
     );
     cleanup.unshift(auth.stop);
-    const ingest = await startWebhookIngest(readIngestConfig(common), { logger });
+    const ingest = await startWebhookIngest(readIngestConfig({ ...common, BODY_LIMIT: '4mb' }), { logger });
     cleanup.unshift(ingest.stop);
-    const ticketingConfig = loadTicketingConfig({ ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch });
-    let ticketing = await startTicketing(ticketingConfig, { logger });
+    const ticketingEnv = { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch };
+    let ticketing = await runTicketing(ticketingEnv);
     let stopTicketing = ticketing.stop;
     cleanup.unshift(() => stopTicketing());
 
-    const put = await fetch(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${ACCOUNT}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pageName: 'Bench' }),
-    });
-    if (put.status !== 201) throw new Error(`partner configuration: HTTP ${put.status}`);
+    for (const account of [ACCOUNT, OTHER_ACCOUNT]) {
+      const put = await fetch(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${account}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pageName: 'Bench' }),
+      });
+      if (put.status !== 201) throw new Error(`partner configuration: HTTP ${put.status}`);
+    }
 
     const webhook = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
     let sequence = 0;
+    /** Posts a signed delivery; resolves when webhook-ingest answered 200. */
+    async function post(delivery: object): Promise<number> {
+      const bytes = serializeLikePlatform(delivery);
+      const response = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
+      const acceptedAt = performance.now();
+      if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
+      return acceptedAt;
+    }
     /** Sends one signed DM delivery; resolves with its event id and when webhook-ingest answered 200. */
     async function send(): Promise<{ eventId: string; acceptedAt: number }> {
       sequence += 1;
       const customer = { id: String(9_000_000_000 + (sequence % settings.customers)), screenName: `customer${sequence % settings.customers}` };
       const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
-      const bytes = serializeLikePlatform(delivery);
-      const response = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
-      const acceptedAt = performance.now();
-      if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
-      return { eventId: delivery.direct_message_events[0]!.id, acceptedAt };
+      return { eventId: delivery.direct_message_events[0]!.id, acceptedAt: await post(delivery) };
     }
     async function sendMany(count: number, concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
       const sent: { eventId: string; acceptedAt: number }[] = [];
@@ -189,26 +267,31 @@ async function main(): Promise<void> {
     await ticketing.stop();
     stopTicketing = async () => undefined;
     const backlog = await sendMany(settings.backlog, 16);
-    ticketing = await startTicketing(ticketingConfig, { logger });
+    ticketing = await runTicketing(ticketingEnv);
     stopTicketing = ticketing.stop;
     await waitUntil(() => backlog.every((s) => watch.committed.has(s.eventId)));
     const commits = backlog.map((s) => watch.committed.get(s.eventId)!).sort((a, b) => a - b);
     const window = (commits.at(-1)! - commits[0]!) / 1000;
     const backlogRate = (commits.length - 1) / window;
-    const { rows } = await ticketing.pool.query<{ tickets: number; activities: number }>(
+    // 3. One large delivery in one conversation, the same customer writing on, another account's DM meanwhile.
+    const large = await sendLarge(post, watch.committed);
+    const counting = createPool(ticketingDb.url, { max: 1, applicationName: 'bench' });
+    const { rows } = await counting.query<{ tickets: number; activities: number }>(
       'SELECT (SELECT count(*)::int FROM tickets) AS tickets, (SELECT count(*)::int FROM activities) AS activities',
     );
+    await counting.end();
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     console.log(
       JSON.stringify(
         {
           date: new Date().toISOString(),
-          machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+          machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: round2(os.loadavg()) },
           settings,
           latencyAtRate: { deliveries: settings.deliveries, perSecond: settings.rate, ...latencyOf(paced) },
           saturated: { deliveries: settings.deliveries, concurrency: settings.concurrency, endToEndDeliveriesPerSecond: Math.round(endToEndRate), ...latencyOf(saturated) },
           throughput: { backlog: settings.backlog, customers: settings.customers, seconds: Math.round(window * 100) / 100, deliveriesPerSecond: Math.round(backlogRate) },
+          largeDelivery: large,
           database: rows[0],
         },
         null,

@@ -8,8 +8,26 @@ export type PoolClient = pg.PoolClient;
 // bigint counts come back as strings by default; ours fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function createPool(url: string, options: { max?: number; applicationName?: string } = {}): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName });
+/** Server-side limits set on every connection of a pool (milliseconds; unset or 0: the server's default). */
+export interface SessionTimeouts {
+  /** How long one statement may wait for a lock (row, advisory) before it fails with 55P03. */
+  lockTimeoutMs?: number;
+  /** How long one statement may run before it is cancelled (57014). */
+  statementTimeoutMs?: number;
+  /** How long a transaction may sit idle between statements before the server ends the session (25P03). */
+  idleInTransactionTimeoutMs?: number;
+}
+
+export function createPool(url: string, options: { max?: number; applicationName?: string } & SessionTimeouts = {}): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName,
+    // Sent as start-up parameters: they hold for every statement of every connection, with no extra round trip.
+    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs } : {}),
+  });
 }
 
 /** Creates the database named in `url` when it does not exist yet (for local stacks and tests). */

@@ -1,1 +1,1 @@
-export { createPool, ensureDatabase, migrate, withTransaction, TRANSACTION_ATTEMPTS, isReachable, type Pool, type PoolClient } from './database';
+export { createPool, ensureDatabase, migrate, withTransaction, TRANSACTION_ATTEMPTS, isReachable, type SessionTimeouts, type Pool, type PoolClient } from './database';

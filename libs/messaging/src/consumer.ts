@@ -1,7 +1,8 @@
 import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib';
 import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
-import { attemptsOf, Headers } from './headers';
+import { attemptsOf, deferralsOf, Headers } from './headers';
+import { messageProperties } from './publisher';
 import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
 import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
 
@@ -10,6 +11,19 @@ export class PermanentFailure extends Error {
   override name = 'PermanentFailure';
 }
 
+/**
+ * Thrown by a handler that cannot do the work right now through no fault of the message (what
+ * it needs is busy elsewhere): the message waits in the first delay queue and comes back, its
+ * attempts unchanged, so the consumer's slot goes to other messages meanwhile. After
+ * `maxDeferrals` (ConsumerOptions) a deferral counts as a failed attempt, so nothing waits forever.
+ */
+export class RetryLater extends Error {
+  override name = 'RetryLater';
+}
+
+/** Deferrals before each further one counts as a failed attempt: at the first retry delay (1 s by default), some 5 minutes. */
+export const DEFAULT_MAX_DEFERRALS = 300;
+
 export interface MessageContext {
   routingKey: string;
   /** 1 for the first delivery, 2 for the first retry, ... */
@@ -17,6 +31,13 @@ export interface MessageContext {
   /** True when a failure now sends the message to the DLQ instead of a retry. */
   lastAttempt: boolean;
   redelivered: boolean;
+  /**
+   * Sends a message of its own to the queue's DLQ, with the reason and `headers`, once the broker
+   * confirms it: a part of the message that can never be handled (one event of a delivery), while
+   * the handler goes on with the rest. Published at least once: the same part of a message
+   * handled again is dead-lettered again, under the same message id.
+   */
+  deadLetter(envelope: Envelope, reason: string, headers?: Record<string, unknown>): Promise<void>;
 }
 
 export type MessageHandler<P> = (envelope: Envelope<P>, context: MessageContext) => Promise<void>;
@@ -29,6 +50,8 @@ export interface ConsumerOptions<P> {
   handler: MessageHandler<P>;
   retry?: RetryPolicy;
   prefetch?: number;
+  /** RetryLater deferrals of one message that do not count as attempts (DEFAULT_MAX_DEFERRALS). */
+  maxDeferrals?: number;
 }
 
 /** Copies what identifies a message when it is republished to a retry queue, a DLQ or back from it. */
@@ -105,11 +128,15 @@ export class Consumer<P = unknown> extends QueueConsumer {
         attempt: previousAttempts + 1,
         lastAttempt: previousAttempts + 1 >= this.retry.maxAttempts,
         redelivered: message.fields.redelivered,
+        deadLetter: (part, reason, headers = {}) => this.deadLetterPart(channel, message, part, reason, { ...headers, [Headers.attempts]: previousAttempts + 1 }),
       });
       settle(channel, message, 'ack');
     } catch (error) {
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
-      if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
+      const deferrals = deferralsOf(message.properties.headers);
+      if (error instanceof RetryLater && deferrals < (this.consumerOptions.maxDeferrals ?? DEFAULT_MAX_DEFERRALS)) {
+        await this.defer(channel, message, reason, previousAttempts, deferrals + 1);
+      } else if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
         await this.deadLetter(channel, message, reason, previousAttempts + 1);
       } else {
         await this.retryLater(channel, message, reason, previousAttempts + 1);
@@ -142,14 +169,31 @@ export class Consumer<P = unknown> extends QueueConsumer {
     await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
   }
 
+  /** Puts the message off to the first delay queue, its attempts unchanged. */
+  private async defer(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number, deferrals: number): Promise<void> {
+    const delayMs = retryDelay(this.retry, 1);
+    this.logger.debug('message put off', { deferrals, delayMs, reason });
+    await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.deferrals]: deferrals });
+  }
+
   private async deadLetter(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {
     this.logger.error('message dead-lettered', { attempts, reason, routingKey: originalRoutingKey(message) });
-    await this.moveTo(channel, message, dlqName(this.options.queue), {
-      [Headers.attempts]: attempts,
-      [Headers.failureReason]: reason.slice(0, 2000),
-      [Headers.sourceQueue]: this.options.queue,
-      [Headers.failedAt]: new Date().toISOString(),
+    await this.moveTo(channel, message, dlqName(this.options.queue), { [Headers.attempts]: attempts, ...this.failureHeaders(reason) });
+  }
+
+  private async deadLetterPart(channel: ConfirmChannel, message: ConsumeMessage, part: Envelope, reason: string, headers: Record<string, unknown>): Promise<void> {
+    this.logger.error('part of a message dead-lettered', { messageId: part.id, reason });
+    const properties = messageProperties(part, {
+      [Headers.originalExchange]: originalExchange(message),
+      [Headers.originalRoutingKey]: originalRoutingKey(message),
+      ...this.failureHeaders(reason),
+      ...headers,
     });
+    await publishConfirmed(channel, requeueExchangeName(this.options.queue), dlqName(this.options.queue), Buffer.from(JSON.stringify(part)), properties);
+  }
+
+  private failureHeaders(reason: string): Record<string, unknown> {
+    return { [Headers.failureReason]: reason.slice(0, 2000), [Headers.sourceQueue]: this.options.queue, [Headers.failedAt]: new Date().toISOString() };
   }
 
   /** Republishes to `queue` (through the queue's requeue exchange), and acks the original only once the broker confirmed the copy. */

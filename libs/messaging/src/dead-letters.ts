@@ -10,6 +10,8 @@ export interface DeadLetter {
   attempts: number;
   failedAt: string | undefined;
   routingKey: string | undefined;
+  /** Every header, the ones above and any the handler added (e.g. which part of its message it is). */
+  headers: Record<string, unknown>;
   body: string;
 }
 
@@ -45,6 +47,7 @@ function describe(message: GetMessage): DeadLetter {
     attempts: Number(headers[Headers.attempts] ?? headers['x-delivery-count'] ?? 0),
     failedAt: headers[Headers.failedAt] as string | undefined,
     routingKey: headers[Headers.originalRoutingKey] as string | undefined,
+    headers,
     body: message.content.toString('utf8'),
   };
 }

@@ -1,7 +1,7 @@
 export { Broker, brokerUser, type BrokerOptions } from './broker';
 export { declareTopology, declareRetryQueues, requeueExchangeName, type TopologyMode } from './topology';
 export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
-export { Consumer, PermanentFailure, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
+export { Consumer, PermanentFailure, RetryLater, DEFAULT_MAX_DEFERRALS, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listDeadLetters, replayDeadLetters, UnknownQueue, type DeadLetter } from './dead-letters';
-export { OutboxRelay, enqueueOutbox, type OutboxRelayDeps, type OutboxRow } from './outbox';
+export { OutboxRelay, enqueueOutbox, enqueueOutboxMany, type OutboxMessage, type OutboxRelayDeps, type OutboxRow } from './outbox';

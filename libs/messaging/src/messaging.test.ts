@@ -6,7 +6,7 @@ import { defineContract, ContractViolation, type Envelope, type Topology } from 
 import { currentCorrelationId, runWithContext } from '@crm/logging';
 import { amqpUrl, deleteBrokerObjects, queueDepth, restartBroker, testLogger, waitFor } from '@crm/testing';
 import { Broker } from './broker';
-import { Consumer, PermanentFailure, type MessageContext } from './consumer';
+import { Consumer, PermanentFailure, RetryLater, type MessageContext } from './consumer';
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
 import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
@@ -168,6 +168,28 @@ describe('publisher and consumer', () => {
     const connection = await amqplib.connect(amqpUrl());
     await (await connection.createChannel()).purgeQueue(dlqName(queue));
     await connection.close();
+  });
+
+  it('puts a message off on RetryLater without counting an attempt, until the deferrals run out', async () => {
+    const attempts: number[] = [];
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      maxDeferrals: 2,
+      handler: async (_e, context) => {
+        attempts.push(context.attempt);
+        if (attempts.length <= 3) throw new RetryLater('the conversation is busy');
+      },
+    });
+    consumers.push(consumer);
+    await consumer.ready();
+    await publisher.publish(exchange, 'ping.later', makeEnvelope(PingContract, 'test', { n: 5 }));
+    await waitFor(() => attempts.length === 4, { what: 'the message handled after its deferrals' });
+    // two deferrals leave the attempt at 1; the third counts as a failed attempt
+    expect(attempts).toEqual([1, 1, 1, 2]);
+    await stopConsumers();
+    expect(await queueDepth(dlqName(queue))).toBe(0);
   });
 
   it('finishes the message in hand when stopped, and acks it', async () => {

@@ -26,9 +26,26 @@ export interface OutboxRow {
   envelope: Envelope<Record<string, unknown>>;
 }
 
+/** A message to store in the outbox. */
+export interface OutboxMessage {
+  exchange: string;
+  routingKey: string;
+  envelope: Envelope;
+}
+
 /** Stores a message to publish, in the caller's transaction (`client` is inside BEGIN). */
 export async function enqueueOutbox(client: PoolClient, exchange: string, routingKey: string, envelope: Envelope): Promise<void> {
-  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) VALUES ($1, $2, $3::jsonb)', [exchange, routingKey, JSON.stringify(envelope)]);
+  await enqueueOutboxMany(client, [{ exchange, routingKey, envelope }]);
+}
+
+/** Stores several messages in one statement, relayed in the order given. */
+export async function enqueueOutboxMany(client: PoolClient, messages: OutboxMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])', [
+    messages.map((m) => m.exchange),
+    messages.map((m) => m.routingKey),
+    messages.map((m) => JSON.stringify(m.envelope)),
+  ]);
 }
 
 /**
@@ -40,15 +57,15 @@ async function claimOutbox(client: PoolClient, limit: number): Promise<OutboxRow
   return rows;
 }
 
-async function deleteOutbox(client: PoolClient, id: string): Promise<void> {
-  await client.query('DELETE FROM outbox WHERE id = $1', [id]);
+async function deleteOutbox(client: PoolClient, ids: string[]): Promise<void> {
+  if (ids.length > 0) await client.query('DELETE FROM outbox WHERE id = ANY ($1::bigint[])', [ids]);
 }
 
 async function noteOutboxFailure(client: PoolClient, id: string, reason: string): Promise<void> {
   await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [id, reason]);
 }
 
-const BATCH = 20;
+const BATCH = 100;
 
 export interface OutboxRelayDeps {
   pool: Pool;
@@ -119,25 +136,36 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes one batch; true when a full batch went out (more may wait). */
+  /** Publishes one batch, in order; the rows that went out are deleted together. True when a full batch went out (more may wait). */
   private async relayBatch(client: PoolClient): Promise<boolean> {
     const rows = await claimOutbox(client, BATCH);
-    for (const row of rows) {
-      try {
-        await this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope);
-      } catch (error) {
-        const reason = (error as Error).message;
-        if (!(error instanceof ContractViolation)) {
-          this.deps.logger.warn('outbox message not confirmed by the broker; it stays for the next round', { envelopeId: row.envelope.id, reason });
-          await noteOutboxFailure(client, row.id, reason);
-          return false;
-        }
-        this.deps.logger.error('an outbox message breaks its contract and is not sent', { envelopeId: row.envelope.id, reason });
-        await this.deps.onUnpublishable?.(client, row, reason);
+    const done: string[] = [];
+    try {
+      for (const row of rows) {
+        if (!(await this.relayOne(client, row))) return false;
+        done.push(row.id);
       }
-      await deleteOutbox(client, row.id);
-      this.deps.logger.info('outbox message published', { envelopeId: row.envelope.id, type: row.envelope.type, routingKey: row.routing_key });
+      return rows.length === BATCH;
+    } finally {
+      await deleteOutbox(client, done);
     }
-    return rows.length === BATCH;
+  }
+
+  /** Publishes one row: true when it is settled (confirmed, or unpublishable and settled), false when it stays for the next round. */
+  private async relayOne(client: PoolClient, row: OutboxRow): Promise<boolean> {
+    try {
+      await this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope);
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (!(error instanceof ContractViolation)) {
+        this.deps.logger.warn('outbox message not confirmed by the broker; it stays for the next round', { envelopeId: row.envelope.id, reason });
+        await noteOutboxFailure(client, row.id, reason);
+        return false;
+      }
+      this.deps.logger.error('an outbox message breaks its contract and is not sent', { envelopeId: row.envelope.id, reason });
+      await this.deps.onUnpublishable?.(client, row, reason);
+    }
+    this.deps.logger.info('outbox message published', { envelopeId: row.envelope.id, type: row.envelope.type, routingKey: row.routing_key });
+    return true;
   }
 }

@@ -79,7 +79,13 @@ function platformPost(author: typeof ANA | string, text: string, extra: Record<s
 async function deliver(accountId: string, post: Record<string, unknown>): Promise<void> {
   const user = post.user as { id_str: string; screen_name: string; name: string };
   const delivery = postCreated({ account: accountId, author: { id: user.id_str, screenName: user.screen_name, name: user.name }, text: String(post.text), eventId: String(post.id_str), createdAt: Date.parse(String(post.created_at)) });
-  await createActivityHandler({ store: new TicketingStore(pool), logger: testLogger('webhook-test') })(makeEnvelope(RawActivity, 'webhook-ingest', rawActivity(delivery)), { routingKey: 'tweet_create_events', attempt: 1, lastAttempt: false, redelivered: false });
+  await createActivityHandler({ store: new TicketingStore(pool), logger: testLogger('webhook-test') })(makeEnvelope(RawActivity, 'webhook-ingest', rawActivity(delivery)), {
+    routingKey: 'tweet_create_events',
+    attempt: 1,
+    lastAttempt: false,
+    redelivered: false,
+    deadLetter: () => Promise.reject(new Error('a valid post has nothing to dead-letter')),
+  });
 }
 
 async function configure(accountId: string, searchQueries: unknown[]): Promise<void> {

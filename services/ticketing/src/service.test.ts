@@ -218,6 +218,8 @@ describe('received DMs', () => {
         by: null,
         data: null,
         source: { kind: 'webhook', query: null },
+        editedAt: null,
+        edits: [],
       },
     ]);
     expect(detail.order).toBeNull();

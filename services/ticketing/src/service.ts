@@ -107,7 +107,13 @@ function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues
 async function openStore(config: TicketingConfig, logger: Logger): Promise<TicketingStore> {
   await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
   await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { max: config.ACTIVITY_PREFETCH + 6, applicationName: 'ticketing' });
+  const pool = createPool(config.DATABASE_URL, {
+    max: config.ACTIVITY_PREFETCH + 6,
+    applicationName: 'ticketing',
+    lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   return new TicketingStore(pool);
 }

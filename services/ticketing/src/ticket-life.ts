@@ -43,7 +43,8 @@ export function ticketLife(deps: TicketLifeDeps) {
     live.publish(notice);
     if (!notice.type.startsWith('ticket.')) return;
     kickOutbox();
-    void dispatcher.kick();
+    // Only a change that queued webhook deliveries has work for the dispatcher (its interval catches the rest).
+    if (notice.webhooks) void dispatcher.kick();
   });
   const common = { store, logger, isId: isUuid, kick: kickOutbox };
   return {

@@ -2,7 +2,7 @@ import { type RawActivityPayload } from '@crm/contracts';
 import { checkSocialEvent, type SocialEvent } from './social-events';
 import { interpretDirectMessages, interpretIndicators } from './direct-messages';
 import { InvalidActivity } from './errors';
-import type { IgnoredActivity, Interpretation } from './events';
+import type { IgnoredActivity, Interpretation, RejectedEvent } from './events';
 import { optionalPlatformId } from './platform-values';
 import { interpretPostDeletes, interpretPosts } from './posts';
 import { interpretContactActions, interpretFollows, interpretLikes, interpretUserEvent, userEventAccount } from './relations';
@@ -50,17 +50,54 @@ function eventsOf(accountId: string, payload: RawActivityPayload): { events: Soc
   }
 }
 
-/**
- * Turns one raw delivery into typed domain events, one per platform event (a delivery with
- * several yields several). Pure: no I/O, no clock. Each event is checked against its
- * contract; anything unusable throws InvalidActivity naming the field or the unknown kind.
- */
-export function interpretActivity(payload: RawActivityPayload): Interpretation {
-  const accountId = accountOf(payload);
+/** The delivery's events, each checked against its contract; throws InvalidActivity naming the first problem. */
+function checkedEventsOf(accountId: string, payload: RawActivityPayload): { events: SocialEvent[]; ignored: IgnoredActivity[] } {
   const { events, ignored } = eventsOf(accountId, payload);
   events.forEach((event, index) => {
     const problems = checkSocialEvent(event);
     if (problems.length > 0) throw new InvalidActivity(`${payload.kind}[${index}] as ${event.kind}: ${problems.join('; ')}`);
   });
-  return { accountId, events, ignored };
+  return { events, ignored };
+}
+
+/**
+ * A delivery with an unusable event, taken one event at a time: the usable ones and the
+ * rejected ones with their reasons. Null when the delivery cannot be taken apart (its list of
+ * events is missing, or holds one).
+ */
+function interpretEach(accountId: string, payload: RawActivityPayload): Interpretation | null {
+  const list = payload.kind === 'user_event' ? undefined : payload.delivery[payload.kind];
+  if (!Array.isArray(list) || list.length < 2) return null;
+  const result: Interpretation = { accountId, events: [], ignored: [], rejected: [] };
+  list.forEach((item: unknown, index) => {
+    const delivery = { ...payload.delivery, [payload.kind]: [item] };
+    try {
+      const one = checkedEventsOf(accountId, { ...payload, delivery });
+      result.events.push(...one.events);
+      result.ignored.push(...one.ignored);
+    } catch (error) {
+      if (!(error instanceof InvalidActivity)) throw error;
+      const reason = error.message.split(`${payload.kind}[0]`).join(`${payload.kind}[${index}]`);
+      result.rejected.push({ index, reason, delivery } satisfies RejectedEvent);
+    }
+  });
+  return result;
+}
+
+/**
+ * Turns one raw delivery into typed domain events, one per platform event (a delivery with
+ * several yields several). Pure: no I/O, no clock. Each event is checked against its
+ * contract. An unusable event beside usable ones is `rejected` (with its reason) and the rest
+ * go on; a delivery with nothing usable throws InvalidActivity naming the field or the unknown kind.
+ */
+export function interpretActivity(payload: RawActivityPayload): Interpretation {
+  const accountId = accountOf(payload);
+  try {
+    return { accountId, ...checkedEventsOf(accountId, payload), rejected: [] };
+  } catch (error) {
+    if (!(error instanceof InvalidActivity)) throw error;
+    const split = interpretEach(accountId, payload);
+    if (!split || split.events.length + split.ignored.length === 0) throw error;
+    return split;
+  }
 }

@@ -5,11 +5,22 @@ export interface IgnoredActivity {
   reason: string;
 }
 
+/** One platform event of a delivery that cannot be used, while its neighbours can. */
+export interface RejectedEvent {
+  /** Its place in the delivery's list of events. */
+  index: number;
+  reason: string;
+  /** The delivery with this event alone in its list (what its dead letter holds). */
+  delivery: Record<string, unknown>;
+}
+
 /** The result of interpreting one delivery. */
 export interface Interpretation {
   accountId: string;
   events: SocialEvent[];
   ignored: IgnoredActivity[];
+  /** Events that cannot be used, each dead-lettered on its own; never every event of the delivery. */
+  rejected: RejectedEvent[];
 }
 
 /** Threads DMs: one conversation per account and counterpart. */

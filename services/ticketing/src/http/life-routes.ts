@@ -83,5 +83,7 @@ function noteJson(ticketId: string, entry: { id: string; kind: string; text: str
     author_name: null,
     actor,
     data: entry.data,
+    edited_at: null,
+    edits: [],
   });
 }

@@ -94,6 +94,10 @@ export interface ActivityJson {
   data: Record<string, unknown> | null;
   /** How the activity came: a webhook delivery, or a search query (named) that found the post first. */
   source: { kind: 'webhook' | 'search'; query: string | null };
+  /** When a delivery last changed the text (the platform event came again with another text); null: never edited. */
+  editedAt: string | null;
+  /** The other texts the activity had, oldest first: each with when it was received and when the next text replaced it. */
+  edits: { text: string | null; receivedAt: string | null; replacedAt: string | null }[];
 }
 
 const read = (eventId: string | null, at: Date | null) => (eventId && at ? { lastReadEventId: eventId, readAt: at.toISOString() } : null);
@@ -185,6 +189,8 @@ export function activityJson(row: ActivityRow): ActivityJson {
     by: row.actor,
     data: row.data,
     source: row.source === 'search' ? { kind: 'search', query: row.search_query } : { kind: 'webhook', query: null },
+    editedAt: row.edited_at ? row.edited_at.toISOString() : null,
+    edits: (row.edits ?? []).map(({ text, receivedAt, replacedAt }) => ({ text, receivedAt, replacedAt })),
   };
 }
 

@@ -8,7 +8,7 @@ export function recordActionOutcome(store: TicketingStore, activityId: string, r
   const failure = result.outcome === 'succeeded' ? null : (result.error ?? { code: 'outcome_unknown', message: 'auth gave no reason', platformCode: null });
   return store.transaction(async (tx) => {
     const ticketId = await tx.life.settleAction(activityId, outcome, failure && { code: failure.code, message: failure.message, platformCode: failure.platformCode });
-    if (ticketId) await tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await tx.crmEvents.activityPart(activityId) });
+    if (ticketId) await tx.crmEvents.emitAll([{ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, activityId }]);
     return ticketId !== null;
   });
 }

@@ -88,3 +88,11 @@ export class Refused extends Error {
 export const invalid = (code: string, problems: string[]) => new Refused('invalid', code, problems.join('; '));
 export const conflict = (code: string, message: string) => new Refused('conflict', code, message);
 export const notFound = (code: string, message: string) => new Refused('not_found', code, message);
+
+/**
+ * A conversation of the delivery is being recorded by another transaction right now (a large
+ * delivery, another replica): the delivery is recorded later instead of waiting in a consumer slot.
+ */
+export class ConversationBusy extends Error {
+  override name = 'ConversationBusy';
+}

@@ -1,8 +1,10 @@
 import type { Envelope, RawActivityPayload } from '@crm/contracts';
-import type { TicketingStore } from '../adapters/db/store';
-import type { Interpretation } from '../domain/events';
+import type { TicketingStore, TicketingTx } from '../adapters/db/store';
+import { lockKeyOf, type Interpretation } from '../domain/events';
+import type { PartnerConfig } from '../domain/partner-config';
+import { ConversationBusy } from './errors';
 import { recordEvents } from './recording/record-events';
-import { emptyCounts, type Counts } from './recording/recorder';
+import { emptyCounts, type Counts, type DeliverySource } from './recording/recorder';
 
 export type { Counts } from './recording/recorder';
 
@@ -12,25 +14,63 @@ export interface DeliveryOutcome {
   counts: Counts;
 }
 
+/** One delivery to record: its envelope and the domain events it holds. */
+export interface DeliveryInput {
+  envelope: Envelope<RawActivityPayload>;
+  interpretation: Interpretation;
+}
+
+/** What became of each delivery of a batch: recorded or held, or not touched because another transaction holds one of its conversations. */
+export type BatchOutcome = DeliveryOutcome | 'busy';
+
+/** The delivery as a source of activity. */
+export const sourceOf = (envelope: Envelope<RawActivityPayload>): DeliverySource => ({ envelopeId: envelope.id, receivedAt: new Date(envelope.payload.receivedAt) });
+
 /** A revoke needs no configuration; everything else is recorded per the account's partner configuration. */
 const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
 
-/**
- * Records one delivery's events (tickets, activities, contacts) in one transaction, per the
- * account's partner configuration; without one, the delivery is held in that transaction
- * (released once the account is configured). Nothing is dropped.
- */
-export async function recordDelivery(store: TicketingStore, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+/** Records (or holds) one delivery whose locks the transaction holds. */
+async function recordOne(tx: TicketingTx, { envelope, interpretation }: DeliveryInput, configs: Map<string, PartnerConfig>): Promise<DeliveryOutcome> {
   const { accountId, events } = interpretation;
-  if (events.length === 0) return { held: false, counts: emptyCounts() };
+  if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, sourceOf(envelope), { locksTaken: true }) };
+  const config = configs.get(accountId);
+  if (!config) {
+    await tx.held.hold(envelope, accountId, events.length);
+    return { held: true, counts: emptyCounts() };
+  }
+  return { held: false, counts: await recordEvents(tx, events, config, sourceOf(envelope), { locksTaken: true }) };
+}
+
+/**
+ * Records the events of several deliveries (tickets, activities, contacts) in one transaction,
+ * each per its account's partner configuration; a delivery of an account without one is held
+ * in that transaction (released once the account is configured). Nothing is dropped. The
+ * conversations' locks are tried first, without waiting: a delivery with a conversation another
+ * transaction holds is left untouched (`busy`) for its caller to try later. The accounts' locks
+ * (shared) are taken in the same statement, and their configurations read once for the batch.
+ */
+export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[]): Promise<BatchOutcome[]> {
+  const work = deliveries.map((delivery) => (delivery.interpretation.events.length > 0 ? delivery : null));
+  if (work.every((delivery) => delivery === null)) return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
   return store.transaction(async (tx) => {
-    if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, envelope.id) };
-    await tx.locks.accountShared(accountId);
-    const config = await tx.partnerConfigs.load(accountId);
-    if (!config) {
-      await tx.held.hold(envelope, accountId, events.length);
-      return { held: true, counts: emptyCounts() };
+    const accounts = [...new Set(work.flatMap((delivery) => (delivery && needsConfiguration(delivery.interpretation) ? [delivery.interpretation.accountId] : [])))];
+    const busy = await tx.locks.forDeliveries(
+      work.map((delivery) => delivery?.interpretation.events.map(lockKeyOf) ?? []),
+      accounts,
+    );
+    const configs = await tx.partnerConfigs.loadMany(accounts);
+    const outcomes: BatchOutcome[] = [];
+    for (const [i, delivery] of work.entries()) {
+      if (busy[i]) outcomes.push('busy');
+      else outcomes.push(delivery ? await recordOne(tx, delivery, configs) : { held: false, counts: emptyCounts() });
     }
-    return { held: false, counts: await recordEvents(tx, events, config, envelope.id) };
+    return outcomes;
   });
+}
+
+/** One delivery on its own (recordDeliveries); a busy conversation throws ConversationBusy, nothing written. */
+export async function recordDelivery(store: TicketingStore, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+  const [outcome] = await recordDeliveries(store, [{ envelope, interpretation }]);
+  if (outcome === 'busy') throw new ConversationBusy('a conversation of this delivery is being recorded by another transaction');
+  return outcome!;
 }

@@ -68,7 +68,7 @@ export class HeldRelease {
           this.deps.logger.error('a held delivery cannot be recorded; it stays held', { envelopeId: row.envelope_id, accountId, reason: `invalid ${row.payload.kind} delivery: ${error.message}` });
           return { envelopeId: row.envelope_id, kind: row.kind, counts: null };
         }
-        const counts = await recordEvents(tx, interpretation.events, config, row.envelope_id);
+        const counts = await recordEvents(tx, interpretation.events, config, { envelopeId: row.envelope_id, receivedAt: new Date(row.payload.receivedAt) });
         await tx.held.delete(row.id);
         return { envelopeId: row.envelope_id, kind: row.kind, counts };
       });

@@ -129,7 +129,7 @@ export class SearchQueries {
       await tx.locks.accountShared(row.account_id);
       const config = await tx.partnerConfigs.load(row.account_id);
       if (!config || !(await tx.searchQueries.lockQuery(row.account_id, row.query))) return null;
-      const counts = matches.events.length > 0 ? await recordEvents(tx, matches.events, config, envelopeId) : null;
+      const counts = matches.events.length > 0 ? await recordEvents(tx, matches.events, config, { envelopeId, receivedAt: now }) : null;
       const postIds = matches.events.map((event) => event.platformEventId);
       if (counts) await tx.searchQueries.markFoundBySearch(row.account_id, postIds, envelopeId, row.query);
       const count = counts ? counts.opened + counts.appended + counts.timeline : 0;

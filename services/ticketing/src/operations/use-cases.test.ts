@@ -88,6 +88,26 @@ describe('recording direct messages', () => {
     ]);
   });
 
+  it('settles an edit by when each text was received, whatever the order the deliveries are handled in', async () => {
+    const received = (text: string, receivedAt: string, account: string) => {
+      const payload = { ...rawActivity(directMessageReceived({ account, customer: ANA, text, eventId: '4400000001', createdAt: at('2026-03-02T10:00:00Z') })), receivedAt };
+      return () => recordDelivery(store, makeEnvelope(RawActivity, 'webhook-ingest', payload), interpretActivity(payload));
+    };
+    const texts = async (account: string) => (await timeline((await tickets(account))[0]!.id)).map((a) => [a.text, (a.edits ?? []).map((edit) => [edit.text, edit.replacedAt])]);
+    const inOrder = newAccount();
+    const reversed = newAccount();
+    await configure(inOrder);
+    await configure(reversed);
+    await received('order 41', '2026-03-02T10:00:01.000Z', inOrder)();
+    expect((await received('order 42', '2026-03-02T10:00:05.000Z', inOrder)()).counts).toMatchObject({ edited: 1 });
+    await received('order 42', '2026-03-02T10:00:05.000Z', reversed)();
+    expect((await received('order 41', '2026-03-02T10:00:01.000Z', reversed)()).counts).toMatchObject({ edited: 1 });
+    expect((await received('order 41', '2026-03-02T10:00:01.000Z', reversed)()).counts).toMatchObject({ duplicate: 1, edited: 0 });
+    expect(await texts(inOrder)).toEqual([['order 42', [['order 41', '2026-03-02T10:00:05.000Z']]]]);
+    // the older text, come late, is kept, and the newer one stays
+    expect(await texts(reversed)).toEqual([['order 42', [['order 41', null]]]]);
+  });
+
   it('reopens a resolved ticket within the reopen window, and starts a new one after it', async () => {
     const account = newAccount();
     await configure(account, { policy: { reopenWindowMinutes: 60 } });

@@ -20,7 +20,26 @@ export interface NewActivity {
   relatedPostId: string | null;
   attachments: MediaAttachment[];
   sourceEnvelopeId: string;
+  /** When webhook-ingest received the delivery (orders the texts of an edited activity). */
+  receivedAt: Date;
   raw: Record<string, unknown>;
+}
+
+/** A text an activity had before (or, delivered late, an older one it never showed). */
+export interface ActivityEdit {
+  text: string | null;
+  receivedAt: string | null;
+  /** When the text that replaced it was received; null for an older text delivered late. */
+  replacedAt: string | null;
+  envelopeId: string;
+}
+
+/** An activity a delivery gave a text it never had. */
+export interface EditedActivity {
+  id: string;
+  ticketId: string | null;
+  /** The new text is the activity's now (false: an older text, delivered late, went to its edits). */
+  shown: boolean;
 }
 
 /** Moved activities: their platform ids and whether each was inbound. */
@@ -42,8 +61,8 @@ export class ActivityRepository {
     const { rows } = await this.db.query<{ id: string }>(
       `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id,
                                contact_id, conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw,
-                               deleted, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb,
+                               text_received_at, deleted, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::jsonb, $16,
                EXISTS (SELECT 1 FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6),
                (SELECT d.deleted_at FROM deleted_posts d WHERE d.account_id = $1 AND d.post_id = $6))
        ON CONFLICT (account_id, platform_event_id) DO NOTHING
@@ -64,9 +83,39 @@ export class ActivityRepository {
         JSON.stringify(activity.attachments),
         activity.sourceEnvelopeId,
         activity.raw,
+        activity.receivedAt,
       ],
     );
     return rows[0]?.id ?? null;
+  }
+
+  /**
+   * The platform event is recorded already: a text it never had is an edit. The newest text
+   * (by when it was received) is the activity's, the others are kept in `edits`; a text seen
+   * before changes nothing (null).
+   */
+  async reviseText(activity: NewActivity): Promise<EditedActivity | null> {
+    const { rows } = await this.db.query<{ id: string; ticket_id: string | null; text: string | null; text_received_at: Date | null; edits: ActivityEdit[] }>(
+      'SELECT id, ticket_id, text, text_received_at, edits FROM activities WHERE account_id = $1 AND platform_event_id = $2 FOR UPDATE',
+      [activity.accountId, activity.platformEventId],
+    );
+    const row = rows[0];
+    if (!row || row.text === activity.text || row.edits.some((edit) => edit.text === activity.text)) return null;
+    const newer = row.text_received_at === null || activity.receivedAt > row.text_received_at;
+    const received = activity.receivedAt.toISOString();
+    const edit: ActivityEdit = newer
+      ? { text: row.text, receivedAt: row.text_received_at?.toISOString() ?? null, replacedAt: received, envelopeId: activity.sourceEnvelopeId }
+      : { text: activity.text, receivedAt: received, replacedAt: null, envelopeId: activity.sourceEnvelopeId };
+    const edits = [...row.edits, edit].sort((a, b) => (a.receivedAt ?? '').localeCompare(b.receivedAt ?? ''));
+    await this.db.query(
+      `UPDATE activities SET edits = $2::jsonb,
+              text = CASE WHEN $3 THEN $4 ELSE text END,
+              text_received_at = CASE WHEN $3 THEN $5 ELSE text_received_at END,
+              edited_at = CASE WHEN $3 THEN $5 ELSE edited_at END
+        WHERE id = $1`,
+      [row.id, JSON.stringify(edits), newer, activity.text, activity.receivedAt],
+    );
+    return { id: row.id, ticketId: row.ticket_id, shown: newer };
   }
 
   async attach(activityId: string, ticketId: string): Promise<void> {

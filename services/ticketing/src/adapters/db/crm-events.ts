@@ -1,6 +1,7 @@
-import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary, type Envelope } from '@crm/contracts';
+import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary } from '@crm/contracts';
 import { makeEnvelope } from '@crm/messaging';
 import type { Queryable } from './queryable';
+import type { Outbox } from './store';
 
 /** The PostgreSQL channel every committed ticket change is announced on (live inbox, relay and webhook kicks). */
 export const CHANGES_CHANNEL = 'ticketing_changes';
@@ -13,6 +14,8 @@ export interface ChangeNotice {
   accountId: string;
   actor: string;
   occurredAt: string;
+  /** The change queued deliveries to CRM webhook endpoints (the dispatcher has work). */
+  webhooks?: boolean;
   /** Present when it fits: the ticket as the event describes it. */
   ticket?: CrmTicketSummary;
   /** Typing indicators: when the indicator stops counting. */
@@ -22,7 +25,26 @@ export interface ChangeNotice {
 
 const NOTIFY_LIMIT = 7_500;
 
+/** A notice as NOTIFY carries it: without the ticket and data when it would not fit. */
+function noticeText(notice: ChangeNotice): string {
+  const text = JSON.stringify(notice);
+  return text.length > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
+}
+
 export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
+
+export type CrmActivityPart = NonNullable<CrmEventPayload['activity']>;
+
+/** One CRM event to emit: `messageId` makes it recognisable when published again (e.g. one per ticket, clock and stage). */
+export interface CrmEventSpec {
+  type: CrmEventType;
+  ticketId: string;
+  actor: string;
+  parts?: CrmEventParts;
+  messageId?: string;
+  /** The timeline entry the event carries as `activity`, read with the ticket. */
+  activityId?: string;
+}
 
 export interface ConversationStateChange {
   accountId: string;
@@ -43,39 +65,62 @@ export interface ConversationStateChange {
 export class CrmEventRepository {
   constructor(
     private readonly db: Queryable,
-    private readonly outbox: { enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void> },
+    private readonly outbox: Pick<Outbox, 'enqueueMany'>,
   ) {}
 
   /** `messageId` makes the event recognisable when published again (e.g. one per ticket, clock and stage). */
   async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}, messageId?: string): Promise<string> {
-    const ticket = await this.summary(ticketId);
-    const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...parts };
-    const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
-    await this.outbox.enqueue(Exchanges.crmEvents, type, envelope);
-    await this.db.query(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
-       SELECT id, $1, $2, $3::jsonb FROM webhook_endpoints WHERE event_types = '{}' OR $2 = ANY (event_types)`,
-      [envelope.id, type, JSON.stringify(envelope)],
+    const [id] = await this.emitAll([{ type, ticketId, actor, parts, messageId }]);
+    return id!;
+  }
+
+  /**
+   * Several events in three statements whatever their number: the tickets (and activities) they
+   * describe read in one, the outbox rows written in one, the webhook deliveries and the
+   * notifications in one. In order.
+   */
+  async emitAll(events: CrmEventSpec[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const { tickets, activities } = await this.describe(
+      events.map((event) => event.ticketId),
+      events.flatMap((event) => (event.activityId ? [event.activityId] : [])),
     );
-    await this.notify({ id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: parts as Record<string, unknown> });
-    return envelope.id;
+    const made = events.map(({ type, ticketId, actor, parts = {}, messageId, activityId }) => {
+      const ticket = tickets.get(ticketId)!;
+      const allParts: CrmEventParts = activityId ? { ...parts, activity: activities.get(activityId)! } : parts;
+      const payload: CrmEventPayload = { type, version: CRM_EVENT_VERSION, actor, ticketId, accountId: ticket.accountId, ticket, ...allParts };
+      const envelope = makeEnvelope(CrmEvents[type], 'ticketing', payload, messageId ? { id: messageId } : {});
+      const notice: ChangeNotice = { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: allParts as Record<string, unknown> };
+      return { type, envelope, notice };
+    });
+    await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
+    // Each notice twice, with and without `webhooks`: which one goes depends on whether the insert queued deliveries.
+    await this.db.query(
+      `WITH queued AS (
+         INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
+         SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
+           JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)
+         RETURNING 1)
+       SELECT count(pg_notify($4, CASE WHEN EXISTS (SELECT 1 FROM queued) THEN n.flagged ELSE n.plain END)) FROM unnest($5::text[], $6::text[]) AS n(plain, flagged)`,
+      [
+        made.map((m) => m.envelope.id),
+        made.map((m) => m.type),
+        made.map((m) => JSON.stringify(m.envelope)),
+        CHANGES_CHANNEL,
+        made.map((m) => noticeText(m.notice)),
+        made.map((m) => noticeText({ ...m.notice, webhooks: true })),
+      ],
+    );
+    return made.map((m) => m.envelope.id);
   }
 
   /** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */
-  async notify(notice: ChangeNotice): Promise<void> {
-    let text = JSON.stringify(notice);
-    if (text.length > NOTIFY_LIMIT) text = JSON.stringify({ ...notice, ticket: undefined, data: undefined });
-    await this.db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, text]);
+  notify(notice: ChangeNotice): Promise<void> {
+    return this.notifyAll([notice]);
   }
 
-  /** A timeline entry as a CRM event carries it. */
-  async activityPart(activityId: string): Promise<NonNullable<CrmEventPayload['activity']>> {
-    const { rows } = await this.db.query<{ id: string; kind: string; direction: string; text: string | null; occurred_at: Date }>(
-      'SELECT id, kind, direction, text, occurred_at FROM activities WHERE id = $1',
-      [activityId],
-    );
-    const row = rows[0]!;
-    return { id: row.id, kind: row.kind, direction: row.direction, text: row.text, occurredAt: row.occurred_at.toISOString() };
+  private async notifyAll(notices: ChangeNotice[]): Promise<void> {
+    await this.db.query('SELECT count(pg_notify($1, n)) FROM unnest($2::text[]) AS n', [CHANGES_CHANNEL, notices.map(noticeText)]);
   }
 
   /** A DM conversation's state changed (typing, read receipt): announced for the live inbox only (state, not a CRM event). */
@@ -96,15 +141,25 @@ export class CrmEventRepository {
     });
   }
 
-  private async summary(ticketId: string): Promise<CrmTicketSummary> {
-    const { rows } = await this.db.query<CrmTicketSummary>(
-      `SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
-              subject, contact_id AS "contactId",
-              to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
-              to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
-         FROM tickets WHERE id = $1`,
-      [ticketId],
+  /** The tickets as CRM events describe them, and timeline entries as they carry them (an edited one with its edits in `data`), in one query. */
+  private async describe(ticketIds: string[], activityIds: string[]): Promise<{ tickets: Map<string, CrmTicketSummary>; activities: Map<string, CrmActivityPart> }> {
+    const { rows } = await this.db.query<{ tickets: CrmTicketSummary[]; activities: CrmActivityPart[] }>(
+      `SELECT (SELECT coalesce(json_agg(t), '[]') FROM (
+                 SELECT id, account_id AS "accountId", status, channel, queue, folder, assignee, team, priority, tags, merged_into AS "mergedInto",
+                        subject, contact_id AS "contactId",
+                        to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastActivityAt",
+                        to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"
+                   FROM tickets WHERE id = ANY ($1::uuid[])) t) AS tickets,
+              (SELECT coalesce(json_agg(a), '[]') FROM (
+                 SELECT id, kind, direction, text, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
+                        CASE WHEN edited_at IS NULL THEN NULL ELSE jsonb_build_object('editedAt', edited_at, 'edits', edits) END AS data
+                   FROM activities WHERE id = ANY ($2::uuid[])) a) AS activities`,
+      [[...new Set(ticketIds)], [...new Set(activityIds)]],
     );
-    return rows[0]!;
+    const { tickets, activities } = rows[0]!;
+    return {
+      tickets: new Map(tickets.map((ticket) => [ticket.id, ticket])),
+      activities: new Map(activities.map(({ data, ...activity }) => [activity.id, data ? { ...activity, data } : activity])),
+    };
   }
 }

@@ -2,18 +2,43 @@ import type { Queryable } from './queryable';
 
 const LOCK = 'pg_advisory_xact_lock(hashtextextended($1, 0))';
 
+const sortedKeys = (keys: string[]) => [...new Set(keys)].sort();
+
 const accountKey = (accountId: string) => `account:${accountId}`;
 
 /** Advisory locks held until the transaction ends, whichever replica takes them. */
 export class Locks {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly clock?: { learn(at: Date): void },
+  ) {}
 
   /**
    * Serialises all work on the given keys (conversations, an account's public timeline, a
    * contact). Keys are locked in sorted order, so two transactions never wait on each other crosswise.
    */
   async keys(keys: string[]): Promise<void> {
-    for (const key of [...new Set(keys)].sort()) await this.db.query(`SELECT ${LOCK}`, [key]);
+    // One statement: unnest yields the sorted keys in order, and each lock is taken as its row is.
+    await this.db.query('SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0))) FROM unnest($1::text[]) AS k', [sortedKeys(keys)]);
+  }
+
+  /**
+   * What recording deliveries takes first, in one statement: the locks of each delivery's keys
+   * without waiting (for each set, true when one of its keys is held by another transaction:
+   * busy; every free key is held from now on, a key this transaction holds counts as free),
+   * and the accounts' locks, shared (see accountShared), which are waited for.
+   */
+  async forDeliveries(sets: string[][], accountIds: string[]): Promise<boolean[]> {
+    const pairs = sets.flatMap((keys, index) => sortedKeys(keys).map((key) => ({ key, index })));
+    const { rows } = await this.db.query<{ busy: number[]; now: Date }>(
+      `SELECT ARRAY(SELECT DISTINCT i FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
+              (SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($3::text[]) AS k) AS shared,
+              now() AS now`,
+      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index), sortedKeys(accountIds.map(accountKey))],
+    );
+    this.clock?.learn(rows[0]!.now);
+    const busy = new Set(rows[0]!.busy);
+    return sets.map((_, index) => busy.has(index));
   }
 
   /**

@@ -26,6 +26,13 @@ export class PartnerConfigRepository {
     return rows[0] ? { ...rows[0].config, pageId } : null;
   }
 
+  /** The stored configurations of several accounts, by page id (those with none are missing). */
+  async loadMany(pageIds: string[]): Promise<Map<string, PartnerConfig>> {
+    if (pageIds.length === 0) return new Map();
+    const { rows } = await this.db.query<{ page_id: string; config: Omit<PartnerConfig, 'pageId'> }>('SELECT page_id, config FROM partner_configs WHERE page_id = ANY ($1::text[])', [pageIds]);
+    return new Map(rows.map((row) => [row.page_id, { ...row.config, pageId: row.page_id }]));
+  }
+
   /** Stores (replaces) a configuration; true when it is the account's first. */
   async save(config: PartnerConfig): Promise<boolean> {
     const { pageId, ...rest } = config;

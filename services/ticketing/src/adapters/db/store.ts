@@ -1,4 +1,4 @@
-import { enqueueOutbox } from '@crm/messaging';
+import { enqueueOutbox, enqueueOutboxMany, type OutboxMessage } from '@crm/messaging';
 import type { Envelope } from '@crm/contracts';
 import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/db';
 import { AccountRepository } from './accounts';
@@ -22,6 +22,8 @@ import { WebhookRepository } from './webhooks';
 /** Messages stored to be published after the commit (the transactional outbox). */
 export interface Outbox {
   enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void>;
+  /** Several in one statement, published in this order. */
+  enqueueMany(messages: OutboxMessage[]): Promise<void>;
 }
 
 /** Everything one transaction can read and change; every repository runs on the same connection. */
@@ -60,11 +62,30 @@ export interface TicketingReads {
   searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
 }
 
+/** now() is the transaction's start time whatever the statement: asked at most once, or learnt from a statement that returned it. */
+export class TransactionClock {
+  private known: Promise<Date> | null = null;
+
+  constructor(private readonly db: PoolClient) {}
+
+  now(): Promise<Date> {
+    return (this.known ??= this.db.query<{ now: Date }>('SELECT now() AS now').then(({ rows }) => rows[0]!.now));
+  }
+
+  learn(at: Date): void {
+    this.known ??= Promise.resolve(at);
+  }
+}
+
 function boundTo(db: PoolClient): TicketingTx {
-  const outbox: Outbox = { enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope) };
+  const outbox: Outbox = {
+    enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope),
+    enqueueMany: (messages) => enqueueOutboxMany(db, messages),
+  };
+  const clock = new TransactionClock(db);
   return {
-    now: async () => (await db.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now,
-    locks: new Locks(db),
+    now: () => clock.now(),
+    locks: new Locks(db, clock),
     tickets: new TicketRepository(db),
     activities: new ActivityRepository(db),
     outbound: new OutboundRepository(db),

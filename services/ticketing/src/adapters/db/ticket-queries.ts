@@ -1,3 +1,4 @@
+import type { ActivityEdit } from './activities';
 import type { MediaAttachment } from '../../domain/social-events';
 import type { Queryable } from './queryable';
 import type { TicketStatus } from '../../domain/tickets';
@@ -76,6 +77,8 @@ export interface ActivityRow {
   /** null: a webhook delivery; 'search': found by the search query `search_query`. */
   source: 'search' | null;
   search_query: string | null;
+  edited_at: Date | null;
+  edits: ActivityEdit[] | null;
 }
 
 /** Position in the (created_at desc, id desc) order, or (last_activity_at desc, id desc) for `lastActivity`: list what comes after it. */
@@ -148,7 +151,7 @@ function parameters() {
 
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
   a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, a.source, a.search_query, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name,
-  a.actor, a.data`;
+  a.actor, a.data, a.edited_at, a.edits`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */
 const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';

@@ -100,7 +100,12 @@ export class TicketRepository {
     return rows[0]?.before ?? null;
   }
 
-  async summary(ticketId: string): Promise<TicketSummary> {
+  /**
+   * Brings a ticket's last activity time (and updated_at) up to date from its activities and
+   * returns what the rest of its summary is made of, with the subject it has now: one statement
+   * for the common case, where the subject and routing stay (updateSummary changes them).
+   */
+  async touchSummary(ticketId: string, now: Date): Promise<TicketSummary & { subject: string }> {
     const { rows } = await this.db.query<{
       platform_event_id: string | null;
       kind: string | null;
@@ -109,19 +114,21 @@ export class TicketRepository {
       sender_screen_name: string | null;
       lang: string | null;
       last_at: Date | null;
+      subject: string;
       reroutable: boolean;
     }>(
-      `SELECT f.platform_event_id, f.kind, f.text, f.sender_id, f.sender_screen_name, f.lang,
-              t.auto_routed AND f.platform_event_id IS DISTINCT FROM t.routed_by_event_id AS reroutable,
-              (SELECT max(occurred_at) FROM activities WHERE ticket_id = t.id) AS last_at
-         FROM tickets t
-         LEFT JOIN LATERAL (
-           SELECT a.platform_event_id, a.kind, a.text, c.platform_user_id AS sender_id, c.screen_name AS sender_screen_name, a.raw->>'lang' AS lang
-             FROM activities a LEFT JOIN contacts c ON c.id = a.author_contact_id
-            WHERE a.ticket_id = t.id AND a.direction = 'inbound'
-            ORDER BY a.occurred_at, a.platform_event_id LIMIT 1) f ON true
-        WHERE t.id = $1`,
-      [ticketId],
+      `WITH f AS (
+         SELECT a.platform_event_id, a.kind, a.text, c.platform_user_id AS sender_id, c.screen_name AS sender_screen_name, a.raw->>'lang' AS lang
+           FROM activities a LEFT JOIN contacts c ON c.id = a.author_contact_id
+          WHERE a.ticket_id = $1 AND a.direction = 'inbound'
+          ORDER BY a.occurred_at, a.platform_event_id LIMIT 1)
+       UPDATE tickets t SET updated_at = $2,
+              last_activity_at = COALESCE((SELECT max(occurred_at) FROM activities WHERE ticket_id = $1), t.last_activity_at)
+         FROM (SELECT 1) AS one LEFT JOIN f ON true
+        WHERE t.id = $1
+       RETURNING f.platform_event_id, f.kind, f.text, f.sender_id, f.sender_screen_name, f.lang, t.last_activity_at AS last_at, t.subject,
+                 t.auto_routed AND f.platform_event_id IS DISTINCT FROM t.routed_by_event_id AS reroutable`,
+      [ticketId, now],
     );
     const row = rows[0]!;
     return {
@@ -131,6 +138,7 @@ export class TicketRepository {
           : null,
       lastActivityAt: row.last_at,
       reroutable: row.reroutable,
+      subject: row.subject,
     };
   }
 

@@ -10,16 +10,24 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
   const disposition = dispositionOf(event.kind, partner);
   if (disposition === 'ignore') return 'ignored';
   const conversationKey = dmConversationKey(event.accountId, event.counterpart.id);
-  const activityId = await tx.activities.record(recorder.activity(event, 'inbound', { text: event.text, conversationKey, attachments: event.attachments }));
-  if (!activityId) return 'duplicate';
-  if (disposition === 'timeline') return 'timeline';
+  const activity = recorder.activity(event, 'inbound', { text: event.text, conversationKey, attachments: event.attachments });
+  if (disposition === 'timeline') {
+    const recorded = await recorder.record(activity);
+    return 'id' in recorded ? 'timeline' : recorded.outcome;
+  }
 
-  const holder = await tx.tickets.conversationHolder(event.accountId, conversationKey);
+  const holder = await recorder.conversationHolder(event.accountId, conversationKey);
   const placement = placeInbound(holder, new Date(event.occurredAt), partner.policy.reopenWindowMinutes);
   if (holder && placement !== 'new') {
-    await recorder.join(holder, activityId, placement);
+    // Recorded on the ticket at once: one statement for the common case of a conversation going on.
+    const joined = await recorder.record({ ...activity, ticketId: holder.id });
+    if (!('id' in joined)) return joined.outcome;
+    await recorder.join(holder, joined.id, placement, { attached: true, conversationKey });
     return 'appended';
   }
+  const recorded = await recorder.record(activity);
+  if (!('id' in recorded)) return recorded.outcome;
+  const activityId = recorded.id;
   const ticketId = await recorder.open(event, activityId, { channel: 'dm', conversationKey, text: event.text, sender: event.counterpart, lang: null });
   // DMs of the conversation recorded before it had any ticket (the account wrote first, or its reply arrived first);
   // the summary open() wrote stands unless some moved.
@@ -29,12 +37,11 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
 
 /** The account's own DM: an outbound entry on the conversation's ticket, never a new ticket. */
 export async function recordDmSent(recorder: Recorder, event: DmSent): Promise<Outcome> {
-  const { tx } = recorder;
   const conversationKey = dmConversationKey(event.accountId, event.counterpart.id);
-  const activityId = await tx.activities.record(recorder.activity(event, 'outbound', { text: event.text, conversationKey, attachments: event.attachments }));
-  if (!activityId) return 'duplicate';
-  const holder = await tx.tickets.conversationHolder(event.accountId, conversationKey);
+  const holder = await recorder.conversationHolder(event.accountId, conversationKey);
+  const recorded = await recorder.record(recorder.activity(event, 'outbound', { text: event.text, conversationKey, attachments: event.attachments, ticketId: holder?.id ?? null }));
+  if (!('id' in recorded)) return recorded.outcome;
   if (!holder) return 'timeline';
-  await recorder.appendOutbound(holder, activityId);
+  await recorder.appendOutbound(holder, recorded.id, { attached: true });
   return 'appended';
 }

@@ -19,8 +19,9 @@ export async function recordInboundPost(recorder: Recorder, event: Mention | Rep
   const disposition = blocked ? 'timeline' : dispositionOf(event.kind, partner);
   if (placement === 'new' && disposition === 'ignore') return 'ignored';
 
-  const activityId = await tx.activities.record(recorder.postActivity(event, 'inbound', parentId));
-  if (!activityId) return 'duplicate';
+  const recorded = await recorder.record(recorder.postActivity(event, 'inbound', parentId));
+  if (!('id' in recorded)) return recorded.outcome;
+  const activityId = recorded.id;
   if (holder && placement !== 'new') {
     await recorder.join(holder, activityId, placement);
     await adoptThread(recorder, { accountId: event.accountId, ticketId: holder.id, postId: event.post.id }, { ticketActive: true }); // joining left it open
@@ -44,8 +45,9 @@ export async function recordInboundPost(recorder: Recorder, event: Mention | Rep
 export async function recordOwnPost(recorder: Recorder, event: SocialEvent & { kind: 'post_by_account' | 'reply_by_account' | 'quote_by_account'; post: Post }): Promise<Outcome> {
   const { tx } = recorder;
   const parentId = event.kind === 'quote_by_account' ? (event.post.quotedPost?.id ?? null) : event.post.inReplyToPostId;
-  const activityId = await tx.activities.record(recorder.postActivity(event, 'outbound', parentId));
-  if (!activityId) return 'duplicate';
+  const recorded = await recorder.record(recorder.postActivity(event, 'outbound', parentId));
+  if (!('id' in recorded)) return recorded.outcome;
+  const activityId = recorded.id;
   const holder = parentId ? await tx.tickets.holdingPost(event.accountId, parentId) : null;
   if (!holder) return 'timeline';
   await recorder.appendOutbound(holder, activityId);

@@ -9,7 +9,7 @@ import { recordDmReceived, recordDmSent } from './direct-messages';
 import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
 import { autoMerge } from '../auto-merge';
-import { emptyCounts, Recorder, type Counts, type Outcome } from './recorder';
+import { emptyCounts, Recorder, type Counts, type DeliverySource, type Outcome } from './recorder';
 
 /** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
 async function recordRevoke({ tx }: Recorder, event: SubscriptionRevoked): Promise<Outcome> {
@@ -56,12 +56,24 @@ function apply(recorder: Recorder, event: SocialEvent): Promise<Outcome> {
   }
 }
 
+/**
+ * The user objects worth upserting, in time order: of the same user seen several times with
+ * the same profile, only the latest sighting (the earlier ones change nothing the latest does
+ * not), so a long conversation in one delivery upserts its contact once.
+ */
+function sightings(ordered: SocialEvent[]): { user: SocialUser; at: Date; accountId: string }[] {
+  const latest = new Map<string, { user: SocialUser; at: Date; accountId: string }>();
+  for (const event of ordered) {
+    const user = contactOf(event);
+    if (user === null || user.id === event.accountId) continue;
+    latest.set(`${user.id}\u0000${JSON.stringify(user)}`, { user, at: new Date(event.occurredAt), accountId: event.accountId });
+  }
+  return [...latest.values()];
+}
+
 /** Upserts the contacts of the events, sorted by user id (so concurrent transactions never wait on each other crosswise); their ids by user id. */
 async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<Map<string, string>> {
-  const profiles = ordered
-    .map((event) => ({ user: contactOf(event), at: new Date(event.occurredAt), accountId: event.accountId }))
-    .filter((entry): entry is { user: SocialUser; at: Date; accountId: string } => entry.user !== null && entry.user.id !== entry.accountId)
-    .sort((a, b) => a.user.id.localeCompare(b.user.id) || a.at.getTime() - b.at.getTime());
+  const profiles = sightings(ordered).sort((a, b) => a.user.id.localeCompare(b.user.id) || a.at.getTime() - b.at.getTime());
   const contacts = new Map<string, string>();
   for (const { user, at, accountId } of profiles) contacts.set(user.id, await tx.contacts.upsert(accountId, user, at));
   return contacts;
@@ -70,13 +82,14 @@ async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<
 /**
  * Records the events of one delivery in the caller's transaction: takes the locks of their
  * conversations (sorted), upserts their contacts, applies each event in time order, then
- * brings the summary of each ticket it changed up to date.
+ * brings the summary of each ticket it changed up to date. `locksTaken`: the caller holds the
+ * conversations' locks already (else they are waited for, bounded by the lock timeout).
  */
-export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, envelopeId: string): Promise<Counts> {
-  await tx.locks.keys(events.map(lockKeyOf));
+export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource, { locksTaken = false } = {}): Promise<Counts> {
+  if (!locksTaken) await tx.locks.keys(events.map(lockKeyOf));
   const now = await tx.now();
   const ordered = [...events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.platformEventId.localeCompare(b.platformEventId));
-  const recorder = new Recorder(tx, config, envelopeId, now, await upsertContacts(tx, ordered));
+  const recorder = new Recorder(tx, config, source, now, await upsertContacts(tx, ordered));
   const counts = emptyCounts();
   for (const event of ordered) counts[await apply(recorder, event)] += 1;
   await recorder.refreshChangedTickets();

@@ -9,10 +9,19 @@ import { recordReopen } from '../reopen';
 import { reevaluateSlaIn } from '../sla';
 
 /** What happened to each event of a delivery. */
-export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'duplicate' | 'ignored';
+export type Outcome = 'opened' | 'appended' | 'timeline' | 'state' | 'deleted' | 'edited' | 'duplicate' | 'ignored';
 export type Counts = Record<Outcome, number>;
 
-export const emptyCounts = (): Counts => ({ opened: 0, appended: 0, timeline: 0, state: 0, deleted: 0, duplicate: 0, ignored: 0 });
+export const emptyCounts = (): Counts => ({ opened: 0, appended: 0, timeline: 0, state: 0, deleted: 0, edited: 0, duplicate: 0, ignored: 0 });
+
+/** Where the events being recorded came from: the delivery's envelope and when webhook-ingest received it. */
+export interface DeliverySource {
+  envelopeId: string;
+  receivedAt: Date;
+}
+
+/** An activity recorded (its id), or why not: recorded before as it is, or recorded before with another text (an edit). */
+export type Recorded = { id: string } | { outcome: 'duplicate' | 'edited' };
 
 /** What opening a ticket needs beyond the event: its conversation, and what routing looks at. */
 export interface TicketOpening {
@@ -41,11 +50,17 @@ export class Recorder {
   private readonly changed = new Set<string>();
   /** Activities placed on tickets, announced to the CRM once the summaries are up to date. */
   private readonly placed: { ticketId: string; activityId: string }[] = [];
+  /**
+   * The ticket holding each DM conversation the delivery touched, as this transaction left it:
+   * under the conversation's lock only this transaction changes it, so it is read once per
+   * delivery, not once per message.
+   */
+  private readonly holders = new Map<string, TicketState | null>();
 
   constructor(
     readonly tx: TicketingTx,
     private readonly config: PartnerConfig | null,
-    private readonly envelopeId: string,
+    private readonly source: DeliverySource,
     readonly now: Date,
     private readonly contacts: Map<string, string>,
   ) {}
@@ -82,7 +97,8 @@ export class Recorder {
       parentPostId: null,
       relatedPostId: null,
       attachments: [],
-      sourceEnvelopeId: this.envelopeId,
+      sourceEnvelopeId: this.source.envelopeId,
+      receivedAt: this.source.receivedAt,
       raw: event.raw,
       ...fields,
     };
@@ -95,6 +111,23 @@ export class Recorder {
       relatedPostId: event.post.quotedPost?.id ?? null,
       attachments: event.post.media,
     });
+  }
+
+  /**
+   * Records an activity. Its platform event recorded before with another text is an edit
+   * (ActivityRepository.reviseText): a ticket showing the new text has its summary brought up
+   * to date and the CRM hears of the activity again.
+   */
+  async record(activity: NewActivity): Promise<Recorded> {
+    const id = await this.tx.activities.record(activity);
+    if (id) return { id };
+    const edited = activity.text === null ? null : await this.tx.activities.reviseText(activity);
+    if (!edited) return { outcome: 'duplicate' };
+    if (edited.shown && edited.ticketId) {
+      this.changedTicket(edited.ticketId);
+      this.placed.push({ ticketId: edited.ticketId, activityId: edited.id });
+    }
+    return { outcome: 'edited' };
   }
 
   /** Opens a ticket for the activity (already recorded) and puts it there. */
@@ -116,7 +149,8 @@ export class Recorder {
     });
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
-    await this.tx.crmEvents.emit('ticket.created', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
+    this.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
+    await this.tx.crmEvents.emitAll([{ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId }]);
     this.opened.push(ticketId);
     await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
     return ticketId;
@@ -146,22 +180,41 @@ export class Recorder {
    * at the end, so one refresh per delivery gives what one per event gave.
    */
   private async refresh(ticketId: string): Promise<void> {
-    const { first, lastActivityAt, reroutable } = await this.tx.tickets.summary(ticketId);
+    const { first, lastActivityAt, reroutable, subject } = await this.tx.tickets.touchSummary(ticketId, this.now);
+    if (!first) return;
     const routing =
-      first && reroutable && this.config
+      reroutable && this.config
         ? {
             ...route({ kind: first.kind as SocialEvent['kind'], text: first.text, senderId: first.senderId, senderScreenName: first.senderScreenName, lang: first.lang }, this.config),
             byEventId: first.platformEventId,
             kind: first.kind,
           }
         : null;
-    await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: first ? subjectOf(first.text) : null, routing });
+    const newSubject = subjectOf(first.text);
+    if (routing || newSubject !== subject) await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: newSubject, routing });
   }
 
-  /** Puts an inbound activity on the ticket that holds its conversation, reopening it if needed. */
-  async join(holder: TicketState, activityId: string, placement: Placement): Promise<void> {
-    await this.tx.activities.attach(activityId, holder.id);
-    if (placement === 'reopen' || holder.status === 'pending') await this.reopen(holder.id);
+  /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per delivery. */
+  async conversationHolder(accountId: string, conversationKey: string): Promise<TicketState | null> {
+    if (!this.holders.has(conversationKey)) this.holders.set(conversationKey, await this.tx.tickets.conversationHolder(accountId, conversationKey));
+    return this.holders.get(conversationKey)!;
+  }
+
+  /** A DM conversation's ticket as it is now (opened, or reopened by this delivery). */
+  private heldBy(conversationKey: string | null, holder: TicketState): void {
+    if (conversationKey !== null && this.holders.has(conversationKey)) this.holders.set(conversationKey, holder);
+  }
+
+  /**
+   * Puts an inbound activity on the ticket that holds its conversation, reopening it if needed;
+   * `attached`: the activity was recorded on it already.
+   */
+  async join(holder: TicketState, activityId: string, placement: Placement, { attached = false, conversationKey = null }: { attached?: boolean; conversationKey?: string | null } = {}): Promise<void> {
+    if (!attached) await this.tx.activities.attach(activityId, holder.id);
+    if (placement === 'reopen' || holder.status === 'pending') {
+      await this.reopen(holder.id);
+      this.heldBy(conversationKey, { ...holder, status: 'open' });
+    }
     this.changedTicket(holder.id);
     this.placed.push({ ticketId: holder.id, activityId });
   }
@@ -173,16 +226,14 @@ export class Recorder {
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
-  async appendOutbound(holder: TicketState, activityId: string): Promise<void> {
-    await this.tx.activities.attach(activityId, holder.id);
+  async appendOutbound(holder: TicketState, activityId: string, { attached = false }: { attached?: boolean } = {}): Promise<void> {
+    if (!attached) await this.tx.activities.attach(activityId, holder.id);
     this.changedTicket(holder.id);
     this.placed.push({ ticketId: holder.id, activityId });
   }
 
-  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date). */
+  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date), in a few statements for all. */
   async announcePlaced(): Promise<void> {
-    for (const { ticketId, activityId } of this.placed) {
-      await this.tx.crmEvents.emit('ticket.activity', ticketId, SYSTEM_ACTOR, { activity: await this.tx.crmEvents.activityPart(activityId) });
-    }
+    await this.tx.crmEvents.emitAll(this.placed.map(({ ticketId, activityId }) => ({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, activityId })));
   }
 }

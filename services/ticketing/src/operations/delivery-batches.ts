@@ -1,0 +1,77 @@
+import type { Envelope, RawActivityPayload } from '@crm/contracts';
+import type { TicketingStore } from '../adapters/db/store';
+import type { Interpretation } from '../domain/events';
+import { ConversationBusy } from './errors';
+import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome } from './record-delivery';
+
+interface Waiting extends DeliveryInput {
+  resolve: (outcome: DeliveryOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Events recorded in one transaction at most: a large delivery goes alone, so the deliveries
+ * handed in beside it do not wait for it.
+ */
+const MOST_EVENTS_PER_BATCH = 100;
+
+/** The waiting deliveries cut into batches of at most MOST_EVENTS_PER_BATCH events (a larger delivery alone). */
+function batchesOf(waiting: Waiting[]): Waiting[][] {
+  const batches: Waiting[][] = [];
+  let current: Waiting[] = [];
+  let events = 0;
+  for (const one of waiting) {
+    const size = one.interpretation.events.length;
+    if (current.length > 0 && events + size > MOST_EVENTS_PER_BATCH) {
+      batches.push(current);
+      current = [];
+      events = 0;
+    }
+    current.push(one);
+    events += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Records the deliveries handed in while the previous turn of the event loop ran (what a
+ * prefetch window brings at once) in one transaction: the accounts' locks, configurations,
+ * BEGIN and COMMIT once for all, instead of once per delivery. Each caller still gets its own
+ * outcome; a batch that fails as a whole is recorded again one delivery at a time, so one
+ * delivery's failure is its own (retried or dead-lettered alone). Hand-written: it is a
+ * few lines of bookkeeping around setImmediate, which no batching library makes shorter.
+ */
+export class DeliveryBatches {
+  private waiting: Waiting[] = [];
+
+  constructor(private readonly store: TicketingStore) {}
+
+  /** Recorded or held with the others handed in meanwhile; a busy conversation rejects with ConversationBusy. */
+  record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      this.waiting.push({ envelope, interpretation, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    for (const batch of batchesOf(this.waiting.splice(0))) void this.run(batch);
+  }
+
+  private async run(batch: Waiting[]): Promise<void> {
+    let outcomes: BatchOutcome[];
+    try {
+      outcomes = await recordDeliveries(this.store, batch);
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else for (const one of batch) void this.run([one]);
+      return;
+    }
+    batch.forEach((one, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome === 'busy') one.reject(new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
+      else one.resolve(outcome);
+    });
+  }
+}
