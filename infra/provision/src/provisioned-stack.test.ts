@@ -103,3 +103,16 @@ it("the services' tables belong to their migrator, not to the role they run as",
     await client.end();
   }
 });
+
+it("ticketing's role may add to the raw log and read it, but neither change nor delete an entry; only the purge function deletes", async () => {
+  const client = new pg.Client({ connectionString: provisioned.services.ticketing.DATABASE_URL });
+  await client.connect();
+  try {
+    await expect(client.query('DELETE FROM raw_log')).rejects.toThrow(/permission denied/);
+    await expect(client.query("UPDATE raw_log SET env_name = 'x'")).rejects.toThrow(/permission denied/);
+    const { rows } = await client.query<{ purged: number }>("SELECT raw_log_purge(now() - interval '1 day', 10) AS purged");
+    expect(rows).toEqual([{ purged: 0 }]);
+  } finally {
+    await client.end();
+  }
+});

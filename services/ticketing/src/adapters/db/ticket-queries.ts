@@ -203,6 +203,12 @@ function lifeConditions(filter: TicketFilter, conditions: string[], add: (value:
 export class TicketQueries {
   constructor(private readonly db: Queryable) {}
 
+  /** How many tickets there are (a rebuild refuses a database that holds any). */
+  async count(): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>('SELECT count(*) AS n FROM tickets');
+    return Number(rows[0]!.n);
+  }
+
   /** One page of tickets, newest first; `more` says whether another page follows. */
   async tickets(filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
     const conditions: string[] = [];
