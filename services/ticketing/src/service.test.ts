@@ -661,7 +661,7 @@ describe('deliveries for an account without a partner configuration', () => {
     ]);
     const dm = await ticket(items.find((t) => t.channel === 'dm')!.id);
     expect(texts(dm.activities)).toEqual(['anyone there?', 'hello??']);
-    expect((await api.get<{ accounts: unknown[]; items: unknown[] }>(`/v1/held-deliveries?accountId=${account}`)).body).toEqual({ accounts: [], items: [], nextCursor: null });
+    expect((await api.get<{ accounts: unknown[]; items: unknown[] }>(`/v1/held-deliveries?accountId=${account}`)).body).toEqual({ accounts: [], expired: [], items: [], nextCursor: null });
 
     // Once configured, nothing more is held.
     await deliver(directMessageReceived({ account, customer: ANA, text: 'thanks', createdAt: t0 + 3000 }));

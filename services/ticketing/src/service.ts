@@ -71,6 +71,8 @@ export interface RunningTicketing {
   sla: SlaClocks;
   /** Search queries: `runDue()` (also run on an interval). */
   searchQueries: SearchQueries;
+  /** Deletes raw log entries and held deliveries past their retention: `runNow()` (also run on an interval). */
+  retention: Periodic;
   /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
   rawLog: RawLog;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
@@ -170,9 +172,13 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   });
   const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
   const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
-  const retentionMs = config.RAW_LOG_RETENTION_DAYS * 24 * 3_600_000;
-  const rawLogPurge = new Periodic('raw log purge', () => deps.rawLog.purgeBefore(new Date(clock().getTime() - retentionMs)), logger);
-  return { sla, searchQueries, slaTimers, searchRuns, rawLogPurge };
+  const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
+  const retention = new Periodic('retention', async () => {
+    const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
+    const expired = await store.read.held.expireBefore(daysAgo(config.HELD_TTL_DAYS));
+    if (purged + expired > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired });
+  }, logger);
+  return { sla, searchQueries, slaTimers, searchRuns, retention };
 }
 type TimedWork = ReturnType<typeof timedWork>;
 
@@ -232,7 +238,7 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'rawLogPurge'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
@@ -245,7 +251,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.heldRelease.stop(),
     () => parts.slaTimers.stop(),
     () => parts.searchRuns.stop(),
-    () => parts.rawLogPurge.stop(),
+    () => parts.retention.stop(),
     () => parts.relay.stop(),
     () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -272,7 +278,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
   const rawLog = new RawLog(store.pool);
-  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, rawLog, onRawLogged: options.onRawLogged });
+  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, rawLog, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
@@ -301,7 +307,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   // Timers that came due while no replica ran fire now; then on every interval.
   timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
-  timed.rawLogPurge.start(config.RAW_LOG_PURGE_INTERVAL_MS);
+  timed.retention.start(config.RETENTION_INTERVAL_MS);
 
   const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life, access });
   const port = (server.address() as AddressInfo).port;
@@ -317,6 +323,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     sla: timed.sla,
     searchQueries: timed.searchQueries,
     rawLog,
+    retention: timed.retention,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -48,10 +48,11 @@ async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interp
  * one transaction with the other deliveries of the same prefetch window (DeliveryBatches).
  */
 export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActivityPayload> {
-  const batches = new DeliveryBatches(deps.store);
+  const batches = new DeliveryBatches(deps.store, { heldCap: deps.heldCap });
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
     const interpretation = interpret(envelope.payload);
-    const { held, counts } = await record(batches, envelope, interpretation);
+    const { held, counts, refused } = await record(batches, envelope, interpretation);
+    if (refused) throw new PermanentFailure(refused);
     await deadLetterRejected(envelope, interpretation, context);
     counts.ignored += interpretation.ignored.length;
     for (const reason of interpretation.ignored) deps.logger.debug('activity ignored', { envelopeId: envelope.id, reason: reason.reason });

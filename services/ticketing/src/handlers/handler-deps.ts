@@ -5,6 +5,8 @@ import type { TicketingStore } from '../adapters/db/store';
 export interface HandlerDeps {
   store: TicketingStore;
   logger: Logger;
+  /** Held deliveries one account may have (HELD_MAX_PER_ACCOUNT). */
+  heldCap?: number;
   /** Called with the envelope id once a message is handled (its effect committed, or nothing to do). */
   onHandled?: (envelopeId: string) => void;
 }

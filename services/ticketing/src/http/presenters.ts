@@ -234,6 +234,11 @@ export function heldCountJson(row: HeldCount) {
   return { accountId: row.account_id, deliveries: row.deliveries, events: row.events, oldestHeldAt: row.oldest_held_at.toISOString() };
 }
 
+/** Held deliveries of an account deleted past HELD_TTL_DAYS (they stay in the raw log). */
+export function heldExpiredJson(row: { account_id: string; deliveries: number; last_expired_at: Date }) {
+  return { accountId: row.account_id, deliveries: row.deliveries, lastExpiredAt: row.last_expired_at.toISOString() };
+}
+
 export function accountJson(row: AccountRow) {
   return {
     accountId: row.account_id,

@@ -13,7 +13,7 @@ import { domainErrors } from './errors';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
 import type { TicketRow } from '../adapters/db/ticket-queries';
 import { searchQueryRoutes } from './search-query-routes';
-import { accountJson, activityJson, contactJson, heldCountJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
+import { accountJson, activityJson, contactJson, heldCountJson, heldExpiredJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
   store: TicketingStore;
@@ -124,9 +124,9 @@ function partnerConfigRoutes(app: Express, deps: RouteDeps): void {
     const filter = parseHeldListQuery(req.query as Record<string, unknown>);
     // A credential limited to some accounts names one of its own: held deliveries of others are not its to see.
     if (principalOf(req).accountIds !== null && (filter.accountId === undefined || !principalOf(req).allowsAccount(filter.accountId))) throw new AccountNotFound(filter.accountId ?? '(none given)');
-    const [{ rows, more }, counts] = await Promise.all([read.held.list(filter), read.held.count(filter.accountId)]);
+    const [{ rows, more }, counts, expired] = await Promise.all([read.held.list(filter), read.held.count(filter.accountId), read.held.expired(filter.accountId)]);
     const last = rows.at(-1);
-    res.json({ accounts: counts.map(heldCountJson), items: rows.map(heldJson), nextCursor: more && last ? encodeIdCursor(last.id) : null });
+    res.json({ accounts: counts.map(heldCountJson), expired: expired.map(heldExpiredJson), items: rows.map(heldJson), nextCursor: more && last ? encodeIdCursor(last.id) : null });
   });
 }
 

@@ -2,7 +2,7 @@ import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import type { TicketingStore } from '../adapters/db/store';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from './errors';
-import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome } from './record-delivery';
+import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome, type RecordOptions } from './record-delivery';
 
 interface Waiting extends DeliveryInput {
   resolve: (outcome: DeliveryOutcome) => void;
@@ -45,7 +45,10 @@ function batchesOf(waiting: Waiting[]): Waiting[][] {
 export class DeliveryBatches {
   private waiting: Waiting[] = [];
 
-  constructor(private readonly store: TicketingStore) {}
+  constructor(
+    private readonly store: TicketingStore,
+    private readonly options: RecordOptions = {},
+  ) {}
 
   /** Recorded or held with the others handed in meanwhile; a busy conversation rejects with ConversationBusy. */
   record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
@@ -62,7 +65,7 @@ export class DeliveryBatches {
   private async run(batch: Waiting[]): Promise<void> {
     let outcomes: BatchOutcome[];
     try {
-      outcomes = await recordDeliveries(this.store, batch);
+      outcomes = await recordDeliveries(this.store, batch, this.options);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const one of batch) void this.run([one]);

@@ -8,10 +8,17 @@ import { emptyCounts, type Counts, type DeliverySource } from './recording/recor
 
 export type { Counts } from './recording/recorder';
 
-/** A delivery is held (its account has no partner configuration yet) or recorded. */
+/** A delivery is held (its account has no partner configuration yet) or recorded; or refused, when its account already has as many held as it may. */
 export interface DeliveryOutcome {
   held: boolean;
   counts: Counts;
+  /** Why the delivery could not be held (nothing of it was written): it belongs in the DLQ with this reason. */
+  refused?: string;
+}
+
+export interface RecordOptions {
+  /** Held deliveries one account may have; more are refused (left to the DLQ, from which `pnpm dlq replay` brings them back). */
+  heldCap?: number;
 }
 
 /** One delivery to record: its envelope and the domain events it holds. */
@@ -30,12 +37,13 @@ export const sourceOf = (envelope: Envelope<RawActivityPayload>): DeliverySource
 const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
 
 /** Records (or holds) one delivery whose locks the transaction holds. */
-async function recordOne(tx: TicketingTx, { envelope, interpretation }: DeliveryInput, configs: Map<string, PartnerConfig>): Promise<DeliveryOutcome> {
+async function recordOne(tx: TicketingTx, { envelope, interpretation }: DeliveryInput, configs: Map<string, PartnerConfig>, options: RecordOptions): Promise<DeliveryOutcome> {
   const { accountId, events } = interpretation;
   if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, sourceOf(envelope), { locksTaken: true }) };
   const config = configs.get(accountId);
   if (!config) {
-    await tx.held.hold(envelope, accountId, events.length);
+    const held = await tx.held.hold(envelope, accountId, events.length, options.heldCap ?? Number.MAX_SAFE_INTEGER);
+    if (held === 'full') return { held: false, counts: emptyCounts(), refused: `account ${accountId} has no partner configuration and already ${options.heldCap} held deliveries (HELD_MAX_PER_ACCOUNT); configure it, then replay this DLQ` };
     return { held: true, counts: emptyCounts() };
   }
   return { held: false, counts: await recordEvents(tx, events, config, sourceOf(envelope), { locksTaken: true }) };
@@ -49,7 +57,7 @@ async function recordOne(tx: TicketingTx, { envelope, interpretation }: Delivery
  * transaction holds is left untouched (`busy`) for its caller to try later. The accounts' locks
  * (shared) are taken in the same statement, and their configurations read once for the batch.
  */
-export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[]): Promise<BatchOutcome[]> {
+export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[], options: RecordOptions = {}): Promise<BatchOutcome[]> {
   const work = deliveries.map((delivery) => (delivery.interpretation.events.length > 0 ? delivery : null));
   if (work.every((delivery) => delivery === null)) return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
   return store.transaction(async (tx) => {
@@ -62,7 +70,7 @@ export async function recordDeliveries(store: TicketingStore, deliveries: Delive
     const outcomes: BatchOutcome[] = [];
     for (const [i, delivery] of work.entries()) {
       if (busy[i]) outcomes.push('busy');
-      else outcomes.push(delivery ? await recordOne(tx, delivery, configs) : { held: false, counts: emptyCounts() });
+      else outcomes.push(delivery ? await recordOne(tx, delivery, configs, options) : { held: false, counts: emptyCounts() });
     }
     return outcomes;
   });

@@ -23,15 +23,49 @@ export interface HeldCount {
 export class HeldDeliveryRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Keeps a delivery for an account without a partner configuration (once per message id). */
-  async hold(envelope: Envelope<RawActivityPayload>, accountId: string, eventCount: number): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `INSERT INTO held_deliveries (account_id, envelope_id, correlation_id, kind, event_count, payload)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-       ON CONFLICT (envelope_id) DO NOTHING`,
-      [accountId, envelope.id, envelope.correlationId, envelope.payload.kind, eventCount, envelope.payload],
+  /**
+   * Keeps a delivery for an account without a partner configuration (once per message id):
+   * `held`, or `full` when the account already has `cap` held deliveries (nothing written).
+   * The count runs under the account's lock the recording transaction holds.
+   */
+  async hold(envelope: Envelope<RawActivityPayload>, accountId: string, eventCount: number, cap: number): Promise<'held' | 'full'> {
+    const { rows } = await this.db.query<{ full: boolean }>(
+      `WITH existing AS (
+         SELECT count(*) AS n, COALESCE(bool_or(envelope_id = $2), false) AS already FROM held_deliveries WHERE account_id = $1
+       ), added AS (
+         INSERT INTO held_deliveries (account_id, envelope_id, correlation_id, kind, event_count, payload)
+         SELECT $1, $2, $3, $4, $5, $6::jsonb FROM existing WHERE NOT already AND n < $7
+         ON CONFLICT (envelope_id) DO NOTHING RETURNING 1
+       )
+       SELECT NOT already AND n >= $7 AS full FROM existing`,
+      [accountId, envelope.id, envelope.correlationId, envelope.payload.kind, eventCount, envelope.payload, cap],
     );
-    return (rowCount ?? 0) > 0;
+    return rows[0]!.full ? 'full' : 'held';
+  }
+
+  /** Deletes deliveries held since before `cutoff`, counting them per account in held_expired; answers how many went. */
+  async expireBefore(cutoff: Date): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
+      `WITH gone AS (
+         DELETE FROM held_deliveries WHERE held_at < $1 RETURNING account_id
+       ), counted AS (
+         INSERT INTO held_expired (account_id, deliveries, last_expired_at)
+         SELECT account_id, count(*), now() FROM gone GROUP BY account_id
+         ON CONFLICT (account_id) DO UPDATE SET deliveries = held_expired.deliveries + EXCLUDED.deliveries, last_expired_at = EXCLUDED.last_expired_at
+       )
+       SELECT count(*) AS n FROM gone`,
+      [cutoff],
+    );
+    return Number(rows[0]!.n);
+  }
+
+  /** Per account, how many held deliveries expired in all and when the last did. */
+  async expired(accountId?: string): Promise<{ account_id: string; deliveries: number; last_expired_at: Date }[]> {
+    const { rows } = await this.db.query<{ account_id: string; deliveries: string; last_expired_at: Date }>(
+      'SELECT account_id, deliveries, last_expired_at FROM held_expired WHERE $1::text IS NULL OR account_id = $1 ORDER BY account_id',
+      [accountId ?? null],
+    );
+    return rows.map((row) => ({ ...row, deliveries: Number(row.deliveries) }));
   }
 
   /**

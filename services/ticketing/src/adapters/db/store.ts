@@ -56,7 +56,7 @@ export interface TicketingReads {
   tickets: TicketQueries;
   accounts: Pick<AccountRepository, 'find' | 'list'>;
   partnerConfigs: Pick<PartnerConfigRepository, 'row' | 'rows'>;
-  held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'accountsReadyForRelease'>;
+  held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'expired' | 'accountsReadyForRelease' | 'expireBefore'>;
   webhooks: WebhookRepository;
   sla: Pick<SlaRepository, 'ticketsWithDueTimers'>;
   searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
