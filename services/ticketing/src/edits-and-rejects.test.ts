@@ -1,10 +1,9 @@
 import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { startTicketing, type RunningTicketing } from './service';
+import { waitFor } from '@crm/testing';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
-import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
+import { apiClient, HandledMessages, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 /**
  * Nothing accepted ends nowhere: a DM or post delivered again under its id with another text is
@@ -18,29 +17,18 @@ const newAccount = () => String((nextAccount += 1));
 let nextEvent = 840_000_000;
 const eventId = () => String((nextEvent += 1));
 
-let vhost: TestVirtualHost;
-let db: TestDatabase;
-let service: RunningTicketing;
-let publisher: TestPublisher;
+let stack: TicketingUnderTest;
 const handled = new HandledMessages();
-const api = apiClient(() => `http://127.0.0.1:${service.port}`);
+const api = apiClient(() => `http://127.0.0.1:${stack.service.port}`);
 
 beforeAll(async () => {
-  [vhost, db] = await Promise.all([freshVirtualHost('edits'), freshDatabase('edits')]);
-  const { logger } = capturingLogger('ticketing-edits');
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger, host: '127.0.0.1', onHandled: handled.note });
-  publisher = new TestPublisher(vhost.url);
-  await publisher.ready();
+  stack = await ticketingUnderTest('edits', {}, { onHandled: handled.note });
 }, 60_000);
 
-afterAll(async () => {
-  await publisher?.close();
-  await service?.stop();
-  await Promise.all([db?.drop(), vhost?.drop()]);
-});
+afterAll(() => stack?.stop());
 
 async function deliver(delivery: object, envelopeId?: string): Promise<string> {
-  const id = await publisher.delivery(delivery, envelopeId);
+  const id = await stack.publisher.delivery(delivery, envelopeId);
   await handled.wait(id, envelopeId ? 2 : 1);
   return id;
 }
@@ -104,7 +92,7 @@ describe('a delivery with one unusable event', () => {
     const envelopeId = await deliver(delivery);
 
     expect((await onlyTicket(account)).activities.map((a) => a.text)).toEqual(['first', 'second']);
-    const letters = await waitFor(async () => (await listDeadLetters(vhost.url, Queues.ticketingActivity)).filter((letter) => letter.headers['x-delivery-id'] === envelopeId), {
+    const letters = await waitFor(async () => (await listDeadLetters(stack.vhost.url, Queues.ticketingActivity)).filter((letter) => letter.headers['x-delivery-id'] === envelopeId), {
       what: 'the bad event in the DLQ',
     });
     expect(letters).toHaveLength(1);

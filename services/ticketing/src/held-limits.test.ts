@@ -1,47 +1,35 @@
 import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { startTicketing, type RunningTicketing } from './service';
-import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
+import { waitFor } from '@crm/testing';
+import { apiClient, HandledMessages, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 /** Held deliveries of an account that is never configured are capped and expire, counted; none is lost silently. */
 
-let vhost: TestVirtualHost;
-let db: TestDatabase;
-let service: RunningTicketing;
-let publisher: TestPublisher;
+let stack: TicketingUnderTest;
 const handled = new HandledMessages();
-const api = apiClient(() => `http://127.0.0.1:${service.port}`);
+const api = apiClient(() => `http://127.0.0.1:${stack.service.port}`);
 let now = Date.now();
 const ACCOUNT = '7400000001';
 const ANA = { id: '940000001', screenName: 'ana', name: 'Ana' };
 
 beforeAll(async () => {
-  [vhost, db] = await Promise.all([freshVirtualHost('held'), freshDatabase('held')]);
-  const config = testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, HELD_MAX_PER_ACCOUNT: 2, HELD_TTL_DAYS: 1 });
-  service = await startTicketing(config, { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note, clock: () => new Date(now) });
-  publisher = new TestPublisher(vhost.url);
-  await publisher.ready();
+  stack = await ticketingUnderTest('held', { HELD_MAX_PER_ACCOUNT: 2, HELD_TTL_DAYS: 1 }, { onHandled: handled.note, clock: () => new Date(now) });
 });
 
-afterAll(async () => {
-  await publisher?.close();
-  await service?.stop();
-  await Promise.all([db?.drop(), vhost?.drop()]);
-});
+afterAll(() => stack?.stop());
 
 const dm = (n: number) => directMessageReceived({ account: ACCOUNT, customer: ANA, text: `message ${n}`, eventId: `174000000000000000${n}` });
 
 it('holds up to HELD_MAX_PER_ACCOUNT deliveries of an account; the next goes to the DLQ naming the limit, a redelivered held one does not', async () => {
-  const [first, second] = [await publisher.delivery(dm(1)), await publisher.delivery(dm(2))];
+  const [first, second] = [await stack.publisher.delivery(dm(1)), await stack.publisher.delivery(dm(2))];
   await handled.wait(first);
   await handled.wait(second);
-  const third = await publisher.delivery(dm(3));
-  await publisher.delivery(dm(1), first);
+  const third = await stack.publisher.delivery(dm(3));
+  await stack.publisher.delivery(dm(1), first);
   await handled.wait(first, 2);
   const letters = await waitFor(async () => {
-    const found = await listDeadLetters(vhost.url, Queues.ticketingActivity);
+    const found = await listDeadLetters(stack.vhost.url, Queues.ticketingActivity);
     return found.length > 0 ? found : undefined;
   }, { what: 'the third delivery dead-lettered' });
   expect(letters).toEqual([expect.objectContaining({ messageId: third, reason: expect.stringMatching(/already 2 held deliveries \(HELD_MAX_PER_ACCOUNT\)/) })]);
@@ -50,12 +38,12 @@ it('holds up to HELD_MAX_PER_ACCOUNT deliveries of an account; the next goes to 
 });
 
 it('deletes deliveries held longer than HELD_TTL_DAYS and counts them per account', async () => {
-  await service.retention.runNow();
+  await stack.service.retention.runNow();
   expect((await api.get<{ items: unknown[] }>(`/v1/held-deliveries?accountId=${ACCOUNT}`)).body.items).toHaveLength(2);
   now += 25 * 3_600_000;
-  await service.retention.runNow();
+  await stack.service.retention.runNow();
   const { body } = await api.get(`/v1/held-deliveries?accountId=${ACCOUNT}`);
   expect(body).toEqual({ accounts: [], expired: [{ accountId: ACCOUNT, deliveries: 2, lastExpiredAt: expect.any(String) }], items: [], nextCursor: null });
   // Still in the raw log: a rebuild, or a replay from it, finds them.
-  expect(await service.rawLog.count(ACCOUNT)).toBeGreaterThanOrEqual(3);
+  expect(await stack.service.rawLog.count(ACCOUNT)).toBeGreaterThanOrEqual(3);
 });

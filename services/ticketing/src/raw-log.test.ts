@@ -3,20 +3,16 @@ import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { typingIndicated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { testLogger, waitFor } from '@crm/testing';
 import { runCli } from './cli-commands';
-import { startTicketing, type RunningTicketing } from './service';
-import { HandledMessages, TestPublisher, testConfig } from './testing/harness';
+import { HandledMessages, testConfig, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 /**
  * The raw log keeps every delivery webhook-ingest accepted, once, whatever interpretation
  * makes of it: recorded, ignored (typing between two other users) or dead-lettered.
  */
 
-let vhost: TestVirtualHost;
-let db: TestDatabase;
-let service: RunningTicketing;
-let publisher: TestPublisher;
+let stack: TicketingUnderTest;
 let pool: pg.Pool;
 const logged = new HandledMessages();
 const handled = new HandledMessages();
@@ -25,27 +21,22 @@ const ANA = { id: '930000001', screenName: 'ana', name: 'Ana' };
 const BOB = { id: '930000002', screenName: 'bob', name: 'Bob' };
 
 beforeAll(async () => {
-  [vhost, db] = await Promise.all([freshVirtualHost('rawlog'), freshDatabase('rawlog')]);
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note, onRawLogged: logged.note });
-  publisher = new TestPublisher(vhost.url);
-  await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  stack = await ticketingUnderTest('rawlog', {}, { onHandled: handled.note, onRawLogged: logged.note });
+  pool = new pg.Pool({ connectionString: stack.db.url, max: 2 });
 });
 
 afterAll(async () => {
-  await publisher?.close();
-  await service?.stop();
   await pool?.end();
-  await Promise.all([db?.drop(), vhost?.drop()]);
+  await stack?.stop();
 });
 
 it('logs each accepted delivery once: one that becomes a ticket, one nothing is recorded of, and one the DLQ gets', async () => {
-  const dm = await publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: ANA, text: 'hello', eventId: '1730000000000000001' }));
-  const othersTyping = await publisher.delivery(typingIndicated({ account: ACCOUNT, sender: ANA, recipient: BOB }));
-  const invalid = await publisher.delivery({ for_user_id: ACCOUNT, direct_message_events: [{ type: 'message_create', id: 'x' }] });
-  await publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: ANA, text: 'hello', eventId: '1730000000000000001' }), dm);
+  const dm = await stack.publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: ANA, text: 'hello', eventId: '1730000000000000001' }));
+  const othersTyping = await stack.publisher.delivery(typingIndicated({ account: ACCOUNT, sender: ANA, recipient: BOB }));
+  const invalid = await stack.publisher.delivery({ for_user_id: ACCOUNT, direct_message_events: [{ type: 'message_create', id: 'x' }] });
+  await stack.publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: ANA, text: 'hello', eventId: '1730000000000000001' }), dm);
   for (const id of [dm, othersTyping, invalid]) await logged.wait(id);
-  await waitFor(async () => (await listDeadLetters(vhost.url, Queues.ticketingActivity)).some((letter) => letter.messageId === invalid), { what: 'the invalid delivery in the DLQ' });
+  await waitFor(async () => (await listDeadLetters(stack.vhost.url, Queues.ticketingActivity)).some((letter) => letter.messageId === invalid), { what: 'the invalid delivery in the DLQ' });
 
   const { rows } = await pool.query<{ delivery_id: string; env_name: string; for_user_id: string; message: Buffer }>('SELECT delivery_id, env_name, for_user_id, message FROM raw_log ORDER BY seq');
   expect(rows.map((row) => row.delivery_id).sort()).toEqual([dm, othersTyping, invalid].sort());
@@ -57,16 +48,16 @@ it('logs each accepted delivery once: one that becomes a ticket, one nothing is 
 it('refuses to change or truncate an entry; only the purge deletes, and only what is past the cutoff', async () => {
   await expect(pool.query("UPDATE raw_log SET env_name = 'forged'")).rejects.toThrow(/append-only/);
   await expect(pool.query('TRUNCATE raw_log')).rejects.toThrow(/append-only/);
-  const before = await service.rawLog.count();
-  expect(await service.rawLog.purgeBefore(new Date(Date.now() - 60_000))).toBe(0);
-  expect(await service.rawLog.count()).toBe(before);
-  expect(await service.rawLog.purgeBefore(new Date(Date.now() + 60_000), 2)).toBe(before);
-  expect(await service.rawLog.count()).toBe(0);
+  const before = await stack.service.rawLog.count();
+  expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() - 60_000))).toBe(0);
+  expect(await stack.service.rawLog.count()).toBe(before);
+  expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() + 60_000), 2)).toBe(before);
+  expect(await stack.service.rawLog.count()).toBe(0);
 });
 
 it('the rebuild command refuses unclear arguments and the live database with a usage line', async () => {
-  const config = testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url });
-  for (const argv of [['rebuild'], ['rebuild', '--into', 'not-a-url'], ['rebuild', '--into', db.url], ['rebuild', '--into', `${db.url}_x`, '--account', 'abc'], ['replay']]) {
+  const config = testConfig({ AMQP_URL: stack.vhost.url, DATABASE_URL: stack.db.url });
+  for (const argv of [['rebuild'], ['rebuild', '--into', 'not-a-url'], ['rebuild', '--into', stack.db.url], ['rebuild', '--into', `${stack.db.url}_x`, '--account', 'abc'], ['replay']]) {
     const err: string[] = [];
     expect(await runCli(argv, config, testLogger('cli'), { out: () => undefined, err: (line) => err.push(line) })).toBe(2);
     expect(err.join('\n')).toMatch(/usage: cli rebuild --into/);

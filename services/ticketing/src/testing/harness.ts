@@ -1,7 +1,8 @@
 import { Exchanges, RawActivity, SYSTEM_TOPOLOGY, type Contract, type Envelope } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
-import { testLogger, waitFor } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { loadTicketingConfig, type TicketingConfig } from '../config';
+import { startTicketing, type RunningTicketing, type TicketingOptions } from '../service';
 import { rawActivity } from './deliveries';
 
 /** Pieces the integration tests of ticketing share. */
@@ -13,6 +14,33 @@ export function testConfig(overrides: Partial<TicketingConfig> & { AMQP_URL: str
   return {
     ...loadTicketingConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_MS: '5000', CRM_API_TOKENS: `another-token,${TEST_TOKEN}` }),
     ...overrides,
+  };
+}
+
+/** One ticketing on a virtual host and a database of its own, a publisher beside it, and what stops and drops them all. */
+export interface TicketingUnderTest {
+  vhost: TestVirtualHost;
+  db: TestDatabase;
+  service: RunningTicketing;
+  publisher: TestPublisher;
+  stop: () => Promise<void>;
+}
+
+export async function ticketingUnderTest(name: string, overrides: Partial<TicketingConfig> = {}, options: Partial<TicketingOptions> = {}): Promise<TicketingUnderTest> {
+  const [vhost, db] = await Promise.all([freshVirtualHost(name), freshDatabase(name)]);
+  const service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, ...overrides }), { logger: testLogger(`ticketing-${name}`), host: '127.0.0.1', ...options });
+  const publisher = new TestPublisher(vhost.url);
+  await publisher.ready();
+  return {
+    vhost,
+    db,
+    service,
+    publisher,
+    stop: async () => {
+      await publisher.close();
+      await service.stop();
+      await Promise.all([db.drop(), vhost.drop()]);
+    },
   };
 }
 
