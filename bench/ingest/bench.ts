@@ -1,0 +1,131 @@
+/**
+ * webhook-ingest against a bare Express app, side by side in one run, on this machine's RabbitMQ.
+ *
+ * Bundles webhook-ingest as its image does (infra/scripts/bundle.mjs) and runs the bundle in
+ * production mode, as a process of its own, on a fresh virtual host, with a stand-in for auth
+ * answering the webhook key in this process. The anchor is bare-express.ts: the same body read
+ * as raw bytes, 200 and the same JSON answered. wrk (Debian package `wrk`) drives each with the
+ * same signed DM delivery over BENCH_CONNECTIONS connections (32) for BENCH_SECONDS (10), the
+ * anchor first; the requests per second of each and their ratio are printed. webhook-ingest
+ * answers 200 only after the broker confirmed the message into its durable quorum queues, so
+ * every request it counts is a confirmed publish.
+ *
+ *   pnpm bench:ingest        (tsx bench/ingest/bench.ts)
+ *
+ * Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_LOG_LEVEL (webhook-ingest's LOG_LEVEL: info,
+ * its production default). Bounded: wrk stops after its duration; the run after both.
+ */
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
+import { freshVirtualHost } from '@crm/testing';
+import { createLogger } from '../../libs/logging/src';
+import { Broker, RpcServer, rpcMethod } from '../../libs/messaging/src';
+import { sign, SIGNATURE_HEADER } from '../../libs/webhook-signature/src';
+import { directMessageReceived, serializeLikePlatform } from '../../infra/simulators/social-platform/src/deliveries';
+
+const run = promisify(execFile);
+const root = path.join(__dirname, '..', '..');
+const SECRET = 'bench-consumer-secret';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const logger = createLogger('bench-ingest', 'warn');
+
+/** The signed delivery both servers get: one DM, about 700 bytes, as the platform sends it. */
+function signedDelivery(): { body: Buffer; signature: string } {
+  const delivery = directMessageReceived({ account: '4337869213', customer: { id: '9100000001', screenName: 'ana', name: 'Ana' }, text: 'where is my order 42?', eventId: '1800000000000000001' });
+  const body = serializeLikePlatform(delivery);
+  return { body, signature: sign(SECRET, body) };
+}
+
+/** A wrk script posting the body with its headers. */
+function wrkScript(body: Buffer, signature: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
+  const bodyFile = path.join(dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const file = path.join(dir, 'post.lua');
+  const lines = [
+    'wrk.method = "POST"',
+    `local f = io.open("${bodyFile}", "rb")`,
+    'wrk.body = f:read("*a")',
+    'f:close()',
+    'wrk.headers["content-type"] = "application/json"',
+    `wrk.headers["${SIGNATURE_HEADER}"] = "${signature}"`,
+  ];
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+async function wrk(url: string, script: string): Promise<{ rps: number; non2xx: number; p99: string }> {
+  const { stdout } = await run('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, url], { timeout: (SECONDS + 30) * 1000 });
+  const rps = Number(/Requests\/sec:\s+([0-9.]+)/.exec(stdout)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+([0-9]+)/.exec(stdout)?.[1] ?? 0);
+  const p99 = /\s99%\s+(\S+)/.exec(stdout)?.[1] ?? '?';
+  if (!Number.isFinite(rps)) throw new Error(`wrk printed no rate:\n${stdout}`);
+  return { rps, non2xx, p99 };
+}
+
+function waitForListening(child: ChildProcess, url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = async () => {
+      if (child.exitCode !== null) return reject(new Error(`${url}: the process exited (${child.exitCode})`));
+      const answered = await fetch(url).then((r) => r.status > 0, () => false);
+      if (answered) return resolve();
+      if (Date.now() - started > 30_000) return reject(new Error(`${url}: not listening after 30 s`));
+      setTimeout(() => void poll(), 200);
+    };
+    void poll();
+  });
+}
+
+async function main(): Promise<void> {
+  await run('wrk', ['--version']).catch((error: { code?: string }) => {
+    if (error.code === 'ENOENT') throw new Error('wrk is missing: apt-get install wrk');
+  });
+  const ingestDir = path.join(root, 'services', 'webhook-ingest');
+  await run(process.execPath, [path.join(root, 'infra', 'scripts', 'bundle.mjs')], { cwd: ingestDir });
+  const vhost = await freshVirtualHost('bench-ingest');
+  const authBroker = new Broker({ url: vhost.url, name: 'bench-auth', logger });
+  const auth = new RpcServer(authBroker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods: [rpcMethod(WebhookKeyRequest, async () => ({ consumerSecret: SECRET }))] });
+  await auth.ready();
+  const children: ChildProcess[] = [];
+  try {
+    const { body, signature } = signedDelivery();
+    const script = wrkScript(body, signature);
+    const bare = fork(path.join(__dirname, 'bare-express.ts'), [], { env: { ...process.env, PORT: '4901' }, execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+    children.push(bare);
+    await waitForListening(bare, 'http://127.0.0.1:4901/webhooks/bench');
+    const ingest = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ingestDir,
+      env: { ...process.env, NODE_ENV: 'production', PORT: '4902', AMQP_URL: vhost.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+      stdio: 'ignore',
+    });
+    children.push(ingest);
+    await waitForListening(ingest, 'http://127.0.0.1:4902/health/live');
+    const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+    console.log(`ingest bench: ${body.length}-byte signed DM, ${CONNECTIONS} connections, ${SECONDS} s each; load ${load()}`);
+    const anchor = await wrk('http://127.0.0.1:4901/webhooks/bench', script);
+    const measured = await wrk('http://127.0.0.1:4902/webhooks/bench', script);
+    console.log(`bare express:    ${anchor.rps.toFixed(0)} req/s (p99 ${anchor.p99}, non-2xx ${anchor.non2xx})`);
+    console.log(`webhook-ingest:  ${measured.rps.toFixed(0)} req/s (p99 ${measured.p99}, non-2xx ${measured.non2xx})`);
+    console.log(`ratio: ${(measured.rps / anchor.rps).toFixed(2)}; load after ${load()}`);
+    if (measured.non2xx > 0) throw new Error('webhook-ingest answered something other than 200: the figure does not count confirmed deliveries only');
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await auth.stop();
+    await authBroker.close();
+    await vhost.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
