@@ -20,7 +20,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
+import { Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '../../libs/contracts/src';
 import { freshVirtualHost } from '@crm/testing';
 import { createLogger } from '../../libs/logging/src';
 import { Broker, RpcServer, rpcMethod } from '../../libs/messaging/src';

@@ -30,6 +30,8 @@ const stops: (() => Promise<void>)[] = [];
 const http = axios.create({ validateStatus: () => true });
 let simulatorUrl: string;
 let ticketingUrl: string;
+/** Each service's base URL, for /metrics. */
+const serviceUrls: Record<string, string> = {};
 
 const crm = (path: string) => http.get(`${ticketingUrl}${path}`, { headers: { authorization: `Bearer ${CRM_TOKEN}` } });
 const sendDm = (body: Record<string, unknown>) => http.post(`${simulatorUrl}/control/direct-messages`, { to: ACCOUNT, ...body });
@@ -75,11 +77,14 @@ beforeAll(async () => {
     { logger },
   );
   stops.unshift(auth.stop);
+  serviceUrls.auth = `http://127.0.0.1:${auth.port}`;
   const ingest = await startWebhookIngest(readIngestConfig(common), { logger });
   stops.unshift(ingest.stop);
+  serviceUrls['webhook-ingest'] = `http://127.0.0.1:${ingest.port}`;
   ticketing = await startTicketing(loadTicketingConfig({ ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: CRM_TOKEN }), { logger });
   stops.unshift(ticketing.stop);
   ticketingUrl = `http://127.0.0.1:${ticketing.port}`;
+  serviceUrls.ticketing = ticketingUrl;
   // Deliveries for an account without a partner configuration are held, not ticketed.
   const configured = await http.put(`${ticketingUrl}/v1/partner-configs/${ACCOUNT}`, { pageName: 'E2E account' }, { headers: { authorization: `Bearer ${CRM_TOKEN}` } });
   if (configured.status !== 201) throw new Error(`partner configuration for ${ACCOUNT}: HTTP ${configured.status}`);
@@ -93,6 +98,42 @@ afterAll(async () => {
   if (simulator) await closeServer(simulator);
   for (const stop of stops) await stop();
   await Promise.all([...(databases ?? []).map((db) => db.drop()), vhost?.drop()]);
+});
+
+/** One sample of a Prometheus text answer: the value of `name` with exactly these labels among its own (0 when absent). */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && wanted.every((w) => l.includes(w)));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+describe('metrics', () => {
+  const scrape = async (service: string) => {
+    const res = await http.get(`${serviceUrls[service]}/metrics`, { responseType: 'text' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    return res.data as string;
+  };
+
+  it('every service answers /metrics, and a DM moves the counters of its whole path', async () => {
+    const before = await scrape('ticketing');
+    expect((await sendDm({ from: '@metered', text: 'counted?' })).data.webhookStatus).toBe(200);
+    await waitFor(async () => (await ticketsOf('metered')).length === 1, { what: 'the ticket' });
+    const after = Object.fromEntries(await Promise.all(Object.keys(serviceUrls).map(async (service) => [service, await scrape(service)] as const)));
+    const moved = (name: string, labels: Record<string, string>) => sample(after.ticketing!, name, labels) - sample(before, name, labels);
+    expect(moved('http_requests_total', { method: 'POST', route: '/webhooks/:envName', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(moved('messages_published_total', { exchange: 'social.activity' })).toBeGreaterThanOrEqual(1);
+    expect(moved('messages_consumed_total', { queue: 'ticketing.activity', outcome: 'acked' })).toBeGreaterThanOrEqual(1);
+    expect(moved('http_request_duration_seconds_count', { method: 'GET', route: '/v1/tickets' })).toBeGreaterThanOrEqual(1);
+    for (const text of Object.values(after)) {
+      expect(text).toContain('db_pool_connections{pool="ticketing",state="total"}');
+      expect(text).toMatch(/^held_deliveries \d+$/m);
+      expect(text).toMatch(/^outbox_backlog_messages \d+$/m);
+      expect(text).toContain('process_cpu_seconds_total');
+      // Route templates, never raw paths: no ticket id or account id becomes a label.
+      expect(text).not.toMatch(/route="[^"]*\/[0-9a-f]{8}-/);
+    }
+  });
 });
 
 describe('a signed webhook becomes a ticket', () => {

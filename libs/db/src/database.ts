@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
+import prometheus from 'prom-client';
 import type { Logger } from '@crm/logging';
 
 export type Pool = pg.Pool;
@@ -18,8 +19,29 @@ export interface SessionTimeouts {
   idleInTransactionTimeoutMs?: number;
 }
 
+/** The pools of this process, read at each scrape of /metrics. */
+const pools = new Map<pg.Pool, string>();
+new prometheus.Gauge({
+  name: 'db_pool_connections',
+  help: 'Connections of a database pool, by pool (its application name) and state: total, idle, or requests waiting for one.',
+  labelNames: ['pool', 'state'] as const,
+  collect() {
+    this.reset();
+    for (const [pool, name] of pools) {
+      // An ended pool is forgotten (pg-pool marks it `ending`).
+      if ((pool as pg.Pool & { ending?: boolean }).ending) {
+        pools.delete(pool);
+        continue;
+      }
+      this.set({ pool: name, state: 'total' }, pool.totalCount);
+      this.set({ pool: name, state: 'idle' }, pool.idleCount);
+      this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+    }
+  },
+});
+
 export function createPool(url: string, options: { max?: number; applicationName?: string } & SessionTimeouts = {}): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName,
@@ -28,6 +50,8 @@ export function createPool(url: string, options: { max?: number; applicationName
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs } : {}),
   });
+  pools.set(pool, options.applicationName ?? 'pool');
+  return pool;
 }
 
 /** Creates the database named in `url` when it does not exist yet (for local stacks and tests). */

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { errorHandler, HttpError, notFound } from './errors';
+import { httpMetrics, metricsRoute } from './metrics';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -59,12 +60,17 @@ const cleanBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Probes and scrapes come every few seconds: logged only at debug, whatever they answer. */
+const POLLED = /^\/(health\/|metrics$)/;
+
+/** One line per request at the default level (a 5xx at warn); health probes and scrapes at debug. */
 function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.log(res.statusCode >= 500 ? 'warn' : 'http', 'request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      const level = POLLED.test(req.path) ? 'debug' : res.statusCode >= 500 ? 'warn' : 'info';
+      logger.log(level, 'request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
     next();
   };
@@ -102,6 +108,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use('/v1', noStore);
   app.use(requestContext);
   app.use(accessLog(options.logger));
+  app.use(httpMetrics);
   if (options.parseJson ?? true) {
     app.use(
       express.json({
@@ -126,6 +133,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
+  metricsRoute(app);
   options.routes(app);
   app.use(notFound);
   app.use(errorHandler(options.logger));

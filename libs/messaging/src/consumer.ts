@@ -2,6 +2,7 @@ import type { ConfirmChannel, ConsumeMessage, MessageProperties } from 'amqplib'
 import { cleanJson, ContractViolation, validateEnvelope, DEFAULT_RETRY, type Contract, type Envelope, type RetryPolicy, type Topology } from '@crm/contracts';
 import type { Broker } from './broker';
 import { attemptsOf, deferralsOf, Headers } from './headers';
+import { brokerMetrics, type ConsumeOutcome } from './metrics';
 import { messageProperties } from './publisher';
 import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
 import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
@@ -114,13 +115,20 @@ export class Consumer<P = unknown> extends QueueConsumer {
   }
 
   protected async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const stop = brokerMetrics.handlerDuration.startTimer({ queue: this.options.queue });
+    const outcome = await this.handleOnce(channel, message);
+    stop();
+    brokerMetrics.consumed.inc({ queue: this.options.queue, outcome });
+  }
+
+  private async handleOnce(channel: ConfirmChannel, message: ConsumeMessage): Promise<ConsumeOutcome> {
     const previousAttempts = attemptsOf(message.properties.headers);
     let envelope: Envelope<P>;
     try {
       envelope = this.parse(message);
     } catch (error) {
       await this.deadLetter(channel, message, (error as Error).message, previousAttempts);
-      return;
+      return 'dead_lettered';
     }
     try {
       await this.consumerOptions.handler(envelope, {
@@ -131,16 +139,19 @@ export class Consumer<P = unknown> extends QueueConsumer {
         deadLetter: (part, reason, headers = {}) => this.deadLetterPart(channel, message, part, reason, { ...headers, [Headers.attempts]: previousAttempts + 1 }),
       });
       settle(channel, message, 'ack');
+      return 'acked';
     } catch (error) {
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
       const deferrals = deferralsOf(message.properties.headers);
       if (error instanceof RetryLater && deferrals < (this.consumerOptions.maxDeferrals ?? DEFAULT_MAX_DEFERRALS)) {
         await this.defer(channel, message, reason, previousAttempts, deferrals + 1);
-      } else if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
-        await this.deadLetter(channel, message, reason, previousAttempts + 1);
-      } else {
-        await this.retryLater(channel, message, reason, previousAttempts + 1);
+        return 'deferred';
       }
+      if (error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) {
+        await this.deadLetter(channel, message, reason, previousAttempts + 1);
+        return 'dead_lettered';
+      }
+      return this.retryLater(channel, message, reason, previousAttempts + 1);
     }
   }
 
@@ -159,14 +170,15 @@ export class Consumer<P = unknown> extends QueueConsumer {
     return envelope;
   }
 
-  private async retryLater(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {
+  private async retryLater(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<ConsumeOutcome> {
     if (attempts >= this.retry.maxAttempts) {
       await this.deadLetter(channel, message, `gave up after ${attempts} attempts; last error: ${reason}`, attempts);
-      return;
+      return 'dead_lettered';
     }
     const delayMs = retryDelay(this.retry, attempts);
     this.logger.warn('message failed; retrying later', { attempts, delayMs, reason });
     await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
+    return 'retried';
   }
 
   /** Puts the message off to the first delay queue, its attempts unchanged. */

@@ -1,3 +1,4 @@
+import prometheus from 'prom-client';
 import { ContractViolation, type Envelope } from '@crm/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
@@ -85,13 +86,33 @@ export interface OutboxRelayDeps {
  * `kick`, and every interval). A crash between confirm and delete publishes the message again,
  * with the same message id: consumers must recognise a repeat.
  */
+/** The relays of this process that have not stopped, for the outbox backlog gauge. */
+const relays = new Set<OutboxRelay>();
+new prometheus.Gauge({
+  name: 'outbox_backlog_messages',
+  help: 'Messages stored in the outbox and not yet confirmed by the broker.',
+  async collect() {
+    let waiting = 0;
+    for (const relay of relays) waiting += await relay.backlog().catch(() => 0);
+    this.set(waiting);
+  },
+});
+
 export class OutboxRelay {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: OutboxRelayDeps) {}
+  constructor(private readonly deps: OutboxRelayDeps) {
+    relays.add(this);
+  }
+
+  /** Messages waiting in the outbox (read at each scrape of /metrics). */
+  async backlog(): Promise<number> {
+    const { rows } = await this.deps.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox');
+    return rows[0]!.n;
+  }
 
   /** Relays now, and every `intervalMs` (what a failed publish or a crash left behind). */
   start(intervalMs: number): void {
@@ -124,6 +145,7 @@ export class OutboxRelay {
 
   /** Stops the timer and waits for a run in progress. */
   async stop(): Promise<void> {
+    relays.delete(this);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;

@@ -6,6 +6,7 @@ import { currentCorrelationId } from '@crm/logging';
 import type { Broker } from './broker';
 import { Headers } from './headers';
 import { prepareTopology } from './topology';
+import { brokerMetrics } from './metrics';
 
 export class PublishError extends Error {
   override name = 'PublishError';
@@ -77,7 +78,9 @@ export class Publisher {
     const body = Buffer.from(JSON.stringify(envelope));
     try {
       await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
+      brokerMetrics.published.inc({ exchange });
     } catch (error) {
+      brokerMetrics.publishFailures.inc({ exchange });
       throw new PublishError(`broker did not confirm ${envelope.type} ${envelope.id}: ${(error as Error).message}`);
     }
   }

@@ -15,6 +15,7 @@ import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import { RawLog } from './adapters/db/raw-log';
+import { watchHeldDeliveries } from './adapters/metrics';
 import { createRawLogHandler } from './handlers/raw-log-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
@@ -278,6 +279,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
   const rawLog = new RawLog(store.pool);
+  watchHeldDeliveries(store);
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, rawLog, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import prometheus from 'prom-client';
 import type { TrackingAvailability, TrackingFreshness, TrackingLiveView, TrackingTaskResult } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import type { ClientBreakers } from './adapters/breakers';
@@ -57,6 +58,13 @@ interface FetchContext {
  * flagged stale with its age. Clients are read from the database on every lookup, so
  * disabling one takes effect at once on every replica.
  */
+/** How task lookups were answered: hit (cached), inflight (joined a provider call under way), miss, stale, refresh. */
+const taskCacheLookups = new prometheus.Counter({
+  name: 'tracking_task_cache_lookups_total',
+  help: 'Task lookups by how the cache answered them: hit, inflight (joined a call under way), miss, stale or refresh (a provider call).',
+  labelNames: ['result'] as const,
+});
+
 export class TaskLookups {
   private readonly cache: LRUCache<string, CachedTask, FetchContext>;
 
@@ -100,7 +108,9 @@ export class TaskLookups {
   async taskOf(client: ClientCredentials, taskId: string, include: string[] = []): Promise<TrackingTaskResult> {
     const groups = [...new Set([...client.include, ...include])].sort();
     const key = [client.clientId, taskId, groups.join(',')].join('\u0000');
-    const cached = (await this.cache.fetch(key, { context: { client, taskId, include: groups } }))!;
+    const status: LRUCache.Status<string, CachedTask, FetchContext> = {};
+    const cached = (await this.cache.fetch(key, { context: { client, taskId, include: groups }, status }))!;
+    taskCacheLookups.inc({ result: status.fetch ?? 'miss' });
     return { clientId: client.clientId, taskId, task: cached.record, freshness: freshness(cached) };
   }
 

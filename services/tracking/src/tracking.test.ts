@@ -96,6 +96,18 @@ describe('clients', () => {
 });
 
 describe('task lookups', () => {
+  it('counts cache misses and hits, and shows the breakers by state, on /metrics', async () => {
+    const sample = (text: string, result: string) => Number(new RegExp(`^tracking_task_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = (await stack.api.get('/metrics')).data as string;
+    await stack.simTask({ clientId: 'acme', taskId: 'metered-1', elapsedSeconds: 60 });
+    expect((await stack.api.get('/v1/clients/acme/tasks/metered-1')).status).toBe(200);
+    expect((await stack.api.get('/v1/clients/acme/tasks/metered-1')).status).toBe(200);
+    const after = (await stack.api.get('/metrics')).data as string;
+    expect(sample(after, 'miss') - sample(before, 'miss')).toBe(1);
+    expect(sample(after, 'hit') - sample(before, 'hit')).toBe(1);
+    expect(after).toMatch(/^tracking_provider_breakers\{state="closed"\} [1-9]\d*$/m);
+  });
+
   it("returns the provider's record, fetched with {} as the GET body, basic auth and the extra fields in `include`", async () => {
     await stack.simTask({ clientId: 'acme', taskId: 'look-1', elapsedSeconds: 60 });
     const res = await stack.api.get('/v1/clients/acme/tasks/look-1?include=statusUpdates');

@@ -5,6 +5,7 @@ import { slaPolicyOf } from '../domain/partner-config';
 import { SYSTEM_ACTOR } from '../domain/workflow';
 import { evaluateSla, isAtRisk, SLA_CLOCKS, SLA_STAGES, timerDue, type SlaClock, type SlaEvaluation, type SlaStage, type StatusChange } from '../domain/sla';
 import { TicketNotFound } from './errors';
+import { slaTimersFired } from '../adapters/metrics';
 
 export interface SlaDeps {
   store: TicketingStore;
@@ -134,7 +135,10 @@ export class SlaClocks {
 
   private announce(ticketId: string, outcome: SlaOutcome): void {
     if (outcome.fired.length === 0) return;
-    for (const timer of outcome.fired) this.deps.logger.info('SLA timer fired', { ticketId, clock: timer.clock, stage: timer.stage, dueAt: timer.dueAt.toISOString() });
+    for (const timer of outcome.fired) {
+      slaTimersFired.inc({ clock: timer.clock, stage: timer.stage });
+      this.deps.logger.info('SLA timer fired', { ticketId, clock: timer.clock, stage: timer.stage, dueAt: timer.dueAt.toISOString() });
+    }
     void this.deps.relay.kick();
   }
 }

@@ -1,4 +1,5 @@
 import CircuitBreaker from 'opossum';
+import prometheus from 'prom-client';
 import type { Logger } from '@crm/logging';
 import { TrackingError } from '../domain/errors';
 
@@ -27,7 +28,20 @@ export class ClientBreakers {
   constructor(
     private readonly settings: BreakerSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const breakers = this.breakers;
+    prometheus.register.removeSingleMetric('tracking_provider_breakers');
+    new prometheus.Gauge({
+      name: 'tracking_provider_breakers',
+      help: "The tracking provider's circuit breakers (one per client), by state: closed, open (calls fail fast), half_open (one trial call).",
+      labelNames: ['state'] as const,
+      collect() {
+        const states = { closed: 0, open: 0, half_open: 0 };
+        for (const { breaker } of breakers.values()) states[breaker.halfOpen ? 'half_open' : breaker.opened ? 'open' : 'closed'] += 1;
+        for (const [state, count] of Object.entries(states)) this.set({ state }, count);
+      },
+    });
+  }
 
   private breakerOf(clientId: string) {
     let entry = this.breakers.get(clientId);

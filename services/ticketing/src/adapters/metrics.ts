@@ -1,0 +1,22 @@
+import prometheus from 'prom-client';
+import type { TicketingStore } from './db/store';
+
+/** ticketing's own metrics, beside the HTTP, broker and pool ones of the libs (all served on /metrics). */
+export const slaTimersFired = new prometheus.Counter({
+  name: 'sla_timers_fired_total',
+  help: 'SLA timers fired by this replica, by clock (first_response, resolution) and stage (at_risk, breach).',
+  labelNames: ['clock', 'stage'] as const,
+});
+
+/** Deliveries held for accounts without a partner configuration, counted in the database at each scrape. */
+export function watchHeldDeliveries(store: TicketingStore): void {
+  prometheus.register.removeSingleMetric('held_deliveries');
+  new prometheus.Gauge({
+    name: 'held_deliveries',
+    help: 'Deliveries held until their account has a partner configuration (all replicas).',
+    async collect() {
+      const counts = await store.read.held.count().catch(() => []);
+      this.set(counts.reduce((sum, account) => sum + account.deliveries, 0));
+    },
+  });
+}
