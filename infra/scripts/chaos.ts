@@ -65,8 +65,12 @@ interface Service {
   child?: ChildProcess;
 }
 
+/**
+ * The service runs in one Node process (tsx as a loader, not its CLI, which would run the
+ * service in a child of its own): SIGKILL must reach the process that holds the connections.
+ */
 function start(service: Service): void {
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: join(root, service.dir),
     env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'error', SOCIAL_ENV_NAME: ENV_NAME, ...service.env, PORT: String(service.port) },
     stdio: 'ignore',
