@@ -2,7 +2,8 @@
 # Sets up a machine of ours from a fresh clone, then runs what is asked:
 #   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
 #   test   the same set-up, then every test
-#   ci     the same set-up, then typecheck, lint, every test and a short fuzz round (what .ci/run does);
+#   ci     the same set-up, then typecheck, lint, every test, the libs and the end-to-end path again on
+#          Node 22, and a short fuzz round (what .ci/run does);
 #          then, when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
 #          the conformance suite against them (jest.conformance.config.cjs)
 set -euo pipefail
@@ -95,6 +96,10 @@ case "$command" in
       counts "conformance" "$results"
     fi
     rm -f "$results"
+    # Node 22 (the images' runtime) beside the machine's Node 20: the shared libs, webhook-ingest and the end-to-end
+    # path under it, with Node 22 from the npm registry's `node` package (kept in the git-ignored .local/).
+    say "tests on Node 22"
+    step bash -c 'npm install --silent --no-save --prefix .local/node22 node@22 >/dev/null && .local/node22/node_modules/.bin/node --version && .local/node22/node_modules/.bin/node node_modules/jest/bin/jest.js --runInBand --silent libs services/webhook-ingest infra/e2e'
     # A short, repeatable fuzz round (fixed seed, at most 1,500 requests or 30 s): any crash, 5xx or accepted forgery fails CI.
     say "fuzz"
     step pnpm fuzz --seed 1 --requests 1500 --seconds 30

@@ -63,7 +63,8 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
     if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
     // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
     await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
-    deps.logger.info('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
+    // The access log already has the request at info; what it carried is for debugging.
+    deps.logger.debug('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
     res.status(200).json({ accepted: true });
   });
 
