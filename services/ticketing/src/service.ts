@@ -176,7 +176,7 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
   const retention = new Periodic('retention', async () => {
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
-    const expired = await store.read.held.expireBefore(daysAgo(config.HELD_TTL_DAYS));
+    const expired = await store.transaction((tx) => tx.held.expireBefore(daysAgo(config.HELD_TTL_DAYS)));
     if (purged + expired > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired });
   }, logger);
   return { sla, searchQueries, slaTimers, searchRuns, retention };

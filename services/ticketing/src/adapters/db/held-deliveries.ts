@@ -26,7 +26,8 @@ export class HeldDeliveryRepository {
   /**
    * Keeps a delivery for an account without a partner configuration (once per message id):
    * `held`, or `full` when the account already has `cap` held deliveries (nothing written).
-   * The count runs under the account's lock the recording transaction holds.
+   * Recording holds the account's lock shared, so transactions holding at the same moment may
+   * each add one past the cap: a bound on growth, not an exact count.
    */
   async hold(envelope: Envelope<RawActivityPayload>, accountId: string, eventCount: number, cap: number): Promise<'held' | 'full'> {
     const { rows } = await this.db.query<{ full: boolean }>(

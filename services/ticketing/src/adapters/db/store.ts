@@ -56,7 +56,7 @@ export interface TicketingReads {
   tickets: TicketQueries;
   accounts: Pick<AccountRepository, 'find' | 'list'>;
   partnerConfigs: Pick<PartnerConfigRepository, 'row' | 'rows'>;
-  held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'expired' | 'accountsReadyForRelease' | 'expireBefore'>;
+  held: Pick<HeldDeliveryRepository, 'list' | 'count' | 'expired' | 'accountsReadyForRelease'>;
   webhooks: WebhookRepository;
   sla: Pick<SlaRepository, 'ticketsWithDueTimers'>;
   searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
