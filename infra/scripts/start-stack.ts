@@ -20,12 +20,20 @@ const envName = env.SOCIAL_ENV_NAME ?? 'dev';
 const amqpUrl = env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const databaseServer = env.DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
+/** A URL the banner may print, with what it is; printed only when a GET of it answers (2xx or 3xx). */
+interface Link {
+  path: string;
+  note: string;
+  /** Sent with the CRM's bearer token. */
+  crm?: boolean;
+}
+
 interface Part {
   name: string;
   dir: string;
   port: number;
   env: Record<string, string>;
-  describe: (base: string) => string;
+  links: Link[];
 }
 
 const portOf = (prefix: string, fallback: number) => Number(env[`${prefix}_PORT`] ?? fallback);
@@ -49,21 +57,21 @@ const parts: Part[] = [
     dir: 'services/auth',
     port: ports.auth,
     env: { DATABASE_URL: databaseUrl('AUTH', 'auth'), PUBLIC_WEBHOOK_URL: webhookUrl, CRM_CONNECTED_URL: env.CRM_CONNECTED_URL ?? `http://127.0.0.1:${ports.console}/accounts`, SOCIAL_API_URL: env.SOCIAL_API_URL ?? `http://127.0.0.1:${ports.simulator}`, SOCIAL_CONSUMER_SECRET: consumerSecret },
-    describe: (base) => `${base} (OAuth credentials; answers auth.rpc)`,
+    links: [{ path: '/docs', note: 'API reference (accounts, connections, actions)' }, { path: '/health/ready', note: 'OAuth credentials; answers auth.rpc' }],
   },
   {
     name: 'ticketing',
     dir: 'services/ticketing',
     port: ports.ticketing,
     env: { DATABASE_URL: databaseUrl('TICKETING', 'ticketing') },
-    describe: (base) => `${base}/v1/tickets (CRM API; Authorization: Bearer ${crmToken})`,
+    links: [{ path: '/v1/tickets', note: `CRM API; Authorization: Bearer ${crmToken}`, crm: true }, { path: '/docs', note: 'API reference' }],
   },
   {
     name: 'webhook-ingest',
     dir: 'services/webhook-ingest',
     port: ports.webhookIngest,
     env: {},
-    describe: () => `${webhookUrl} (the social platform's webhook)`,
+    links: [{ path: '/docs', note: 'API reference' }, { path: '/health/ready', note: `the social platform's webhook: ${webhookUrl}` }],
   },
   {
     name: 'tracking',
@@ -74,7 +82,7 @@ const parts: Part[] = [
       TRACKING_API_URL: env.TRACKING_API_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
       ROUTING_URL: env.ROUTING_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
     },
-    describe: (base) => `${base}/v1/clients/:clientId/tasks/:taskId/live (CRM API; Authorization: Bearer ${crmToken})`,
+    links: [{ path: '/docs', note: `CRM API (/v1/clients/<client>/tasks/<task>/live; Authorization: Bearer ${crmToken})` }, { path: '/health/ready', note: 'tracking' }],
   },
   {
     name: 'console',
@@ -85,21 +93,21 @@ const parts: Part[] = [
       AUTH_URL: `http://127.0.0.1:${ports.auth}`,
       TRACKING_URL: `http://127.0.0.1:${ports.tracking}`,
     },
-    describe: (base) => `${base} (the agents' screens; sign in with ${crmToken})`,
+    links: [{ path: '/', note: `the agents' screens; sign in with ${crmToken}` }],
   },
   {
     name: 'social-platform-simulator',
     dir: 'infra/simulators/social-platform',
     port: ports.simulator,
     env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret },
-    describe: (base) => `${base}/control (send deliveries: pnpm sim dm --from @ana --to 1001 "hello")`,
+    links: [{ path: '/control/deliveries', note: 'what it delivered (send one: pnpm sim dm --from @ana --to 1001 "hello")' }],
   },
   {
     name: 'tracking-provider-simulator',
     dir: 'infra/simulators/tracking-provider',
     port: ports.trackingSimulator,
     env: {},
-    describe: (base) => `${base}/control (tracking provider and OSRM router; client demo, key local-dev-tracking-key)`,
+    links: [{ path: '/control/clients', note: 'tracking provider and OSRM router; client demo, key local-dev-tracking-key' }],
   },
 ];
 
@@ -194,6 +202,29 @@ async function stopAll(code: number): Promise<void> {
   process.exit(code);
 }
 
+/** True when a GET of the URL answers 2xx or 3xx: the banner never shows a link that leads nowhere. */
+async function answers(url: string, link: Link): Promise<boolean> {
+  const headers: Record<string, string> = link.crm ? { authorization: `Bearer ${crmToken}` } : {};
+  return fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(3000) })
+    .then((res) => res.status < 400)
+    .catch(() => false);
+}
+
+async function printBanner(): Promise<void> {
+  const rows = await Promise.all(
+    parts.flatMap((part) =>
+      part.links.map(async (link) => {
+        const url = `http://127.0.0.1:${part.port}${link.path}`;
+        return (await answers(url, link)) ? { name: part.name, line: `${url}  ${link.note}` } : null;
+      }),
+    ),
+  );
+  const width = Math.max(...parts.map((p) => p.name.length));
+  console.log(`\nThe stack is ready (broker ${new URL(amqpUrl).host}, database ${new URL(databaseServer).host}):`);
+  for (const row of rows) if (row) console.log(`  ${row.name.padEnd(width)}  ${row.line}`);
+  console.log('\nCtrl-C stops everything.\n');
+}
+
 async function main(): Promise<void> {
   const [broker, database] = await Promise.all([reachable(amqpUrl, 5672), reachable(databaseServer, 5432)]);
   if (!broker || !database) {
@@ -211,10 +242,7 @@ async function main(): Promise<void> {
   await waitReady(parts[0]!);
   for (const part of parts.slice(1)) startPart(part);
   await Promise.all(parts.slice(1).map((part) => waitReady(part)));
-  const width = Math.max(...parts.map((p) => p.name.length));
-  console.log(`\nThe stack is ready (broker ${new URL(amqpUrl).host}, database ${new URL(databaseServer).host}):`);
-  for (const part of parts) console.log(`  ${part.name.padEnd(width)}  ${part.describe(`http://127.0.0.1:${part.port}`)}`);
-  console.log('\nCtrl-C stops everything.\n');
+  await printBanner();
 }
 
 main().catch((error: Error) => {

@@ -80,13 +80,14 @@ export async function listDeadLetters(url: string, queue: string, limit = 100): 
  * many as the DLQ held when the replay began: a message that fails again goes to the DLQ's
  * end and is not replayed a second time in the same run.
  */
-export async function replayDeadLetters(url: string, queue: string, limit = 1000): Promise<number> {
+export async function replayDeadLetters(url: string, queue: string, limit = 1000, onProgress?: (replayed: number, total: number) => void): Promise<number> {
   const connection = await amqplib.connect(url);
   try {
     const depth = await deadLetterCount(connection, queue);
     const channel = await connection.createConfirmChannel();
     let replayed = 0;
-    while (replayed < Math.min(limit, depth)) {
+    const total = Math.min(limit, depth);
+    while (replayed < total) {
       const message = await channel.get(dlqName(queue), { noAck: false });
       if (!message) break;
       const { [Headers.attempts]: _a, [Headers.failureReason]: _r, [Headers.failedAt]: _f, 'x-death': _d, ...headers } = message.properties.headers ?? {};
@@ -94,6 +95,7 @@ export async function replayDeadLetters(url: string, queue: string, limit = 1000
       await channel.waitForConfirms();
       channel.ack(message);
       replayed += 1;
+      onProgress?.(replayed, total);
     }
     await channel.close();
     return replayed;

@@ -9,11 +9,32 @@ import type { AuthConfig } from './config';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
 
-const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
+export const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id> [--owner <accountId>]
        cli subscription add|check|remove <accountId>
        cli subscription list|count
        cli rotate-key
 ${CREDENTIALS_USAGE}`;
+
+/** The stack's per-service forms (`pnpm start` reads AUTH_DATABASE_URL, ...), honoured where the plain name is unset. */
+const STACK_PREFIXED = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'AMQP_URL'] as const;
+
+export function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const merged = { ...env };
+  for (const name of STACK_PREFIXED) if (merged[name] === undefined && env[`AUTH_${name}`] !== undefined) merged[name] = env[`AUTH_${name}`];
+  return merged;
+}
+
+export const HELP = `${USAGE}
+
+Runs against auth's database and the platform directly (auth need not be running) and prints JSON.
+Exit codes: 0 done, 1 failed, 2 usage.
+
+Reads auth's own settings (services/auth/README.md lists them all), among them:
+  DATABASE_URL (or AUTH_DATABASE_URL, as pnpm start reads it), DATABASE_MIGRATION_URL (or AUTH_DATABASE_MIGRATION_URL)
+  AMQP_URL (or AUTH_AMQP_URL)        the broker, for announcements (webhook check, credentials revoke)
+  SOCIAL_API_URL, SOCIAL_CONSUMER_KEY, SOCIAL_CONSUMER_SECRET, SOCIAL_ENV_NAME, PUBLIC_WEBHOOK_URL
+  CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS (rotate-key)
+  NODE_ENV                           development or test: local development secrets; otherwise every secret must be set`;
 
 export interface CliIo {
   out: (line: string) => void;

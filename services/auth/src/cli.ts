@@ -12,20 +12,26 @@
  *   pnpm --filter @crm/auth cli credentials create --name <name> --scopes <scope,...> [--accounts <id,...>] [--tracking-clients <id,...>]
  *   pnpm --filter @crm/auth cli credentials list | revoke <credentialId>
  *
- * Prints JSON. Exit codes: 0 done, 1 failed, 2 usage.
+ * Prints JSON. Exit codes: 0 done, 1 failed, 2 usage. `--help` lists the commands and the variables read.
  */
 import { exitOnConfigError } from '@crm/config';
 import { createLogger } from '@crm/logging';
-import { runCli } from './cli-commands';
+import { cliEnv, HELP, runCli } from './cli-commands';
 import { readConfig, type AuthConfig } from './config';
 
+const argv = process.argv.slice(2);
+// Help needs no configuration: it must answer where the secrets are not set.
+if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
 let config: AuthConfig;
 try {
-  config = readConfig();
+  config = readConfig(cliEnv(process.env));
 } catch (error) {
   exitOnConfigError(error);
 }
-runCli(process.argv.slice(2), config, createLogger('auth-cli', 'warn'), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
+runCli(argv, config, createLogger('auth-cli', 'warn'), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(error);

@@ -171,7 +171,9 @@ describe("the agent's console", () => {
     await expectAccessible('map-popup', false);
     await page.keyboard.press('Escape');
     await page.getByTestId('map-modal').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent)).toBe('Track order');
+    // Mantine hands focus back a moment after the modal leaves the page.
+    const focused = () => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent);
+    await waitFor(async () => (await focused()) === 'Track order', { what: 'focus back on the Track order button' });
   });
 
   it('shows the last known position marked stale while the provider is down, and a finished task as finished', async () => {
