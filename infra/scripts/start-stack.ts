@@ -82,7 +82,7 @@ const parts: Part[] = [
       TRACKING_API_URL: env.TRACKING_API_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
       ROUTING_URL: env.ROUTING_URL ?? `http://127.0.0.1:${ports.trackingSimulator}`,
     },
-    links: [{ path: '/docs', note: `CRM API (/v1/clients/<client>/tasks/<task>/live; Authorization: Bearer ${crmToken})` }, { path: '/health/ready', note: 'tracking' }],
+    links: [{ path: '/docs', note: 'API reference' }, { path: '/health/ready', note: `CRM API: /v1/clients/<client>/tasks/<task>/live (Authorization: Bearer ${crmToken})` }],
   },
   {
     name: 'console',
