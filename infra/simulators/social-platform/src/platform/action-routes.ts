@@ -391,6 +391,33 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     idParam(res, 'recipient_id');
     await answer(res, 204);
   });
+  undoAndIdRoutes(router, ctx);
+}
+
+/** Taking a repost back, and the ids of followed accounts (routes clients such as twitter-api-v2 and tweepy call). */
+function undoAndIdRoutes(router: Router, ctx: PlatformContext): void {
+  const { state, activity } = ctx;
+  const user = authenticate(ctx, 'user');
+  // Answers the original post, as the platform does; the repost's removal is delivered as a delete.
+  router.post('/1.1/statuses/unretweet/:id.json', user, async (req, res) => {
+    const me = actingUser(res);
+    const original = postById(state, pathId(req));
+    const repost = [...state.posts.values()].find((p) => p.repostOf === original.id && p.authorId === me.id);
+    if (repost) state.posts.delete(repost.id);
+    await answer(res, 200, postObject(state, original, me.id));
+    if (repost) activity.deliver(me.id, postDeleted({ account: me.id, postId: repost.id, author: me.id }));
+  });
+  // Ids are numbers unless stringify_ids=true (they can exceed what a JSON number holds exactly).
+  router.get('/1.1/friends/ids.json', user, async (_req, res) => {
+    const me = actingUser(res);
+    const count = countParam(res, 5000, 5000);
+    const cursor = Number(param(res, 'cursor') ?? '-1');
+    const start = cursor > 0 ? cursor : 0;
+    const all = [...state.setOf(state.following, me.id)];
+    const ids = all.slice(start, start + count).map((id) => (boolParam(res, 'stringify_ids', false) ? id : Number(id)));
+    const next = start + count < all.length ? start + count : 0;
+    await answer(res, 200, { ids, next_cursor: next, next_cursor_str: String(next), previous_cursor: 0, previous_cursor_str: '0' });
+  });
 }
 
 function pathId(req: Request): string {

@@ -62,6 +62,23 @@ export function actingUser(res: Response): UserRecord {
 }
 
 /**
+ * The signature over method, URL, protocol, query and form parameters (RFC 5849 section 3.4.1).
+ * A client that repeats a protocol parameter in the body with the same value (twitter-api-v2
+ * sends oauth_token and oauth_verifier in both to access_token) signs it once, and the platform
+ * accepts that as well as the strict form that counts both.
+ */
+function signatureMatches(req: Request, res: Response, oauth: Map<string, string>, signature: string, consumerSecret: string, tokenSecret: string): boolean {
+  const l = locals(res);
+  const url = baseUrl(req.protocol, req.get('host') ?? '', req.originalUrl.split('?')[0]!);
+  const protocol: [string, string][] = [...oauth].filter(([key]) => key !== 'oauth_signature' && key !== 'realm');
+  const request = [...l.queryPairs, ...l.formPairs];
+  const repeatsProtocol = ([key, value]: [string, string]) => oauth.get(key) === value && key.startsWith('oauth_');
+  const candidates = [request, request.filter((pair) => !repeatsProtocol(pair))];
+  const distinct = candidates[1]!.length === request.length ? candidates.slice(0, 1) : candidates;
+  return distinct.some((params) => sameSignature(hmacSha1(signatureBaseString(req.method, url, [...protocol, ...params]), consumerSecret, tokenSecret), signature));
+}
+
+/**
  * Checks an OAuth 1.0a request as the platform does: the consumer key, HMAC-SHA1, the
  * timestamp window, the token, the signature recomputed over method, URL, oauth_*, query
  * and form parameters, and a nonce never seen before.
@@ -99,12 +116,7 @@ function verifyOAuth1(ctx: PlatformContext, req: Request, res: Response, oauth: 
     throw Errors.invalidToken();
   }
 
-  const l = locals(res);
-  const signed: [string, string][] = [...oauth].filter(([key]) => key !== 'oauth_signature' && key !== 'realm');
-  const base = signatureBaseString(req.method, baseUrl(req.protocol, req.get('host') ?? '', req.originalUrl.split('?')[0]!), [...signed, ...l.queryPairs, ...l.formPairs]);
-  if (!sameSignature(hmacSha1(base, config.SOCIAL_CONSUMER_SECRET, tokenSecret), signature)) {
-    throw Errors.couldNotAuthenticate('signature does not match the request');
-  }
+  if (!signatureMatches(req, res, oauth, signature, config.SOCIAL_CONSUMER_SECRET, tokenSecret)) throw Errors.couldNotAuthenticate('signature does not match the request');
   if (!nonces.claim(consumerKey, token ?? '', nonce, timestamp, now)) throw Errors.couldNotAuthenticate('nonce already used');
   return caller;
 }

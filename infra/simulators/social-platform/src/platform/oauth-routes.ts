@@ -50,7 +50,8 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
 
   router.post('/oauth/request_token', authenticate(ctx, 'consumer'), (_req, res) => {
     const who = callerOf(res);
-    const callback = who.kind === 'consumer' ? who.oauth.get('oauth_callback') : undefined;
+    // RFC 5849 section 3.5 lets a client send OAuth parameters in the header or the form body (twitter-api-v2 uses the body).
+    const callback = who.kind === 'consumer' ? (who.oauth.get('oauth_callback') ?? param(res, 'oauth_callback')) : undefined;
     if (!callback || (callback !== 'oob' && !/^https?:\/\//.test(callback))) {
       throw new PlatformError(403, 417, 'Desktop applications only support the oauth_callback value \'oob\'', {}, 'oauth_callback missing or not a URL');
     }
@@ -58,8 +59,9 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     formAnswer(res, { oauth_token: issued.token, oauth_token_secret: issued.secret, oauth_callback_confirmed: 'true' });
   });
 
-  // The page a user's browser is sent to: who is signing in, and approve or cancel.
-  router.get('/oauth/authorize', (req, res) => {
+  // The page a user's browser is sent to: who is signing in, and approve or cancel. The platform
+  // also serves it as /oauth/authenticate ("Sign in with"), the link clients make by default.
+  router.get(['/oauth/authorize', '/oauth/authenticate'], (req, res) => {
     const token = typeof req.query.oauth_token === 'string' ? req.query.oauth_token : undefined;
     if (!pendingRequest(ctx, token)) {
       page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired. Start the connection again from the app.</p>');
