@@ -44,12 +44,16 @@ ensure_postgres() {
   fi
 }
 
-# The console's browser tests drive Debian's chromium (playwright-core never downloads a browser).
-ensure_chromium() {
-  if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then
-    say "installing chromium (apt)"
+# Test tools from Debian's packages: chromium for the console's browser tests (playwright-core never
+# downloads a browser) and python3-tweepy, a real client the social platform simulator is tested with.
+ensure_test_packages() {
+  local wanted=()
+  if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then wanted+=(chromium); fi
+  if ! /usr/bin/python3 -c 'import tweepy' >/dev/null 2>&1; then wanted+=(python3-tweepy); fi
+  if [ "${#wanted[@]}" -gt 0 ]; then
+    say "installing ${wanted[*]} (apt)"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}" >/dev/null
   fi
 }
 
@@ -67,7 +71,7 @@ ensure_postgres
 case "$command" in
   start) exec pnpm start ;;
 esac
-ensure_chromium
+ensure_test_packages
 
 # Tests use the local servers unless told otherwise (see libs/testing).
 export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"

@@ -6,7 +6,7 @@ import { postCreated, postLiked, userRelation } from './activity';
 import { actingUser, answer, authenticate, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
-import { collectionAnswer, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
+import { collectionAnswer, jsonInteger, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
 import type { Collection, DirectMessage, List, PlatformState, Post, UserRecord } from './state';
 
 const ID = /^[0-9]{1,20}$/;
@@ -414,7 +414,7 @@ function undoAndIdRoutes(router: Router, ctx: PlatformContext): void {
     const cursor = Number(param(res, 'cursor') ?? '-1');
     const start = cursor > 0 ? cursor : 0;
     const all = [...state.setOf(state.following, me.id)];
-    const ids = all.slice(start, start + count).map((id) => (boolParam(res, 'stringify_ids', false) ? id : Number(id)));
+    const ids = all.slice(start, start + count).map((id) => (boolParam(res, 'stringify_ids', false) ? id : jsonInteger(id)));
     const next = start + count < all.length ? start + count : 0;
     await answer(res, 200, { ids, next_cursor: next, next_cursor_str: String(next), previous_cursor: 0, previous_cursor_str: '0' });
   });

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@crm/logging';
 import type { SimulatorConfig } from '../config';
 import { accountActivityRoutes } from './account-activity-routes';
@@ -8,6 +8,7 @@ import { parseParameters } from './authn';
 import type { PlatformContext } from './context';
 import { platformControlRoutes } from './control-routes';
 import { Errors, platformErrorHandler } from './errors';
+import { exactJson } from './objects';
 import { NonceLedger } from './oauth1';
 import { oauthRoutes } from './oauth-routes';
 import { RequestLog } from './request-log';
@@ -15,6 +16,12 @@ import { searchRoutes } from './search-routes';
 import { PlatformState } from './state';
 
 const API_PATHS = ['/oauth', '/oauth2', '/1.1'];
+
+/** Every JSON answer of the platform writes its 64-bit ids exactly (see jsonInteger). */
+const exactIds: RequestHandler = (_req, res, next) => {
+  res.json = (body: unknown) => res.type('json').send(exactJson(body));
+  next();
+};
 
 /**
  * The simulated platform API: OAuth 1.0a user authorisation, the app token, the Account
@@ -32,6 +39,7 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
     requests: new RequestLog(),
   };
   const router = Router();
+  router.use(exactIds);
   router.use(API_PATHS, ctx.requests.middleware(), ...parseParameters());
   oauthRoutes(router, ctx);
   accountActivityRoutes(router, ctx);

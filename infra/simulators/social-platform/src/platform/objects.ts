@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { platformDate } from '../activity-deliveries';
 import { DEFAULT_APP } from '../deliveries';
 import { platformUser } from '../users';
@@ -5,15 +6,28 @@ import type { Collection, DirectMessage, List, PlatformState, Post, Settings, Us
 
 /** The JSON the v1.1 REST routes (and tweet-shaped deliveries) answer with. */
 
+const INTEGER_MARK = `int${randomBytes(6).toString('hex')}`;
+const MARKED_INTEGER = new RegExp(`"${INTEGER_MARK}([0-9]+)${INTEGER_MARK}"`, 'g');
 
 /**
- * A v1.1 user object. Like the platform, `id` is a JSON number (exact for user ids of this
- * size) and `id_str` the string to key on.
+ * A 64-bit platform id as the platform writes it, an exact JSON integer: a JS number would round
+ * a 19-digit id, and a client that keys on `id` (tweepy does) would then ask for another object.
+ * Written out by exactJson (every platform route answers through it).
  */
+export function jsonInteger(digits: string): unknown {
+  return { toJSON: () => `${INTEGER_MARK}${digits}${INTEGER_MARK}` };
+}
+
+/** JSON.stringify, with the ids made by jsonInteger written as exact integers. */
+export function exactJson(body: unknown): string {
+  return JSON.stringify(body).replace(MARKED_INTEGER, '$1');
+}
+
+/** A v1.1 user object. Like the platform, `id` is an exact JSON integer and `id_str` the same as a string. */
 export function userObject(user: UserRecord): Record<string, unknown> {
   const base = platformUser(user);
   return {
-    id: Number(user.id),
+    id: jsonInteger(user.id),
     id_str: user.id,
     name: base.name,
     screen_name: base.screen_name,
@@ -42,15 +56,15 @@ export function postObject(state: PlatformState, post: Post, viewerId?: string):
   const original = post.repostOf ? state.posts.get(post.repostOf) : undefined;
   return {
     created_at: platformDate(post.createdAt),
-    id: Number(post.id),
+    id: jsonInteger(post.id),
     id_str: post.id,
     text: original ? `RT @${state.user({ id: original.authorId }).screenName}: ${original.text}` : post.text,
     truncated: false,
     entities: noEntities(),
     source: `<a href="${DEFAULT_APP.url}" rel="nofollow">${DEFAULT_APP.name}</a>`,
-    in_reply_to_status_id: post.inReplyTo ? Number(post.inReplyTo.postId) : null,
+    in_reply_to_status_id: post.inReplyTo ? jsonInteger(post.inReplyTo.postId) : null,
     in_reply_to_status_id_str: post.inReplyTo?.postId ?? null,
-    in_reply_to_user_id: replyTo ? Number(replyTo.id) : null,
+    in_reply_to_user_id: replyTo ? jsonInteger(replyTo.id) : null,
     in_reply_to_user_id_str: replyTo?.id ?? null,
     in_reply_to_screen_name: replyTo?.screenName ?? null,
     user: userObject(author),
@@ -68,7 +82,7 @@ export function listObject(state: PlatformState, list: List, viewerId: string): 
   const owner = state.user({ id: list.ownerId });
   const slug = list.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   return {
-    id: Number(list.id),
+    id: jsonInteger(list.id),
     id_str: list.id,
     name: list.name,
     slug,

@@ -1,0 +1,104 @@
+"""Drives the social platform simulator with tweepy (Debian's python3-tweepy), unchanged.
+
+tweepy calls https://api.twitter.com as always; the connections are sent to the simulator
+(what a hosts-file entry would do) and the simulator's test certificate is trusted through
+REQUESTS_CA_BUNDLE. Prints one JSON line per call: {"call", "ok", "detail"}; exits 0 when every
+call worked, 1 otherwise.
+
+Usage: SIMULATOR_PORT=<port> REQUESTS_CA_BUNDLE=<cert file> KEY=<consumer key> SECRET=<secret> python3 tweepy_drive.py
+"""
+import json
+import os
+import sys
+from urllib.parse import parse_qs, urlparse
+
+import requests
+import tweepy
+import urllib3.util.connection as connection
+
+PLATFORM_HOSTS = {"api.twitter.com", "upload.twitter.com", "twitter.com"}
+SIMULATOR_PORT = int(os.environ["SIMULATOR_PORT"])
+_create_connection = connection.create_connection
+
+
+def _to_simulator(address, *args, **kwargs):
+    host, port = address
+    return _create_connection(("127.0.0.1", SIMULATOR_PORT) if host in PLATFORM_HOSTS else (host, port), *args, **kwargs)
+
+
+connection.create_connection = _to_simulator
+KEY, SECRET = os.environ["KEY"], os.environ["SECRET"]
+failures = 0
+
+
+def report(call, fn):
+    global failures
+    try:
+        result = fn()
+        print(json.dumps({"call": call, "ok": True, "detail": result}, default=str), flush=True)
+        return result
+    except Exception as error:  # every failure is reported, the run goes on
+        failures += 1
+        print(json.dumps({"call": call, "ok": False, "detail": str(error)}), flush=True)
+        return None
+
+
+def approve(authorization_url, user):
+    """What a person does on the authorize page: approve as `user`; the verifier comes back on the callback."""
+    token = parse_qs(urlparse(authorization_url).query)["oauth_token"][0]
+    page = requests.get(authorization_url, timeout=10)
+    page.raise_for_status()
+    answer = requests.post("https://api.twitter.com/oauth/authorize", data={"oauth_token": token, "user": user, "decision": "approve"}, allow_redirects=False, timeout=10)
+    return parse_qs(urlparse(answer.headers["location"]).query)["oauth_verifier"][0]
+
+
+def connect(user):
+    handler = tweepy.OAuth1UserHandler(KEY, SECRET, callback="http://127.0.0.1:9/connected")
+    url = handler.get_authorization_url()
+    handler.get_access_token(approve(url, user))
+    return tweepy.API(handler)
+
+
+api = report("oauth1 connect", lambda: connect("@tweepy_agent"))
+other = connect("@tweepy_customer")
+me = report("verify_credentials", lambda: api.verify_credentials().id_str)
+customer = other.verify_credentials().id_str
+report("get_user", lambda: api.get_user(user_id=customer).screen_name)
+report("get_settings", lambda: api.get_settings()["language"])
+report("set_settings", lambda: api.set_settings(lang="fr")["language"])
+report("update_profile", lambda: api.update_profile(name="Acme Help").name)
+status = report("update_status", lambda: api.update_status("hello from tweepy"))
+report("home_timeline", lambda: [s.id_str for s in api.home_timeline(count=5)])
+report("user_timeline", lambda: [s.id_str for s in api.user_timeline(user_id=me)])
+reply = report("reply", lambda: api.update_status("a reply", in_reply_to_status_id=status.id_str))
+report("destroy_status", lambda: api.destroy_status(reply.id_str).id_str)
+theirs = other.update_status("like me")
+report("create_favorite", lambda: api.create_favorite(theirs.id_str).favorited)
+report("destroy_favorite", lambda: api.destroy_favorite(theirs.id_str).favorited)
+report("retweet", lambda: api.retweet(theirs.id_str).retweeted_status.id_str)
+report("unretweet", lambda: api.unretweet(theirs.id_str).id_str)
+report("create_friendship", lambda: api.create_friendship(user_id=customer).id_str)
+report("get_friend_ids", lambda: api.get_friend_ids())
+report("get_friends", lambda: [u.id_str for u in api.get_friends()])
+report("destroy_friendship", lambda: api.destroy_friendship(user_id=customer).id_str)
+report("create_mute", lambda: api.create_mute(user_id=customer).id_str)
+report("destroy_mute", lambda: api.destroy_mute(user_id=customer).id_str)
+report("create_block", lambda: api.create_block(user_id=customer).id_str)
+report("destroy_block", lambda: api.destroy_block(user_id=customer).id_str)
+report("report_spam", lambda: api.report_spam(user_id=customer).id_str)
+created = report("create_list", lambda: api.create_list(name="vip", mode="private"))
+report("update_list", lambda: api.update_list(list_id=created.id, description="top customers").description)
+report("get_lists", lambda: [l.id_str for l in api.get_lists()])
+report("add_list_member", lambda: api.add_list_member(list_id=created.id, user_id=customer).id_str)
+report("remove_list_member", lambda: api.remove_list_member(list_id=created.id, user_id=customer).id_str)
+report("list_timeline", lambda: [s.id_str for s in api.list_timeline(list_id=created.id)])
+report("get_list_subscriptions", lambda: [l.id_str for l in api.get_list_subscriptions()])
+report("destroy_list", lambda: api.destroy_list(list_id=created.id).id_str)
+sent = report("send_direct_message", lambda: api.send_direct_message(customer, "how can we help?"))
+report("get_direct_message", lambda: api.get_direct_message(sent.id).id)
+report("get_direct_messages", lambda: [m.id for m in api.get_direct_messages()])
+report("delete_direct_message", lambda: api.delete_direct_message(sent.id) or "deleted")
+report("search_tweets", lambda: [s.id_str for s in api.search_tweets(q="hello")])
+app_only = tweepy.API(tweepy.OAuth2AppHandler(KEY, SECRET))
+report("oauth2 app-only bearer token", lambda: app_only.request("GET", "account_activity/all/subscriptions/count", parser=tweepy.parsers.JSONParser())["subscriptions_count_all"])
+sys.exit(1 if failures else 0)
