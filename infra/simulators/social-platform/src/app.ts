@@ -4,12 +4,13 @@ import { createHttpApp, HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { sign } from '@crm/webhook-signature';
 import type { SimulatorConfig } from './config';
-import { dmText, invalid, optionalEventId, optionalUrl, requireBody, signing, userRef } from './control-input';
+import { deliveryApi, dmText, invalid, optionalEventId, optionalUrl, requireBody, signing, userRef } from './control-input';
 import { activityDelivery } from './activity-requests';
 import { DeliveryLog, type Signing } from './delivery-log';
 import { directMessageReceived, serializeLikePlatform } from './deliveries';
 import { platformRoutes } from './platform';
 import { runCrcCheck, sendDelivery, WebhookUnreachable, type WebhookAnswer } from './webhook-client';
+import { xaaDelivery, xaaEventsOf } from './xaa-deliveries';
 
 export interface SimulatorAppOptions {
   config: SimulatorConfig;
@@ -58,6 +59,20 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
     }
   }
 
+  /**
+   * Sends an Account Activity delivery as it is, or (api "xaa") as the X Activity API delivers the
+   * same activity: one delivery per event, filtered on its account. Answers with the last answer.
+   */
+  async function deliverAs(api: 'aaa' | 'xaa', delivery: Record<string, unknown>, url: string, mode: Signing, tag?: string): Promise<WebhookAnswer> {
+    if (api === 'aaa') return deliver(serializeLikePlatform(delivery), delivery, url, mode);
+    let last: WebhookAnswer = { status: 204, body: null };
+    for (const event of xaaEventsOf(delivery)) {
+      const shaped = xaaDelivery(event, { filter: { user_id: event.userId }, tag: tag ?? null });
+      last = await deliver(serializeLikePlatform(shaped), shaped, url, mode);
+    }
+    return last;
+  }
+
   return createHttpApp({
     cleanText: false,
     logger,
@@ -81,7 +96,7 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
         const url = optionalUrl(body, 'webhookUrl') ?? config.WEBHOOK_URL;
         const mode = signing(body);
         const delivery = directMessageReceived({ account, customer, text, ...(eventId ? { eventId } : {}) });
-        const answer = await deliver(serializeLikePlatform(delivery), delivery, url, mode);
+        const answer = await deliverAs(deliveryApi(body), delivery as unknown as Record<string, unknown>, url, mode);
         res.json({
           webhookStatus: answer.status,
           webhookBody: answer.body,
@@ -97,7 +112,7 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
         const url = optionalUrl(body, 'webhookUrl') ?? config.WEBHOOK_URL;
         const mode = signing(body);
         const { kind, delivery } = activityDelivery(body);
-        const answer = await deliver(serializeLikePlatform(delivery), delivery, url, mode);
+        const answer = await deliverAs(deliveryApi(body), delivery as Record<string, unknown>, url, mode);
         const summary = describe(delivery);
         res.json({ webhookStatus: answer.status, webhookBody: answer.body, activity: kind, ...summary, eventId: summary.eventIds[0] ?? null, delivery });
       });

@@ -139,3 +139,11 @@ export function optionalMedia(body: Body, field: string): { type?: 'photo' | 'vi
     return { url, ...(type ? { type } : {}) };
   });
 }
+
+/** `api`: which of the platform's webhook APIs the delivery is shaped for: "aaa" (Account Activity, the default) or "xaa" (X Activity API). */
+export function deliveryApi(body: Body): 'aaa' | 'xaa' {
+  const value = body.api;
+  if (value === undefined || value === null || value === 'aaa') return 'aaa';
+  if (value === 'xaa') return 'xaa';
+  throw invalid('api', 'must be "aaa" or "xaa"');
+}

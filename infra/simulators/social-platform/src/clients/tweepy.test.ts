@@ -4,34 +4,25 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
-import { closeServer, portOf } from '@crm/http';
-import { testLogger } from '@crm/testing';
-import { createSimulatorApp } from '../app';
-import { loadSimulatorConfig } from '../config';
+import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
 const KEY = 'tweepy-consumer-key';
 const SECRET = 'tweepy-consumer-secret';
 /** Debian's interpreter, where python3-tweepy is installed (a python3 earlier on PATH may not have it). */
 const PYTHON = process.env.TWEEPY_PYTHON ?? '/usr/bin/python3';
-let server: Server;
+let simulator: TlsSimulator;
 let caFile: string;
 
 beforeAll(async () => {
-  const config = loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, SOCIAL_ENV_NAME: 'test', WEBHOOK_URL: 'http://127.0.0.1:9/none' });
-  const hosts = ['api.twitter.com', 'upload.twitter.com', 'twitter.com'];
-  const pems = await generate([{ name: 'commonName', value: hosts[0]! }], { keySize: 2048, extensions: [{ name: 'subjectAltName', altNames: hosts.map((value) => ({ type: 2 as const, value })) }] });
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET }, ['api.twitter.com', 'upload.twitter.com', 'twitter.com']);
   caFile = join(mkdtempSync(join(tmpdir(), 'tweepy-')), 'simulator.pem');
-  writeFileSync(caFile, pems.cert);
-  server = createServer({ key: pems.private, cert: pems.cert }, createSimulatorApp({ config, logger: testLogger('sim') }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  writeFileSync(caFile, simulator.cert);
 });
 
 afterAll(async () => {
-  await closeServer(server);
+  await simulator.close();
 });
 
 interface CallResult {
@@ -43,7 +34,7 @@ interface CallResult {
 function drive(): Promise<{ code: number | null; calls: CallResult[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [join(__dirname, 'tweepy_drive.py')], {
-      env: { ...process.env, SIMULATOR_PORT: String(portOf(server)), REQUESTS_CA_BUNDLE: caFile, KEY, SECRET },
+      env: { ...process.env, SIMULATOR_PORT: String(simulator.port), REQUESTS_CA_BUNDLE: caFile, KEY, SECRET },
     });
     let stdout = '';
     let stderr = '';

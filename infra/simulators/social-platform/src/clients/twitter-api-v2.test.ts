@@ -5,52 +5,25 @@
  * platform. The simulator is served over TLS with a certificate for the platform's host names,
  * made for the test and trusted by that agent alone.
  */
-import { createServer, Agent, type AgentOptions, type RequestOptions, type Server } from 'node:https';
-import type { Duplex } from 'node:stream';
-import { connect, type ConnectionOptions } from 'node:tls';
 import axios from 'axios';
-import { generate } from 'selfsigned';
 import { TwitterApi } from 'twitter-api-v2';
-import { closeServer, portOf } from '@crm/http';
-import { testLogger } from '@crm/testing';
-import { createSimulatorApp } from '../app';
-import { loadSimulatorConfig } from '../config';
+import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
 const KEY = 'client-consumer-key';
 const SECRET = 'client-consumer-secret';
-let server: Server;
-let agent: Agent;
+let simulator: TlsSimulator;
+let agent: TlsSimulator['agent'];
 let browser: ReturnType<typeof axios.create>;
 
-/** Every connection, whatever host it names, goes to the simulator (the TLS server name is kept). */
-class SimulatorAgent extends Agent {
-  constructor(
-    private readonly port: number,
-    options: AgentOptions,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: RequestOptions): Duplex {
-    return connect({ ...(options as ConnectionOptions), host: '127.0.0.1', port: this.port });
-  }
-}
-
 beforeAll(async () => {
-  const config = loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, SOCIAL_ENV_NAME: 'test', WEBHOOK_URL: 'http://127.0.0.1:9/none' });
-  const pems = await generate([{ name: 'commonName', value: 'api.x.com' }], {
-    keySize: 2048,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'api.x.com' }, { type: 2, value: 'upload.x.com' }] }],
-  });
-  server = createServer({ key: pems.private, cert: pems.cert }, createSimulatorApp({ config, logger: testLogger('sim') }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  agent = new SimulatorAgent(portOf(server), { ca: pems.cert });
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET });
+  agent = simulator.agent;
   // The person's browser on the authorize page.
   browser = axios.create({ httpsAgent: agent, baseURL: 'https://api.x.com' });
 });
 
 afterAll(async () => {
-  await closeServer(server);
+  await simulator.close();
 });
 
 /** What a person does on the authorize page: approves as the given user; the verifier comes back on the callback. */

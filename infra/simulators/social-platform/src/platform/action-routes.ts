@@ -6,7 +6,7 @@ import { postCreated, postLiked, userRelation } from './activity';
 import { actingUser, answer, authenticate, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
-import { collectionAnswer, jsonInteger, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
+import { collectionAnswer, jsonInteger, mentionsOf, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
 import type { Collection, DirectMessage, List, PlatformState, Post, UserRecord } from './state';
 
 const ID = /^[0-9]{1,20}$/;
@@ -158,8 +158,9 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     }
     const post = state.addPost({ authorId: me.id, text: status, ...(inReplyTo ? { inReplyTo } : {}) });
     await answer(res, 200, postObject(state, post, me.id));
-    activity.deliver(me.id, postCreated(state, me.id, post));
-    if (inReplyTo && inReplyTo.userId !== me.id) activity.deliver(inReplyTo.userId, postCreated(state, inReplyTo.userId, post));
+    // The author, the author of the post it answers, and everyone it mentions get it, once each.
+    const recipients = new Set([me.id, ...(inReplyTo ? [inReplyTo.userId] : []), ...mentionsOf(state, status).map((m) => String(m.id_str))]);
+    for (const userId of recipients) activity.deliver(userId, postCreated(state, userId, post));
   });
   router.post(v('statuses/destroy/:id.json'), user, async (req, res) => {
     const me = actingUser(res);

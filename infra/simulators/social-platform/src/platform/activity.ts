@@ -5,6 +5,7 @@ import { sendDelivery } from '../webhook-client';
 import { platformDate, type RelationKind } from '../activity-deliveries';
 import { postObject, userObject } from './objects';
 import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
+import type { XaaHub } from './xaa-hub';
 
 /**
  * What the account does through the API comes back to its webhook as Account Activity
@@ -64,10 +65,12 @@ export class ActivityDispatcher {
     private readonly state: PlatformState,
     private readonly consumerSecret: string,
     private readonly logger: Logger,
+    private readonly xaa?: XaaHub,
   ) {}
 
-  /** Delivers `delivery` to every valid webhook where `userId` is subscribed. */
+  /** Delivers `delivery` to every valid webhook where `userId` is subscribed, and its XAA form to the matching activity subscriptions. */
   deliver(userId: string, delivery: Record<string, unknown>): void {
+    this.xaa?.deliverActivity(delivery);
     for (const { envName, webhook } of this.state.webhooksFor(userId)) {
       const work = this.send(envName, webhook.url, delivery).finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);
@@ -90,6 +93,7 @@ export class ActivityDispatcher {
   /** Resolves once every delivery started so far has been answered (or failed). */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
+    await this.xaa?.idle();
   }
 
   private async send(envName: string, url: string, delivery: Record<string, unknown>): Promise<void> {

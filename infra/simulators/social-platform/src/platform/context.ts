@@ -4,6 +4,7 @@ import type { ActivityDispatcher } from './activity';
 import type { NonceLedger } from './oauth1';
 import type { RequestLog } from './request-log';
 import type { PlatformState } from './state';
+import type { XaaHub } from './xaa-hub';
 
 /** What every group of platform routes works with. */
 export interface PlatformContext {
@@ -13,4 +14,5 @@ export interface PlatformContext {
   activity: ActivityDispatcher;
   nonces: NonceLedger;
   requests: RequestLog;
+  xaa: XaaHub;
 }

@@ -7,15 +7,18 @@ import { ActivityDispatcher } from './activity';
 import { parseParameters } from './authn';
 import type { PlatformContext } from './context';
 import { platformControlRoutes } from './control-routes';
-import { Errors, platformErrorHandler } from './errors';
+import { Errors, PlatformError, platformErrorHandler } from './errors';
 import { exactJson } from './objects';
 import { NonceLedger } from './oauth1';
 import { oauthRoutes } from './oauth-routes';
 import { RequestLog } from './request-log';
 import { searchRoutes } from './search-routes';
 import { PlatformState } from './state';
+import { XaaHub } from './xaa-hub';
+import { xaaControlRoutes } from './xaa-control-routes';
+import { v2ErrorHandler, xaaRoutes } from './xaa-routes';
 
-const API_PATHS = ['/oauth', '/oauth2', '/1.1'];
+const API_PATHS = ['/oauth', '/oauth2', '/1.1', '/2'];
 
 /** Every JSON answer of the platform writes its 64-bit ids exactly (see jsonInteger). */
 const exactIds: RequestHandler = (_req, res, next) => {
@@ -30,11 +33,13 @@ const exactIds: RequestHandler = (_req, res, next) => {
  */
 export function platformRoutes({ config, logger }: { config: SimulatorConfig; logger: Logger }): Router {
   const state = new PlatformState();
+  const xaa = new XaaHub(config.SOCIAL_CONSUMER_SECRET, logger);
   const ctx: PlatformContext = {
     config,
     logger,
     state,
-    activity: new ActivityDispatcher(state, config.SOCIAL_CONSUMER_SECRET, logger),
+    xaa,
+    activity: new ActivityDispatcher(state, config.SOCIAL_CONSUMER_SECRET, logger, xaa),
     nonces: new NonceLedger(config.OAUTH_TIMESTAMP_WINDOW_SECONDS),
     requests: new RequestLog(),
   };
@@ -45,10 +50,16 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   accountActivityRoutes(router, ctx);
   actionRoutes(router, ctx);
   searchRoutes(router, ctx);
+  xaaRoutes(router, ctx, xaa);
   platformControlRoutes(router, ctx);
+  xaaControlRoutes(router, ctx);
   router.use('/1.1', () => {
     throw Errors.notFound();
   });
+  router.use('/2', () => {
+    throw new PlatformError(404, 0, 'The requested resource does not exist.');
+  });
+  router.use('/2', v2ErrorHandler);
   router.use(
     API_PATHS,
     platformErrorHandler((error) => logger.error('platform route failed', { err: error })),

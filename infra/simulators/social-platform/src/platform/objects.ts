@@ -60,7 +60,7 @@ export function postObject(state: PlatformState, post: Post, viewerId?: string):
     id_str: post.id,
     text: original ? `RT @${state.user({ id: original.authorId }).screenName}: ${original.text}` : post.text,
     truncated: false,
-    entities: noEntities(),
+    entities: { ...noEntities(), user_mentions: original ? [] : mentionsOf(state, post.text) },
     source: `<a href="${DEFAULT_APP.url}" rel="nofollow">${DEFAULT_APP.name}</a>`,
     in_reply_to_status_id: post.inReplyTo ? jsonInteger(post.inReplyTo.postId) : null,
     in_reply_to_status_id_str: post.inReplyTo?.postId ?? null,
@@ -76,6 +76,15 @@ export function postObject(state: PlatformState, post: Post, viewerId?: string):
     retweeted: viewerId ? [...state.posts.values()].some((p) => p.repostOf === post.id && p.authorId === viewerId) : false,
     lang: 'en',
   };
+}
+
+/** The @handles of a post's text that name users the platform knows, as `entities.user_mentions`. */
+export function mentionsOf(state: PlatformState, text: string): Record<string, unknown>[] {
+  const known = new Map([...state.users.values()].map((user) => [user.screenName.toLowerCase(), user]));
+  return [...text.matchAll(/@([A-Za-z0-9_]{1,15})/g)].flatMap((match) => {
+    const user = known.get(match[1]!.toLowerCase());
+    return user ? [{ screen_name: user.screenName, name: user.name, id: jsonInteger(user.id), id_str: user.id, indices: [match.index, match.index + match[0].length] }] : [];
+  });
 }
 
 export function listObject(state: PlatformState, list: List, viewerId: string): Record<string, unknown> {

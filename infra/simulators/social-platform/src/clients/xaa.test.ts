@@ -1,0 +1,116 @@
+/**
+ * The X Activity API side of the simulator, driven by twitter-api-v2 (app-only bearer token on
+ * the v2 webhook and subscription routes) against a test webhook that answers the CRC and checks
+ * every signature: the same activity the platform's API produces arrives as XAA deliveries.
+ */
+import axios from 'axios';
+import { TwitterApi } from 'twitter-api-v2';
+import { startReceiver, type TestReceiver } from '../test-receiver';
+import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
+
+const KEY = 'xaa-consumer-key';
+const SECRET = 'xaa-consumer-secret';
+let simulator: TlsSimulator;
+let receiver: TestReceiver;
+let app: TwitterApi;
+let control: ReturnType<typeof axios.create>;
+
+interface Delivered {
+  data: { event_uuid: string; event_type: string; filter: { user_id?: string }; tag: string | null; payload: Record<string, unknown>; includes?: Record<string, unknown[]> };
+}
+
+const delivered = () => receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')) as Delivered);
+const until = async <T>(check: () => T | undefined, what: string): Promise<T> => {
+  for (let i = 0; i < 100; i += 1) {
+    const found = check();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+/** A user's OAuth 1.0a client, with a token as if the user had connected the app. */
+async function userClient(user: string): Promise<{ client: TwitterApi; id: string }> {
+  const { data } = await control.post('/control/platform/tokens', { user });
+  const client = new TwitterApi({ appKey: KEY, appSecret: SECRET, accessToken: data.oauthToken, accessSecret: data.oauthTokenSecret }, { httpAgent: simulator.agent });
+  return { client, id: data.userId as string };
+}
+
+beforeAll(async () => {
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, XAA_MAX_SUBSCRIPTIONS: '6', XAA_REPLAY_MIN_START_AGE_SECONDS: '0', XAA_REPLAY_MIN_END_AGE_SECONDS: '0' });
+  receiver = await startReceiver(SECRET);
+  control = axios.create({ httpsAgent: simulator.agent, baseURL: 'https://api.x.com' });
+  app = await new TwitterApi({ appKey: KEY, appSecret: SECRET }, { httpAgent: simulator.agent }).appLogin();
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await simulator.close();
+});
+
+describe('the X Activity API', () => {
+  let webhookId: string;
+  let account: { client: TwitterApi; id: string };
+  let customer: { client: TwitterApi; id: string };
+
+  it('registers a v2 webhook after its CRC, and lists it', async () => {
+    const made = await app.v2.post('webhooks', { url: receiver.url });
+    webhookId = made.data.id;
+    expect(made.data).toMatchObject({ url: receiver.url, valid: true });
+    expect((await app.v2.get('webhooks')).data.map((w: { id: string }) => w.id)).toEqual([webhookId]);
+    expect((await app.v2.put(`webhooks/${webhookId}`, {})).data).toEqual({ valid: true });
+  });
+
+  it('subscribes an account per event type and delivers its DMs, mentions and likes in the XAA shape', async () => {
+    account = await userClient('@xaa_acme');
+    customer = await userClient('@xaa_ana');
+    for (const eventType of ['dm.received', 'post.mention.create']) {
+      await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId });
+    }
+    await app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'in' } });
+    expect((await app.v2.get('activity/subscriptions')).meta.result_count).toBe(3);
+
+    const dm = await customer.client.v1.sendDm({ recipient_id: account.id, text: 'where is my order?' });
+    const received = await until(() => delivered().find((d) => d.data.event_type === 'dm.received'), 'the DM');
+    expect(received.data).toMatchObject({ filter: { user_id: account.id }, tag: 'acme', payload: { id: dm.event.id, text: 'where is my order?', sender_id: customer.id, event_type: 'MessageCreate' } });
+    expect(received.data.includes?.users).toEqual(expect.arrayContaining([expect.objectContaining({ id: customer.id, username: 'xaa_ana' })]));
+
+    const mention = await customer.client.v1.tweet('@xaa_acme my parcel is late');
+    const post = await until(() => delivered().find((d) => d.data.event_type === 'post.mention.create'), 'the mention');
+    expect(post.data.payload).toMatchObject({ id: mention.id_str, author_id: customer.id, edit_history_tweet_ids: [mention.id_str] });
+
+    const own = await account.client.v1.tweet('we are on it');
+    await customer.client.v1.post('favorites/create.json', { id: own.id_str });
+    const like = await until(() => delivered().find((d) => d.data.event_type === 'like.create'), 'the like');
+    expect(like.data).toMatchObject({ filter: { user_id: account.id, direction: 'in' }, payload: { liking_user_id: customer.id, liked_tweet_id: own.id_str } });
+    expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
+  });
+
+  it('keeps what a webhook missed during an outage and replays it, then reports the job complete', async () => {
+    await control.post('/control/platform/xaa/outage', { webhookId, down: true });
+    const from = new Date(Date.now() - 60_000);
+    const dm = await customer.client.v1.sendDm({ recipient_id: account.id, text: 'sent while you were down' });
+    await until(() => (delivered().some((d) => d.data.payload.id === dm.event.id) ? undefined : true), 'the failed delivery');
+    await control.post('/control/platform/xaa/outage', { webhookId, down: false });
+    const minute = (d: Date) => d.toISOString().replace(/[-T:]/g, '').slice(0, 12);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const job = await app.v2.post('webhooks/replay', { webhook_id: webhookId, from_date: minute(from), to_date: minute(new Date()) });
+    const done = await until(() => delivered().find((d) => d.data.event_type === 'replay_job_status'), 'the replay to complete');
+    expect(done.data.payload).toMatchObject({ job_id: job.data.job_id, status: 'complete' });
+    const copies = delivered().filter((d) => d.data.payload.id === dm.event.id);
+    expect(copies).toHaveLength(1);
+    await expect(app.v2.post('webhooks/replay', { webhook_id: webhookId, from_date: '201001010000', to_date: '201001010100' })).rejects.toMatchObject({ code: 400 });
+  });
+
+  it('delivers an encrypted DM with no text, and answers bad or excess subscriptions with problem details', async () => {
+    await control.post('/control/platform/xaa/encrypted-dm', { from: '@xaa_ana', to: '@xaa_acme' });
+    const encrypted = await until(() => delivered().find((d) => d.data.payload.encrypted === true), 'the encrypted DM');
+    expect(encrypted.data.payload).not.toHaveProperty('text');
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.everything', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 400, data: { title: 'Invalid Request' } });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId })).rejects.toMatchObject({ code: 409 });
+    for (const eventType of ['dm.sent', 'follow.create', 'mute.create']) await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'block.create', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 429 });
+    const id = (await app.v2.get('activity/subscriptions')).data[0].subscription_id as string;
+    expect((await app.v2.delete(`activity/subscriptions/${id}`)).data).toEqual({ deleted: true });
+  });
+});

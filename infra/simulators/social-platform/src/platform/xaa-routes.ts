@@ -1,0 +1,159 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { runCrcCheck } from '../webhook-client';
+import { XAA_EVENT_TYPES, type XaaEventType } from '../xaa-deliveries';
+import { answer, authenticate } from './authn';
+import type { PlatformContext } from './context';
+import { PlatformError } from './errors';
+import type { ActivitySubscription, XaaHub, XaaWebhook } from './xaa-hub';
+
+const TITLES: Record<number, string> = { 400: 'Invalid Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found Error', 409: 'Conflict', 429: 'Too Many Requests' };
+
+/** v2 routes answer errors as problem details: `{title, detail, type, status}`. */
+export const v2ErrorHandler: ErrorRequestHandler = (error, _req, res, next) => {
+  if (res.headersSent || !(error instanceof PlatformError)) {
+    next(error);
+    return;
+  }
+  res.locals.rejection = error.reason ?? error.message;
+  const type = error.status === 400 ? 'https://api.x.com/2/problems/invalid-request' : 'about:blank';
+  res
+    .set(error.headers)
+    .status(error.status)
+    .json({ title: TITLES[error.status] ?? 'Error', detail: error.message, type, status: error.status });
+};
+
+const invalid = (detail: string) => new PlatformError(400, 0, detail);
+const notFound = (what: string) => new PlatformError(404, 0, `Could not find ${what}.`);
+
+/** `YYYYMMDDHHmm` (UTC), the form replay windows are given in. */
+function replayTime(value: unknown, name: string): number {
+  const match = typeof value === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value) : null;
+  if (!match) throw invalid(`${name} must be a UTC time as YYYYMMDDHHmm`);
+  const [, y, mo, d, h, mi] = match.map(Number);
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!);
+}
+
+const webhookJson = (w: XaaWebhook) => ({ id: w.id, url: w.url, valid: w.valid, created_at: new Date(w.createdAt).toISOString() });
+const subscriptionJson = (s: ActivitySubscription) => ({
+  subscription_id: s.id,
+  event_type: s.eventType,
+  filter: s.filter,
+  ...(s.tag !== null ? { tag: s.tag } : {}),
+  ...(s.webhookId ? { webhook_id: s.webhookId } : {}),
+  created_at: new Date(s.createdAt).toISOString(),
+});
+
+function webhookOf(hub: XaaHub, req: Request): XaaWebhook {
+  const webhook = hub.webhooks.get(String(req.params.id));
+  if (!webhook) throw notFound('webhook');
+  return webhook;
+}
+
+async function crc(ctx: PlatformContext, webhook: XaaWebhook): Promise<void> {
+  const result = await runCrcCheck(webhook.url, ctx.config.SOCIAL_CONSUMER_SECRET);
+  webhook.valid = result.valid;
+  if (!result.valid) throw invalid(`The webhook did not answer the CRC: ${result.reason ?? 'failed'}`);
+}
+
+function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
+  const app = authenticate(ctx, 'app');
+  router.post('/2/webhooks', app, async (req, res) => {
+    const url = (req.body as { url?: unknown } | undefined)?.url;
+    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw invalid('url must be an http(s) URL');
+    const webhook: XaaWebhook = { id: hub.newId(), url, valid: false, createdAt: Date.now() };
+    await crc(ctx, webhook);
+    hub.webhooks.set(webhook.id, webhook);
+    await answer(res, 200, { data: webhookJson(webhook) });
+  });
+  router.get('/2/webhooks', app, async (_req, res) => {
+    const data = [...hub.webhooks.values()].map(webhookJson);
+    await answer(res, 200, { data, meta: { result_count: data.length } });
+  });
+  router.post('/2/webhooks/replay', app, async (req, res) => replay(ctx, hub, req, res));
+  router.put('/2/webhooks/:id', app, async (req, res) => {
+    await crc(ctx, webhookOf(hub, req));
+    await answer(res, 200, { data: { valid: true } });
+  });
+  router.delete('/2/webhooks/:id', app, async (req, res) => {
+    const webhook = webhookOf(hub, req);
+    hub.webhooks.delete(webhook.id);
+    await answer(res, 200, { data: { deleted: true } });
+  });
+}
+
+/** A replay job within the platform's rules: one at a time, within 24 h, old enough at both ends. */
+async function replay(ctx: PlatformContext, hub: XaaHub, req: Request, res: Response): Promise<void> {
+  const body = (req.body ?? {}) as { webhook_id?: unknown; from_date?: unknown; to_date?: unknown };
+  const webhook = hub.webhooks.get(String(body.webhook_id));
+  if (!webhook) throw notFound('webhook');
+  const from = replayTime(body.from_date, 'from_date');
+  const to = replayTime(body.to_date, 'to_date');
+  const now = Date.now();
+  const { XAA_REPLAY_MIN_START_AGE_SECONDS: startAge, XAA_REPLAY_MIN_END_AGE_SECONDS: endAge } = ctx.config;
+  if (from >= to) throw invalid('from_date must be before to_date');
+  if (from < now - 24 * 3_600_000) throw invalid('from_date must be within the last 24 hours');
+  if (from > now - startAge * 1000) throw invalid(`from_date must be at least ${startAge / 60} minutes ago`);
+  if (to > now - endAge * 1000) throw invalid(`to_date must be at least ${endAge / 60} minutes ago`);
+  if (hub.replayJob?.status === 'running') throw new PlatformError(409, 0, 'A replay job is already running for this application.');
+  const job = { id: hub.newId(), webhookId: webhook.id, from, to, createdAt: now, status: 'running' as const, delivered: 0 };
+  hub.startReplay(job);
+  await answer(res, 200, { data: { job_id: job.id, created_at: new Date(now).toISOString() } });
+}
+
+function subscriptionInput(ctx: PlatformContext, hub: XaaHub, body: unknown): Omit<ActivitySubscription, 'id' | 'createdAt'> {
+  const input = (body ?? {}) as { event_type?: unknown; filter?: { user_id?: unknown; keyword?: unknown; direction?: unknown }; tag?: unknown; webhook_id?: unknown };
+  if (!XAA_EVENT_TYPES.includes(input.event_type as XaaEventType)) throw invalid(`event_type must be one of ${XAA_EVENT_TYPES.join(', ')}`);
+  const filter = input.filter ?? {};
+  const userId = typeof filter.user_id === 'string' && /^[0-9]{1,20}$/.test(filter.user_id) ? filter.user_id : undefined;
+  const keyword = typeof filter.keyword === 'string' && filter.keyword.trim() ? filter.keyword : undefined;
+  if (!userId === !keyword) throw invalid('filter must name exactly one of user_id (digits) or keyword');
+  if (filter.direction !== undefined && filter.direction !== 'in' && filter.direction !== 'out') throw invalid("filter.direction must be 'in' or 'out'");
+  if (input.tag !== undefined && (typeof input.tag !== 'string' || input.tag.length > 200)) throw invalid('tag must be a string of at most 200 characters');
+  const webhookId = input.webhook_id === undefined ? null : String(input.webhook_id);
+  if (webhookId && !hub.webhooks.has(webhookId)) throw notFound('webhook');
+  return {
+    eventType: input.event_type as XaaEventType,
+    filter: { ...(userId ? { user_id: userId } : { keyword }), ...(filter.direction ? { direction: filter.direction as 'in' | 'out' } : {}) },
+    tag: (input.tag as string | undefined) ?? null,
+    webhookId,
+  };
+}
+
+function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
+  const app = authenticate(ctx, 'app');
+  const byId = (req: Request) => {
+    const found = hub.subscriptions.get(String(req.params.id));
+    if (!found) throw notFound('subscription');
+    return found;
+  };
+  router.post('/2/activity/subscriptions', app, async (req, res) => {
+    const input = subscriptionInput(ctx, hub, req.body);
+    if (hub.subscriptions.size >= ctx.config.XAA_MAX_SUBSCRIPTIONS) throw new PlatformError(429, 0, `The application has ${ctx.config.XAA_MAX_SUBSCRIPTIONS} subscriptions, its limit.`);
+    const duplicate = [...hub.subscriptions.values()].find((s) => s.eventType === input.eventType && JSON.stringify(s.filter) === JSON.stringify(input.filter) && s.webhookId === input.webhookId);
+    if (duplicate) throw new PlatformError(409, 0, `A subscription for ${input.eventType} with this filter exists: ${duplicate.id}.`);
+    const subscription: ActivitySubscription = { ...input, id: hub.newId(), createdAt: Date.now() };
+    hub.subscriptions.set(subscription.id, subscription);
+    await answer(res, 200, { data: subscriptionJson(subscription) });
+  });
+  router.get('/2/activity/subscriptions', app, async (_req, res) => {
+    const data = [...hub.subscriptions.values()].map(subscriptionJson);
+    await answer(res, 200, { data, meta: { result_count: data.length } });
+  });
+  router.put('/2/activity/subscriptions/:id', app, async (req, res) => {
+    const subscription = byId(req);
+    const changes = { ...subscriptionJson(subscription), ...(req.body as object) };
+    Object.assign(subscription, subscriptionInput(ctx, hub, { ...changes, event_type: changes.event_type }));
+    await answer(res, 200, { data: subscriptionJson(subscription) });
+  });
+  router.delete('/2/activity/subscriptions/:id', app, async (req, res) => {
+    hub.subscriptions.delete(byId(req).id);
+    await answer(res, 200, { data: { deleted: true } });
+  });
+}
+
+/** The X Activity API's setup routes (app-only bearer token on every one). */
+export function xaaRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
+  router.use('/2', express.json({ limit: '100kb' }));
+  webhookRoutes(router, ctx, hub);
+  subscriptionRoutes(router, ctx, hub);
+}
