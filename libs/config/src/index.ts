@@ -57,6 +57,9 @@ export const LOCAL_DEV = {
   /** The social app's credentials, shared by auth, the platform simulator and the local stack so their signatures agree. */
   consumerKey: 'local-dev-consumer-key',
   consumerSecret: 'local-dev-consumer-secret',
+  /** The app's OAuth 2.0 client (PKCE user connections), shared the same way. */
+  oauth2ClientId: 'local-dev-oauth2-client-id',
+  oauth2ClientSecret: 'local-dev-oauth2-client-secret',
 } as const;
 
 /** A comma-separated list, empty entries dropped. */

@@ -14,6 +14,10 @@ describe('loadSimulatorConfig', () => {
       XAA_MAX_SUBSCRIPTIONS: 1500,
       XAA_REPLAY_MIN_START_AGE_SECONDS: 1860,
       XAA_REPLAY_MIN_END_AGE_SECONDS: 600,
+      SOCIAL_OAUTH2_CLIENT_ID: 'local-dev-oauth2-client-id',
+      SOCIAL_OAUTH2_CLIENT_SECRET: 'local-dev-oauth2-client-secret',
+      OAUTH2_ACCESS_TOKEN_TTL_SECONDS: 7200,
+      DM_WRITE_LIMIT_PER_15_MINUTES: 15,
       LOG_LEVEL: 'info',
     });
     expect(loadSimulatorConfig({ SOCIAL_ENV_NAME: 'staging' }).WEBHOOK_URL).toBe('http://127.0.0.1:3001/webhooks/staging');

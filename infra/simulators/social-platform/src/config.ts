@@ -18,6 +18,12 @@ export interface SimulatorConfig {
   /** X Activity API replays: how old the window's start and end must be (the platform: 31 and 10 minutes). */
   XAA_REPLAY_MIN_START_AGE_SECONDS: number;
   XAA_REPLAY_MIN_END_AGE_SECONDS: number;
+  /** OAuth 2.0: the app's client id and secret (a confidential client), and how long an access token lasts. */
+  SOCIAL_OAUTH2_CLIENT_ID: string;
+  SOCIAL_OAUTH2_CLIENT_SECRET: string;
+  OAUTH2_ACCESS_TOKEN_TTL_SECONDS: number;
+  /** v2 DMs: how many one user may send per 15 minutes (the platform's per-user write quota). */
+  DM_WRITE_LIMIT_PER_15_MINUTES: number;
 }
 
 /** Loads the simulator's settings; throws ConfigError (one clear line) on a bad value. */
@@ -37,10 +43,15 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
       XAA_MAX_SUBSCRIPTIONS: wholeNumber(1)({ default: 1_500 }),
       XAA_REPLAY_MIN_START_AGE_SECONDS: wholeNumber(0)({ default: 31 * 60 }),
       XAA_REPLAY_MIN_END_AGE_SECONDS: wholeNumber(0)({ default: 10 * 60 }),
+      SOCIAL_OAUTH2_CLIENT_ID: str({ default: LOCAL_DEV.oauth2ClientId }),
+      SOCIAL_OAUTH2_CLIENT_SECRET: str({ default: LOCAL_DEV.oauth2ClientSecret }),
+      OAUTH2_ACCESS_TOKEN_TTL_SECONDS: wholeNumber(1)({ default: 7_200 }),
+      DM_WRITE_LIMIT_PER_15_MINUTES: wholeNumber(1)({ default: 15 }),
     },
     env,
   );
   registerSecret(loaded.SOCIAL_CONSUMER_SECRET);
+  registerSecret(loaded.SOCIAL_OAUTH2_CLIENT_SECRET);
   return {
     PORT: loaded.PORT,
     SOCIAL_CONSUMER_KEY: loaded.SOCIAL_CONSUMER_KEY,
@@ -52,5 +63,9 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     XAA_MAX_SUBSCRIPTIONS: loaded.XAA_MAX_SUBSCRIPTIONS,
     XAA_REPLAY_MIN_START_AGE_SECONDS: loaded.XAA_REPLAY_MIN_START_AGE_SECONDS,
     XAA_REPLAY_MIN_END_AGE_SECONDS: loaded.XAA_REPLAY_MIN_END_AGE_SECONDS,
+    SOCIAL_OAUTH2_CLIENT_ID: loaded.SOCIAL_OAUTH2_CLIENT_ID,
+    SOCIAL_OAUTH2_CLIENT_SECRET: loaded.SOCIAL_OAUTH2_CLIENT_SECRET,
+    OAUTH2_ACCESS_TOKEN_TTL_SECONDS: loaded.OAUTH2_ACCESS_TOKEN_TTL_SECONDS,
+    DM_WRITE_LIMIT_PER_15_MINUTES: loaded.DM_WRITE_LIMIT_PER_15_MINUTES,
   };
 }

@@ -10,13 +10,15 @@ import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
 const KEY = 'tweepy-consumer-key';
 const SECRET = 'tweepy-consumer-secret';
+const CLIENT_ID = 'tweepy-oauth2-client';
+const CLIENT_SECRET = 'tweepy-oauth2-secret';
 /** Debian's interpreter, where python3-tweepy is installed (a python3 earlier on PATH may not have it). */
 const PYTHON = process.env.TWEEPY_PYTHON ?? '/usr/bin/python3';
 let simulator: TlsSimulator;
 let caFile: string;
 
 beforeAll(async () => {
-  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET }, ['api.twitter.com', 'upload.twitter.com', 'twitter.com']);
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, SOCIAL_OAUTH2_CLIENT_ID: CLIENT_ID, SOCIAL_OAUTH2_CLIENT_SECRET: CLIENT_SECRET }, ['api.twitter.com', 'upload.twitter.com', 'twitter.com']);
   caFile = join(mkdtempSync(join(tmpdir(), 'tweepy-')), 'simulator.pem');
   writeFileSync(caFile, simulator.cert);
 });
@@ -34,7 +36,7 @@ interface CallResult {
 function drive(): Promise<{ code: number | null; calls: CallResult[]; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [join(__dirname, 'tweepy_drive.py')], {
-      env: { ...process.env, SIMULATOR_PORT: String(simulator.port), REQUESTS_CA_BUNDLE: caFile, KEY, SECRET },
+      env: { ...process.env, SIMULATOR_PORT: String(simulator.port), REQUESTS_CA_BUNDLE: caFile, KEY, SECRET, CLIENT_ID, CLIENT_SECRET },
     });
     let stdout = '';
     let stderr = '';
@@ -45,11 +47,11 @@ function drive(): Promise<{ code: number | null; calls: CallResult[]; stderr: st
   });
 }
 
-it('tweepy connects an account with OAuth 1.0a and every action it calls works', async () => {
+it('tweepy connects accounts with OAuth 1.0a and OAuth 2.0 PKCE, and every v1.1 and v2 action it calls works', async () => {
   const { code, calls, stderr } = await drive();
   const failed = calls.filter((call) => !call.ok);
   expect({ failed, stderr: code === 0 ? '' : stderr }).toEqual({ failed: [], stderr: '' });
   expect(code).toBe(0);
-  expect(calls.map((call) => call.call)).toEqual(expect.arrayContaining(['oauth1 connect', 'send_direct_message', 'unretweet', 'get_friend_ids', 'destroy_list', 'oauth2 app-only bearer token']));
-  expect(calls.length).toBeGreaterThanOrEqual(35);
+  expect(calls.map((call) => call.call)).toEqual(expect.arrayContaining(['oauth1 connect', 'send_direct_message', 'unretweet', 'get_friend_ids', 'destroy_list', 'oauth2 app-only bearer token', 'oauth2 connect', 'v2 create_direct_message']));
+  expect(calls.length).toBeGreaterThanOrEqual(48);
 }, 60_000);

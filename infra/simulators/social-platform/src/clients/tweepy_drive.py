@@ -28,6 +28,9 @@ def _to_simulator(address, *args, **kwargs):
 
 connection.create_connection = _to_simulator
 KEY, SECRET = os.environ["KEY"], os.environ["SECRET"]
+CLIENT_ID, CLIENT_SECRET = os.environ["CLIENT_ID"], os.environ["CLIENT_SECRET"]
+# The redirect goes to a local http address; oauthlib insists on https unless told otherwise.
+os.environ["OAUTHLIB_INSECURE_TRANSPORT"] = "1"
 failures = 0
 
 
@@ -101,4 +104,34 @@ report("delete_direct_message", lambda: api.delete_direct_message(sent.id) or "d
 report("search_tweets", lambda: [s.id_str for s in api.search_tweets(q="hello")])
 app_only = tweepy.API(tweepy.OAuth2AppHandler(KEY, SECRET))
 report("oauth2 app-only bearer token", lambda: app_only.request("GET", "account_activity/all/subscriptions/count", parser=tweepy.parsers.JSONParser())["subscriptions_count_all"])
+
+
+def connect_oauth2(user):
+    """OAuth 2.0 with PKCE: the consent page, then the code exchange; returns the token."""
+    handler = tweepy.OAuth2UserHandler(client_id=CLIENT_ID, client_secret=CLIENT_SECRET, redirect_uri="http://127.0.0.1:9/connected",
+                                       scope=["tweet.read", "tweet.write", "users.read", "like.write", "follows.write", "dm.read", "dm.write", "offline.access"])
+    url = handler.get_authorization_url()
+    query = {k: v[0] for k, v in parse_qs(urlparse(url).query).items()}
+    page = requests.get(url, timeout=10)
+    page.raise_for_status()
+    answer = requests.post("https://twitter.com/i/oauth2/authorize", data={**query, "user": user, "decision": "approve"}, allow_redirects=False, timeout=10)
+    return handler.fetch_token(answer.headers["location"])
+
+
+token = report("oauth2 connect", lambda: connect_oauth2("@tweepy_v2"))
+v2 = tweepy.Client(token["access_token"])
+other_v2 = tweepy.Client(connect_oauth2("@tweepy_v2_cust")["access_token"])
+me_v2 = report("v2 get_me", lambda: v2.get_me(user_auth=False).data.id)
+customer_v2 = other_v2.get_me(user_auth=False).data.id
+post_v2 = report("v2 create_tweet", lambda: v2.create_tweet(text="hello from tweepy v2", user_auth=False).data["id"])
+theirs_v2 = other_v2.create_tweet(text="my order is late", user_auth=False).data["id"]
+report("v2 like", lambda: v2.like(theirs_v2, user_auth=False).data["liked"])
+report("v2 unlike", lambda: v2.unlike(theirs_v2, user_auth=False).data["liked"] is False)
+report("v2 retweet", lambda: v2.retweet(theirs_v2, user_auth=False).data["retweeted"])
+report("v2 unretweet", lambda: v2.unretweet(theirs_v2, user_auth=False).data["retweeted"] is False)
+report("v2 follow_user", lambda: v2.follow_user(customer_v2, user_auth=False).data["following"])
+report("v2 unfollow_user", lambda: v2.unfollow_user(customer_v2, user_auth=False).data["following"] is False)
+report("v2 create_direct_message", lambda: v2.create_direct_message(participant_id=customer_v2, text="hello over v2", user_auth=False).data["dm_event_id"])
+report("v2 get_direct_message_events", lambda: [e.text for e in v2.get_direct_message_events(user_auth=False).data])
+report("v2 delete_tweet", lambda: v2.delete_tweet(post_v2, user_auth=False).data["deleted"])
 sys.exit(1 if failures else 0)

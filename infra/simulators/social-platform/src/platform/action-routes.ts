@@ -1,13 +1,12 @@
 import type { Request, Response, Router } from 'express';
 import { postDeleted, type RelationKind } from '../activity-deliveries';
-import { DEFAULT_APP } from '../deliveries';
 import { nextEventId } from '../ids';
-import { postCreated, postLiked, userRelation } from './activity';
+import { createPost, like, relate, repost, sendDirectMessage } from './effects';
 import { actingUser, answer, authenticate, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
-import { collectionAnswer, jsonInteger, mentionsOf, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
-import type { Collection, DirectMessage, List, PlatformState, Post, UserRecord } from './state';
+import { collectionAnswer, jsonInteger, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
+import type { Collection, List, PlatformState, Post, UserRecord } from './state';
 
 const ID = /^[0-9]{1,20}$/;
 
@@ -147,20 +146,9 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     const me = actingUser(res);
     const status = text(res, 'status', 280);
     if (status.trim() === '') throw new PlatformError(400, 170, 'Missing required parameter: status.');
-    const own = [...state.posts.values()].filter((p) => p.authorId === me.id && !p.repostOf).sort(byNewest);
-    if (own[0]?.text === status) throw new PlatformError(403, 187, 'Status is a duplicate.');
-    const replyTo = param(res, 'in_reply_to_status_id');
-    let inReplyTo: Post['inReplyTo'];
-    if (replyTo !== undefined) {
-      const parent = state.posts.get(replyTo);
-      if (!parent || !state.canSee(me.id, parent.authorId)) throw new PlatformError(403, 385, 'You attempted to reply to a Tweet that is deleted or not visible to you.');
-      inReplyTo = { postId: parent.id, userId: parent.authorId };
-    }
-    const post = state.addPost({ authorId: me.id, text: status, ...(inReplyTo ? { inReplyTo } : {}) });
+    const { value: post, announce } = createPost(ctx, me, status, param(res, 'in_reply_to_status_id'));
     await answer(res, 200, postObject(state, post, me.id));
-    // The author, the author of the post it answers, and everyone it mentions get it, once each.
-    const recipients = new Set([me.id, ...(inReplyTo ? [inReplyTo.userId] : []), ...mentionsOf(state, status).map((m) => String(m.id_str))]);
-    for (const userId of recipients) activity.deliver(userId, postCreated(state, userId, post));
+    announce();
   });
   router.post(v('statuses/destroy/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
@@ -172,22 +160,15 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
   });
   router.post(v('statuses/retweet/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
-    const original = postById(state, pathId(req));
-    if (!state.canSee(me.id, original.authorId)) throw Errors.noStatus();
-    if ([...state.posts.values()].some((p) => p.repostOf === original.id && p.authorId === me.id)) throw new PlatformError(403, 327, 'You have already retweeted this Tweet.');
-    const post = state.addPost({ authorId: me.id, text: '', repostOf: original.id });
+    const { value: post, announce } = repost(ctx, me, postById(state, pathId(req)));
     await answer(res, 200, postObject(state, post, me.id));
-    activity.deliver(me.id, postCreated(state, me.id, post));
+    announce();
   });
   router.post(v('favorites/create.json'), user, async (_req, res) => {
     const me = actingUser(res);
-    const post = postById(state, idParam(res, 'id'));
-    const liked = state.setOf(state.likes, me.id);
-    if (liked.has(post.id)) throw new PlatformError(403, 139, 'You have already favorited this status.');
-    liked.add(post.id);
+    const { value: post, announce } = like(ctx, me, postById(state, idParam(res, 'id')));
     await answer(res, 200, postObject(state, post, me.id));
-    activity.deliver(me.id, postLiked(state, me.id, me, post));
-    if (post.authorId !== me.id) activity.deliver(post.authorId, postLiked(state, post.authorId, me, post));
+    announce();
   });
   router.post(v('favorites/destroy.json'), user, async (_req, res) => {
     const me = actingUser(res);
@@ -208,36 +189,24 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     await answer(res, 200, { users, next_cursor: next, next_cursor_str: String(next), previous_cursor: 0, previous_cursor_str: '0' });
   });
 
-  const relation = (path: string, map: Map<string, Set<string>>, add: boolean, kind: RelationKind | null, type: string) =>
+  const relation = (path: string, kind: RelationKind, add: boolean) =>
     router.post(v(path), user, async (_req, res) => {
-      const me = actingUser(res);
-      const target = targetUser(state, res);
-      if (target.id === me.id) throw new PlatformError(403, 158, "You can't do that to yourself.");
-      const set = state.setOf(map, me.id);
-      const changed = set.has(target.id) !== add;
-      if (add) set.add(target.id);
-      else set.delete(target.id);
-      if (add && map === state.blocking) state.setOf(state.following, me.id).delete(target.id);
+      const { value: target, announce } = relate(ctx, kind, actingUser(res), targetUser(state, res), add);
       await answer(res, 200, userObject(target));
-      if (changed && kind) {
-        activity.deliver(me.id, userRelation(kind, type, me.id, me, target));
-        if (kind === 'follow_events' && type === 'follow') activity.deliver(target.id, userRelation(kind, type, target.id, me, target));
-      }
+      announce();
     });
-  relation('friendships/create.json', state.following, true, 'follow_events', 'follow');
-  relation('friendships/destroy.json', state.following, false, 'follow_events', 'unfollow');
-  relation('mutes/users/create.json', state.muting, true, 'mute_events', 'mute');
-  relation('mutes/users/destroy.json', state.muting, false, 'mute_events', 'unmute');
-  relation('blocks/create.json', state.blocking, true, 'block_events', 'block');
-  relation('blocks/destroy.json', state.blocking, false, 'block_events', 'unblock');
+  relation('friendships/create.json', 'follow_events', true);
+  relation('friendships/destroy.json', 'follow_events', false);
+  relation('mutes/users/create.json', 'mute_events', true);
+  relation('mutes/users/destroy.json', 'mute_events', false);
+  relation('blocks/create.json', 'block_events', true);
+  relation('blocks/destroy.json', 'block_events', false);
   router.post(v('users/report_spam.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const target = targetUser(state, res);
-    const block = boolParam(res, 'perform_block', true);
-    const newlyBlocked = block && !state.setOf(state.blocking, me.id).has(target.id);
-    if (block) state.setOf(state.blocking, me.id).add(target.id);
+    const blocked = boolParam(res, 'perform_block', true) ? relate(ctx, 'block_events', me, target, true) : undefined;
     await answer(res, 200, userObject(target));
-    if (newlyBlocked) activity.deliver(me.id, userRelation('block_events', 'block', me.id, me, target));
+    blocked?.announce();
   });
 
   // --- lists ---
@@ -350,12 +319,9 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
       throw new PlatformError(400, 214, 'event.message_create.target.recipient_id: invalid or missing');
     }
     if (typeof body !== 'string' || body.trim() === '' || [...body].length > 10_000) throw new PlatformError(400, 214, 'event.message_create.message_data.text: must be 1 to 10000 characters');
-    const recipient = state.user({ id: recipientId });
-    if (state.setOf(state.blocking, recipient.id).has(me.id)) throw new PlatformError(403, 349, 'You cannot send messages to this user.');
-    const dm: DirectMessage = { id: nextEventId(), senderId: me.id, recipientId: recipient.id, text: body, createdAt: Date.now(), sourceAppId: DEFAULT_APP.id, hiddenFor: new Set() };
-    state.directMessages.set(dm.id, dm);
+    const { value: dm, announce } = sendDirectMessage(ctx, me, state.user({ id: recipientId }), body);
     await answer(res, 200, { event: directMessageEvent(dm) });
-    activity.directMessage(dm);
+    announce();
   });
   const visibleDms = (me: UserRecord) => [...state.directMessages.values()].filter((dm) => (dm.senderId === me.id || dm.recipientId === me.id) && !dm.hiddenFor.has(me.id));
   router.get(v('direct_messages/events/list.json'), user, async (_req, res) => {

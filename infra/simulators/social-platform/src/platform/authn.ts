@@ -8,7 +8,7 @@ import type { RequestToken, UserRecord } from './state';
 
 /** Who called: a user through an access token, a pending request token, the app alone, or the app's bearer token. */
 export type Caller =
-  | { kind: 'user'; user: UserRecord }
+  | { kind: 'user'; user: UserRecord; /** OAuth 2.0 tokens carry scopes; OAuth 1.0a user tokens may do everything. */ scopes?: string[] }
   | { kind: 'request-token'; token: string; request: RequestToken; oauth: Map<string, string> }
   | { kind: 'consumer'; oauth: Map<string, string> }
   | { kind: 'app' };
@@ -121,6 +121,23 @@ function verifyOAuth1(ctx: PlatformContext, req: Request, res: Response, oauth: 
   return caller;
 }
 
+/** The app's bearer token, or a user's OAuth 2.0 access token while it lasts. */
+function bearerCaller(ctx: PlatformContext, token: string): Caller {
+  if (ctx.state.bearerTokens.has(token)) return { kind: 'app' };
+  const user = ctx.state.oauth2AccessTokens.get(token);
+  if (!user) throw Errors.invalidToken('unknown or invalidated bearer token');
+  if (user.expiresAt <= Date.now()) throw Errors.invalidToken('the OAuth 2.0 access token expired');
+  return { kind: 'user', user: ctx.state.user({ id: user.userId }), scopes: user.scopes };
+}
+
+/** A user-context route's scopes: an OAuth 2.0 token must carry each (403 otherwise). */
+export function requireScopes(res: Response, ...needed: string[]): void {
+  const who = callerOf(res);
+  if (who.kind !== 'user' || !who.scopes) return;
+  const missing = needed.filter((scope) => !who.scopes!.includes(scope));
+  if (missing.length) throw new PlatformError(403, 0, `The token is missing the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+}
+
 function summary(caller: Caller): CallerSummary {
   return caller.kind === 'user' ? { kind: 'user', userId: caller.user.id } : { kind: caller.kind };
 }
@@ -139,8 +156,7 @@ export function authenticate(ctx: PlatformContext, required: Requirement): Reque
     let caller: Caller;
     const bearer = header && /^Bearer (.+)$/.exec(header);
     if (bearer) {
-      if (!ctx.state.bearerTokens.has(bearer[1]!)) throw Errors.invalidToken('unknown or invalidated bearer token');
-      caller = { kind: 'app' };
+      caller = bearerCaller(ctx, bearer[1]!);
     } else {
       const oauth = parseOAuthHeader(header);
       if (!oauth) throw Errors.badAuthData();

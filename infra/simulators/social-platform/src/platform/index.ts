@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import type { Logger } from '@crm/logging';
 import type { SimulatorConfig } from '../config';
 import { accountActivityRoutes } from './account-activity-routes';
@@ -11,6 +11,8 @@ import { Errors, PlatformError, platformErrorHandler } from './errors';
 import { exactJson } from './objects';
 import { NonceLedger } from './oauth1';
 import { oauthRoutes } from './oauth-routes';
+import { oauth2Routes } from './oauth2-routes';
+import { v2Routes } from './v2-routes';
 import { RequestLog } from './request-log';
 import { searchRoutes } from './search-routes';
 import { PlatformState } from './state';
@@ -18,7 +20,7 @@ import { XaaHub } from './xaa-hub';
 import { xaaControlRoutes } from './xaa-control-routes';
 import { v2ErrorHandler, xaaRoutes } from './xaa-routes';
 
-const API_PATHS = ['/oauth', '/oauth2', '/1.1', '/2'];
+const API_PATHS = ['/oauth', '/oauth2', '/1.1', '/2', '/i/oauth2'];
 
 /** Every JSON answer of the platform writes its 64-bit ids exactly (see jsonInteger). */
 const exactIds: RequestHandler = (_req, res, next) => {
@@ -46,10 +48,14 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   const router = Router();
   router.use(exactIds);
   router.use(API_PATHS, ctx.requests.middleware(), ...parseParameters());
+  // v2 routes take JSON bodies.
+  router.use('/2', express.json({ limit: '100kb' }));
   oauthRoutes(router, ctx);
   accountActivityRoutes(router, ctx);
   actionRoutes(router, ctx);
   searchRoutes(router, ctx);
+  oauth2Routes(router, ctx);
+  v2Routes(router, ctx);
   xaaRoutes(router, ctx, xaa);
   platformControlRoutes(router, ctx);
   xaaControlRoutes(router, ctx);

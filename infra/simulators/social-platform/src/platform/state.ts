@@ -79,6 +79,23 @@ export interface AccessToken {
   userId: string;
 }
 
+/** An OAuth 2.0 authorization code waiting for its exchange (PKCE). */
+export interface AuthorizationCode {
+  userId: string;
+  redirectUri: string;
+  challenge: string;
+  method: 'S256' | 'plain';
+  scopes: string[];
+  createdAt: number;
+}
+
+/** An OAuth 2.0 user token: a bearer access token that expires, or a refresh token used once. */
+export interface OAuth2Token {
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+}
+
 /** A fault a test asked for: the next `times` matching requests answer this error, or answer late. */
 export interface Fault {
   method?: string;
@@ -101,6 +118,9 @@ export class PlatformState {
   readonly requestTokens = new Map<string, RequestToken>();
   readonly accessTokens = new Map<string, AccessToken>();
   readonly bearerTokens = new Set<string>();
+  readonly authorizationCodes = new Map<string, AuthorizationCode>();
+  readonly oauth2AccessTokens = new Map<string, OAuth2Token>();
+  readonly oauth2RefreshTokens = new Map<string, OAuth2Token>();
   readonly webhooks = new Map<string, Webhook[]>();
   readonly subscriptions = new Map<string, Set<string>>();
   readonly posts = new Map<string, Post>();
@@ -155,16 +175,27 @@ export class PlatformState {
     return bearer;
   }
 
-  /** Revokes every access token of a user (the user removed the app). */
+  /** Revokes every access token of a user, OAuth 1.0a and 2.0 (the user removed the app). */
   revokeAccessTokens(userId: string): number {
     let revoked = 0;
-    for (const [key, value] of this.accessTokens) {
-      if (value.userId === userId) {
-        this.accessTokens.delete(key);
-        revoked += 1;
+    for (const tokens of [this.accessTokens, this.oauth2AccessTokens, this.oauth2RefreshTokens] as Map<string, { userId: string }>[]) {
+      for (const [key, value] of tokens) {
+        if (value.userId === userId) {
+          tokens.delete(key);
+          revoked += 1;
+        }
       }
     }
     return revoked;
+  }
+
+  /** A fresh OAuth 2.0 access token (and a refresh token with offline.access), as the token endpoint answers them. */
+  issueOAuth2Tokens(userId: string, scopes: string[], ttlSeconds: number): { access_token: string; refresh_token?: string; expires_in: number; scope: string; token_type: 'bearer' } {
+    const access = token(48);
+    this.oauth2AccessTokens.set(access, { userId, scopes, expiresAt: Date.now() + ttlSeconds * 1000 });
+    const refresh = scopes.includes('offline.access') ? token(48) : undefined;
+    if (refresh) this.oauth2RefreshTokens.set(refresh, { userId, scopes, expiresAt: Number.POSITIVE_INFINITY });
+    return { token_type: 'bearer', expires_in: ttlSeconds, access_token: access, scope: scopes.join(' '), ...(refresh ? { refresh_token: refresh } : {}) };
   }
 
   setOf(map: Map<string, Set<string>>, key: string): Set<string> {

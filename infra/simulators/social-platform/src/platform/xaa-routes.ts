@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import { runCrcCheck } from '../webhook-client';
 import { XAA_EVENT_TYPES, type XaaEventType } from '../xaa-deliveries';
 import { answer, authenticate } from './authn';
@@ -153,7 +153,6 @@ function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): 
 
 /** The X Activity API's setup routes (app-only bearer token on every one). */
 export function xaaRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
-  router.use('/2', express.json({ limit: '100kb' }));
   webhookRoutes(router, ctx, hub);
   subscriptionRoutes(router, ctx, hub);
 }

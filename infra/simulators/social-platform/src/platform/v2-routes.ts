@@ -1,0 +1,184 @@
+import type { Request, Response, Router } from 'express';
+import { actingUser, answer, authenticate, requireScopes } from './authn';
+import type { PlatformContext } from './context';
+import { createPost, like, relate, repost, sendDirectMessage } from './effects';
+import { PlatformError } from './errors';
+import type { DirectMessage, Post, UserRecord } from './state';
+import type { RelationKind } from '../activity-deliveries';
+
+const ID = /^[0-9]{1,20}$/;
+const WINDOW_MS = 15 * 60_000;
+
+const invalid = (detail: string) => new PlatformError(400, 0, detail);
+
+function bodyOf(req: Request): Record<string, unknown> {
+  const body = req.body as unknown;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+function idIn(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !ID.test(value)) throw invalid(`${name} must be a numeric id given as a string`);
+  return value;
+}
+
+/** The acting user, who must be the `:id` of the path (v2 user routes name the acting user). */
+function pathUser(req: Request, res: Response, name = 'id'): UserRecord {
+  const me = actingUser(res);
+  if (String(req.params[name]) !== me.id) throw new PlatformError(403, 0, 'You are not permitted to act for another user.');
+  return me;
+}
+
+export const v2Post = (post: Post): Record<string, unknown> => ({
+  id: post.id,
+  text: post.text,
+  author_id: post.authorId,
+  created_at: new Date(post.createdAt).toISOString(),
+  edit_history_tweet_ids: [post.id],
+  conversation_id: post.inReplyTo?.postId ?? post.id,
+  ...(post.inReplyTo ? { in_reply_to_user_id: post.inReplyTo.userId, referenced_tweets: [{ type: 'replied_to', id: post.inReplyTo.postId }] } : {}),
+});
+
+const v2DmEvent = (dm: DirectMessage): Record<string, unknown> => ({
+  id: dm.id,
+  event_type: 'MessageCreate',
+  text: dm.text,
+  sender_id: dm.senderId,
+  dm_conversation_id: BigInt(dm.senderId) < BigInt(dm.recipientId) ? `${dm.senderId}-${dm.recipientId}` : `${dm.recipientId}-${dm.senderId}`,
+  created_at: new Date(dm.createdAt).toISOString(),
+});
+
+/** The per-user DM write quota: at most `limit` sends in any 15 minutes, then 429 with the reset time. */
+class DmQuota {
+  private readonly sent = new Map<string, number[]>();
+
+  constructor(private readonly limit: number) {}
+
+  take(userId: string): Record<string, string> {
+    const now = Date.now();
+    const recent = (this.sent.get(userId) ?? []).filter((at) => at > now - WINDOW_MS);
+    const reset = String(Math.ceil(((recent[0] ?? now) + WINDOW_MS) / 1000));
+    if (recent.length >= this.limit) {
+      throw new PlatformError(429, 88, 'Too Many Requests', { 'x-rate-limit-limit': String(this.limit), 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset }, 'per-user DM write quota');
+    }
+    recent.push(now);
+    this.sent.set(userId, recent);
+    return { 'x-rate-limit-limit': String(this.limit), 'x-rate-limit-remaining': String(this.limit - recent.length), 'x-rate-limit-reset': reset };
+  }
+}
+
+function postRoutes(router: Router, ctx: PlatformContext): void {
+  const { state } = ctx;
+  const user = authenticate(ctx, 'user');
+  const postOf = (id: string) => {
+    const post = state.posts.get(id);
+    if (!post) throw new PlatformError(404, 0, 'Could not find tweet.');
+    return post;
+  };
+  router.post('/2/tweets', user, async (req, res) => {
+    requireScopes(res, 'tweet.read', 'tweet.write', 'users.read');
+    const body = bodyOf(req);
+    if (typeof body.text !== 'string' || body.text.trim() === '' || [...body.text].length > 280) throw invalid('text must be 1 to 280 characters');
+    const replyTo = (body.reply as { in_reply_to_tweet_id?: unknown } | undefined)?.in_reply_to_tweet_id;
+    const { value: post, announce } = createPost(ctx, actingUser(res), body.text, replyTo === undefined ? undefined : idIn(replyTo, 'reply.in_reply_to_tweet_id'));
+    await answer(res, 201, { data: { id: post.id, text: post.text, edit_history_tweet_ids: [post.id] } });
+    announce();
+  });
+  router.delete('/2/tweets/:id', user, async (req, res) => {
+    requireScopes(res, 'tweet.write');
+    const post = postOf(idIn(req.params.id, 'id'));
+    if (post.authorId !== actingUser(res).id) throw new PlatformError(403, 0, 'You are not allowed to delete this Tweet.');
+    state.posts.delete(post.id);
+    await answer(res, 200, { data: { deleted: true } });
+  });
+  router.get('/2/users/:id/tweets', user, async (req, res) => {
+    requireScopes(res, 'tweet.read', 'users.read');
+    const authorId = idIn(req.params.id, 'id');
+    const posts = [...state.posts.values()].filter((p) => p.authorId === authorId && state.canSee(actingUser(res).id, authorId)).sort((a, b) => b.createdAt - a.createdAt);
+    await answer(res, 200, { data: posts.map(v2Post), meta: { result_count: posts.length } });
+  });
+  router.post('/2/users/:id/likes', user, async (req, res) => {
+    requireScopes(res, 'like.write');
+    const { announce } = like(ctx, pathUser(req, res), postOf(idIn(bodyOf(req).tweet_id, 'tweet_id')));
+    await answer(res, 200, { data: { liked: true } });
+    announce();
+  });
+  router.delete('/2/users/:id/likes/:tweetId', user, async (req, res) => {
+    requireScopes(res, 'like.write');
+    state.setOf(state.likes, pathUser(req, res).id).delete(String(req.params.tweetId));
+    await answer(res, 200, { data: { liked: false } });
+  });
+  router.post('/2/users/:id/retweets', user, async (req, res) => {
+    requireScopes(res, 'tweet.write');
+    const { announce } = repost(ctx, pathUser(req, res), postOf(idIn(bodyOf(req).tweet_id, 'tweet_id')));
+    await answer(res, 200, { data: { retweeted: true } });
+    announce();
+  });
+  router.delete('/2/users/:id/retweets/:sourceId', user, async (req, res) => {
+    requireScopes(res, 'tweet.write');
+    const me = pathUser(req, res);
+    const mine = [...state.posts.values()].find((p) => p.repostOf === String(req.params.sourceId) && p.authorId === me.id);
+    if (mine) state.posts.delete(mine.id);
+    await answer(res, 200, { data: { retweeted: false } });
+  });
+}
+
+const RELATIONS: { path: string; kind: RelationKind; field: string; scope: string }[] = [
+  { path: 'following', kind: 'follow_events', field: 'following', scope: 'follows.write' },
+  { path: 'blocking', kind: 'block_events', field: 'blocking', scope: 'block.write' },
+  { path: 'muting', kind: 'mute_events', field: 'muting', scope: 'mute.write' },
+];
+
+function relationRoutes(router: Router, ctx: PlatformContext): void {
+  const user = authenticate(ctx, 'user');
+  for (const { path, kind, field, scope } of RELATIONS) {
+    router.post(`/2/users/:id/${path}`, user, async (req, res) => {
+      requireScopes(res, scope);
+      const target = ctx.state.user({ id: idIn(bodyOf(req).target_user_id, 'target_user_id') });
+      const { announce } = relate(ctx, kind, pathUser(req, res), target, true);
+      await answer(res, 200, { data: { [field]: true, ...(kind === 'follow_events' ? { pending_follow: false } : {}) } });
+      announce();
+    });
+    router.delete(`/2/users/:id/${path}/:targetId`, user, async (req, res) => {
+      requireScopes(res, scope);
+      const target = ctx.state.user({ id: idIn(req.params.targetId, 'target_user_id') });
+      const { announce } = relate(ctx, kind, pathUser(req, res), target, false);
+      await answer(res, 200, { data: { [field]: false } });
+      announce();
+    });
+  }
+}
+
+function dmRoutes(router: Router, ctx: PlatformContext): void {
+  const { state, config } = ctx;
+  const user = authenticate(ctx, 'user');
+  const quota = new DmQuota(config.DM_WRITE_LIMIT_PER_15_MINUTES);
+  router.post('/2/dm_conversations/with/:participantId/messages', user, async (req, res) => {
+    requireScopes(res, 'dm.write', 'dm.read');
+    const me = actingUser(res);
+    const recipient = state.user({ id: idIn(req.params.participantId, 'participant_id') });
+    const text = bodyOf(req).text;
+    if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) throw invalid('text must be 1 to 10000 characters');
+    res.set(quota.take(me.id));
+    const { value: dm, announce } = sendDirectMessage(ctx, me, recipient, text);
+    await answer(res, 201, { data: { dm_conversation_id: v2DmEvent(dm).dm_conversation_id, dm_event_id: dm.id } });
+    announce();
+  });
+  router.get('/2/dm_events', user, async (_req, res) => {
+    requireScopes(res, 'dm.read');
+    const me = actingUser(res);
+    const events = [...state.directMessages.values()].filter((dm) => (dm.senderId === me.id || dm.recipientId === me.id) && !dm.hiddenFor.has(me.id)).sort((a, b) => b.createdAt - a.createdAt);
+    await answer(res, 200, { data: events.map(v2DmEvent), meta: { result_count: events.length } });
+  });
+}
+
+/** The v2 routes for an account's actions and reads (OAuth 2.0 user tokens, with scopes, or OAuth 1.0a user context). */
+export function v2Routes(router: Router, ctx: PlatformContext): void {
+  router.get('/2/users/me', authenticate(ctx, 'user'), async (_req, res) => {
+    requireScopes(res, 'users.read');
+    const me = actingUser(res);
+    await answer(res, 200, { data: { id: me.id, name: me.name, username: me.screenName } });
+  });
+  postRoutes(router, ctx);
+  relationRoutes(router, ctx);
+  dmRoutes(router, ctx);
+}
