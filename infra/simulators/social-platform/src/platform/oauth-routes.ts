@@ -3,19 +3,12 @@ import type { Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { answer, authenticate, callerOf, param } from './authn';
 import type { PlatformContext } from './context';
+import { escapeHtml, page } from './pages';
 import { Errors, PlatformError } from './errors';
 
 /** Request tokens not exchanged within this time are forgotten. */
 const REQUEST_TOKEN_TTL_MS = 15 * 60_000;
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .type('html')
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
-}
 
 function formAnswer(res: Response, values: Record<string, string>): void {
   res.type('application/x-www-form-urlencoded').send(new URLSearchParams(values).toString());

@@ -3,6 +3,7 @@ import type { RequestHandler, Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { param } from './authn';
 import type { PlatformContext } from './context';
+import { escapeHtml, page } from './pages';
 
 /** Authorization codes not exchanged within this time are refused (the platform: 30 seconds to minutes; kept generous here). */
 const CODE_TTL_MS = 10 * 60_000;
@@ -42,14 +43,6 @@ class TokenError extends Error {
   }
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .type('html')
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
-}
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 

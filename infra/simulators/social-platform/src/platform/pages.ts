@@ -1,0 +1,11 @@
+import type { Response } from 'express';
+
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain HTML page of the platform's web screens (consent pages, their errors). */
+export function page(res: Response, status: number, title: string, body: string): void {
+  res
+    .status(status)
+    .type('html')
+    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
+}
