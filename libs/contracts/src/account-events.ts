@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
+import { Nullable, StringEnum } from './schema';
 
 /**
  * `account.revoked` on the `account.events` topic exchange: the account's owner revoked the
@@ -9,23 +11,16 @@ import { defineContract } from './envelope';
  */
 export const ACCOUNT_REVOKED_KEY = 'account.revoked';
 
-export interface AccountRevokedPayload {
-  accountId: string;
-  /** The app whose access was revoked, when the platform said. */
-  appId: string | null;
-  revokedAt: string;
-  /** How it was learnt: a `user_event` delivery, or an API answer. */
-  detectedBy: 'webhook' | 'api';
-}
+const digits = Type.String({ pattern: '^[0-9]{1,30}$' });
 
-export const AccountRevoked = defineContract<AccountRevokedPayload>('account.revoked.v1', {
-  type: 'object',
-  required: ['accountId', 'appId', 'revokedAt', 'detectedBy'],
-  additionalProperties: false,
-  properties: {
-    accountId: { type: 'string', pattern: '^[0-9]{1,30}$' },
-    appId: { type: ['string', 'null'], pattern: '^[0-9]{1,30}$' },
-    revokedAt: { type: 'string', format: 'date-time' },
-    detectedBy: { type: 'string', enum: ['webhook', 'api'] },
+export const AccountRevokedPayloadSchema = Type.Object(
+  {
+    accountId: digits,
+    appId: Nullable(Type.String({ pattern: '^[0-9]{1,30}$', description: 'The app whose access was revoked, when the platform said.' })),
+    revokedAt: Type.String({ format: 'date-time' }),
+    detectedBy: StringEnum(['webhook', 'api'], { description: 'How it was learnt: a `user_event` delivery, or an API answer.' }),
   },
-});
+  { additionalProperties: false, description: "The account's owner revoked the app's access on the platform." },
+);
+export type AccountRevokedPayload = Static<typeof AccountRevokedPayloadSchema>;
+export const AccountRevoked = defineContract('account.revoked.v1', AccountRevokedPayloadSchema);

@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
+import { Nullable, StringEnum } from './schema';
 
 /**
  * Account events auth publishes on `account.events` (topic): the routing key of each type.
@@ -12,97 +14,63 @@ export const AuthAccountEventKeys = {
   webhookInvalid: 'webhook.invalid',
 } as const;
 
-const accountId = { type: 'string', pattern: '^[0-9]{1,20}$' } as const;
-const timestamp = { type: 'string', format: 'date-time' } as const;
-const maskedToken = { type: 'string', minLength: 1, maxLength: 20 } as const;
+const timestamp = Type.String({ format: 'date-time' });
 
 /** What every account event says about the account and its (masked) credentials. */
-export interface AccountCredentialsView {
-  accountId: string;
-  screenName: string;
-  envName: string;
-  /** The app's consumer key (an identifier, not a secret). */
-  consumerKey: string;
-  /** The account's access token, masked. */
-  accessTokenMasked: string;
-}
-
 const accountView = {
-  accountId,
-  screenName: { type: 'string', minLength: 1, maxLength: 50 },
-  envName: { type: 'string', minLength: 1, maxLength: 100 },
-  consumerKey: { type: 'string', minLength: 1, maxLength: 200 },
-  accessTokenMasked: maskedToken,
-} as const;
-const accountViewRequired = ['accountId', 'screenName', 'envName', 'consumerKey', 'accessTokenMasked'];
+  accountId: Type.String({ pattern: '^[0-9]{1,20}$' }),
+  screenName: Type.String({ minLength: 1, maxLength: 50 }),
+  envName: Type.String({ minLength: 1, maxLength: 100 }),
+  consumerKey: Type.String({ minLength: 1, maxLength: 200, description: "The app's consumer key (an identifier, not a secret)." }),
+  accessTokenMasked: Type.String({ minLength: 1, maxLength: 20, description: "The account's access token, masked." }),
+};
 
-export interface AccountConnectedPayload extends AccountCredentialsView {
-  name: string | null;
-  /** `oauth`: through the three-legged flow; `import`: an existing token pair was imported. */
-  via: 'oauth' | 'import';
-  connectedAt: string;
-}
-
-export const AccountConnected = defineContract<AccountConnectedPayload>('account.connected.v1', {
-  type: 'object',
-  required: [...accountViewRequired, 'name', 'via', 'connectedAt'],
-  additionalProperties: false,
-  properties: { ...accountView, name: { type: ['string', 'null'], maxLength: 100 }, via: { type: 'string', enum: ['oauth', 'import'] }, connectedAt: timestamp },
-});
-
-export interface AccountDisconnectedPayload extends AccountCredentialsView {
-  /** `removed`: the CRM deleted the account in auth (unsubscribed, credentials forgotten). */
-  reason: 'removed';
-  disconnectedAt: string;
-}
-
-export const AccountDisconnected = defineContract<AccountDisconnectedPayload>('account.disconnected.v1', {
-  type: 'object',
-  required: [...accountViewRequired, 'reason', 'disconnectedAt'],
-  additionalProperties: false,
-  properties: { ...accountView, reason: { type: 'string', enum: ['removed'] }, disconnectedAt: timestamp },
-});
-
-export interface AccountNeedsReconnectPayload extends AccountCredentialsView {
-  /** What the platform answered (e.g. code 89, "Invalid or expired token."). */
-  reason: { platformCode: number | null; message: string };
-  detectedAt: string;
-}
-
-export const AccountNeedsReconnect = defineContract<AccountNeedsReconnectPayload>('account.needs-reconnect.v1', {
-  type: 'object',
-  required: [...accountViewRequired, 'reason', 'detectedAt'],
-  additionalProperties: false,
-  properties: {
+export const AccountConnectedPayloadSchema = Type.Object(
+  {
     ...accountView,
-    reason: {
-      type: 'object',
-      required: ['platformCode', 'message'],
-      additionalProperties: false,
-      properties: { platformCode: { type: ['integer', 'null'] }, message: { type: 'string', maxLength: 1000 } },
-    },
+    name: Nullable(Type.String({ maxLength: 100 })),
+    via: StringEnum(['oauth', 'import'], { description: '`oauth`: through the three-legged flow; `import`: an existing token pair was imported.' }),
+    connectedAt: timestamp,
+  },
+  { additionalProperties: false, description: 'An account was connected to auth.' },
+);
+export type AccountConnectedPayload = Static<typeof AccountConnectedPayloadSchema>;
+export const AccountConnected = defineContract('account.connected.v1', AccountConnectedPayloadSchema);
+
+export const AccountDisconnectedPayloadSchema = Type.Object(
+  {
+    ...accountView,
+    reason: StringEnum(['removed'], { description: '`removed`: the CRM deleted the account in auth (unsubscribed, credentials forgotten).' }),
+    disconnectedAt: timestamp,
+  },
+  { additionalProperties: false, description: 'An account was disconnected from auth.' },
+);
+export type AccountDisconnectedPayload = Static<typeof AccountDisconnectedPayloadSchema>;
+export const AccountDisconnected = defineContract('account.disconnected.v1', AccountDisconnectedPayloadSchema);
+
+export const AccountNeedsReconnectPayloadSchema = Type.Object(
+  {
+    ...accountView,
+    reason: Type.Object(
+      { platformCode: Nullable(Type.Integer()), message: Type.String({ maxLength: 1000 }) },
+      { additionalProperties: false, description: 'What the platform answered (e.g. code 89, "Invalid or expired token.").' },
+    ),
     detectedAt: timestamp,
   },
-});
+  { additionalProperties: false, description: "The platform refused the account's token: it must be connected again." },
+);
+export type AccountNeedsReconnectPayload = Static<typeof AccountNeedsReconnectPayloadSchema>;
+export const AccountNeedsReconnect = defineContract('account.needs-reconnect.v1', AccountNeedsReconnectPayloadSchema);
 
-export interface WebhookInvalidPayload {
-  envName: string;
-  webhookId: string;
-  url: string;
-  /** Why the CRC could not be made to pass again. */
-  reason: string;
-  checkedAt: string;
-}
-
-export const WebhookInvalid = defineContract<WebhookInvalidPayload>('webhook.invalid.v1', {
-  type: 'object',
-  required: ['envName', 'webhookId', 'url', 'reason', 'checkedAt'],
-  additionalProperties: false,
-  properties: {
-    envName: { type: 'string', minLength: 1, maxLength: 100 },
-    webhookId: { type: 'string', minLength: 1, maxLength: 40 },
-    url: { type: 'string', minLength: 1, maxLength: 2000 },
-    reason: { type: 'string', maxLength: 2000 },
+export const WebhookInvalidPayloadSchema = Type.Object(
+  {
+    envName: Type.String({ minLength: 1, maxLength: 100 }),
+    webhookId: Type.String({ minLength: 1, maxLength: 40 }),
+    url: Type.String({ minLength: 1, maxLength: 2000 }),
+    reason: Type.String({ maxLength: 2000, description: 'Why the CRC could not be made to pass again.' }),
     checkedAt: timestamp,
   },
-});
+  { additionalProperties: false, description: "An environment's webhook fails its CRC check and could not be made valid again." },
+);
+export type WebhookInvalidPayload = Static<typeof WebhookInvalidPayloadSchema>;
+export const WebhookInvalid = defineContract('webhook.invalid.v1', WebhookInvalidPayloadSchema);

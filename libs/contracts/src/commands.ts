@@ -1,6 +1,8 @@
+import { Type, type ObjectOptions, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { ajv } from './ajv';
 import { describeErrors, defineContract } from './envelope';
+import { AnyObject, Nullable, StringEnum } from './schema';
 
 /**
  * Social commands: what another service asks auth to do on behalf of a connected account.
@@ -67,101 +69,99 @@ export type SocialAction = (typeof SOCIAL_ACTIONS)[number];
 const POST_MAX_LENGTH = 280;
 const DM_MAX_LENGTH = 10_000;
 
-const platformId = { type: 'string', pattern: '^[0-9]{1,20}$' } as const;
-const screenName = { type: 'string', pattern: '^@?[A-Za-z0-9_]{1,15}$' } as const;
-const collectionId = { type: 'string', pattern: '^custom-[0-9]{1,20}$' } as const;
+const platformId = Type.String({ pattern: '^[0-9]{1,20}$' });
+const screenName = Type.String({ pattern: '^@?[A-Za-z0-9_]{1,15}$' });
+const collectionId = Type.String({ pattern: '^custom-[0-9]{1,20}$' });
 /** Not blank: at least one character that is not white space. */
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S' }) as const;
-const count = (maximum: number) => ({ type: 'integer', minimum: 1, maximum }) as const;
-const cursor = { type: 'string', pattern: '^-?[A-Za-z0-9_-]{1,200}$' } as const;
+const text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
+const count = (maximum: number) => Type.Integer({ minimum: 1, maximum });
+const cursor = Type.String({ pattern: '^-?[A-Za-z0-9_-]{1,200}$' });
+const listMode = StringEnum(['public', 'private']);
 
-function object(properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) {
-  return { type: 'object', additionalProperties: false, properties, required, ...extra };
+function object<P extends TProperties>(properties: P, extra: ObjectOptions = {}) {
+  return Type.Object(properties, { additionalProperties: false, ...extra });
 }
 
 /** A user named by id or by screen name (exactly one). */
-const userTarget = { userId: platformId, screenName };
+const userTarget = { userId: Type.Optional(platformId), screenName: Type.Optional(screenName) };
 const oneUser = { oneOf: [{ required: ['userId'] }, { required: ['screenName'] }] };
-const user = (more: Record<string, unknown> = {}, required: string[] = []) => object({ ...userTarget, ...more }, required, oneUser);
+const user = <P extends TProperties>(more: P = {} as P) => object({ ...userTarget, ...more }, oneUser);
 
-const page = { count: count(200), sinceId: platformId, maxId: platformId };
+const page = { count: Type.Optional(count(200)), sinceId: Type.Optional(platformId), maxId: Type.Optional(platformId) };
 
-/** The input schema of each action (JSON Schema, checked by ajv on publish, on consume and by auth's HTTP API). */
-const SOCIAL_ACTION_INPUT_SCHEMAS: Record<SocialAction, Record<string, unknown>> = {
+/** The input schema of each action (checked by ajv on publish, on consume and by auth's HTTP API). */
+export const SOCIAL_ACTION_INPUT_SCHEMAS = {
   read_home_timeline: object(page),
   read_user_timeline: user(page),
   read_lists: object({}),
-  read_list_posts: object({ listId: platformId, count: count(200) }, ['listId']),
-  read_subscribed_lists: object({ count: count(1000), cursor }),
-  read_collections: object({ count: count(200) }),
-  read_collection_entries: object({ collectionId, count: count(200) }, ['collectionId']),
+  read_list_posts: object({ listId: platformId, count: Type.Optional(count(200)) }),
+  read_subscribed_lists: object({ count: Type.Optional(count(1000)), cursor: Type.Optional(cursor) }),
+  read_collections: object({ count: Type.Optional(count(200)) }),
+  read_collection_entries: object({ collectionId, count: Type.Optional(count(200)) }),
   read_profile: object({}),
   read_user: user(),
   read_settings: object({}),
-  read_following: object({ count: count(200), cursor }),
-  search_posts: object({ query: text(500), sinceId: platformId, count: count(100), resultType: { type: 'string', enum: ['recent'] } }, ['query']),
+  read_following: object({ count: Type.Optional(count(200)), cursor: Type.Optional(cursor) }),
+  search_posts: object({ query: text(500), sinceId: Type.Optional(platformId), count: Type.Optional(count(100)), resultType: Type.Optional(StringEnum(['recent'])) }),
   follow: user(),
   unfollow: user(),
   update_profile: object(
     {
-      name: text(50),
-      url: { type: 'string', maxLength: 100, pattern: '^https?://' },
-      location: { type: 'string', maxLength: 30 },
-      description: { type: 'string', maxLength: 160 },
+      name: Type.Optional(text(50)),
+      url: Type.Optional(Type.String({ maxLength: 100, pattern: '^https?://' })),
+      location: Type.Optional(Type.String({ maxLength: 30 })),
+      description: Type.Optional(Type.String({ maxLength: 160 })),
     },
-    [],
     { minProperties: 1 },
   ),
   update_settings: object(
     {
-      lang: { type: 'string', pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
-      timeZone: { type: 'string', minLength: 1, maxLength: 64 },
-      sleepTimeEnabled: { type: 'boolean' },
-      startSleepTime: { type: 'integer', minimum: 0, maximum: 23 },
-      endSleepTime: { type: 'integer', minimum: 0, maximum: 23 },
+      lang: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' })),
+      timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      sleepTimeEnabled: Type.Optional(Type.Boolean()),
+      startSleepTime: Type.Optional(Type.Integer({ minimum: 0, maximum: 23 })),
+      endSleepTime: Type.Optional(Type.Integer({ minimum: 0, maximum: 23 })),
     },
-    [],
     { minProperties: 1 },
   ),
-  post: object({ text: text(POST_MAX_LENGTH) }, ['text']),
-  delete_post: object({ postId: platformId }, ['postId']),
-  like: object({ postId: platformId }, ['postId']),
-  unlike: object({ postId: platformId }, ['postId']),
-  reply: object({ inReplyToPostId: platformId, text: text(POST_MAX_LENGTH) }, ['inReplyToPostId', 'text']),
-  repost: object({ postId: platformId }, ['postId']),
-  create_list: object({ name: text(25), mode: { type: 'string', enum: ['public', 'private'] }, description: { type: 'string', maxLength: 100 } }, ['name']),
+  post: object({ text: text(POST_MAX_LENGTH) }),
+  delete_post: object({ postId: platformId }),
+  like: object({ postId: platformId }),
+  unlike: object({ postId: platformId }),
+  reply: object({ inReplyToPostId: platformId, text: text(POST_MAX_LENGTH) }),
+  repost: object({ postId: platformId }),
+  create_list: object({ name: text(25), mode: Type.Optional(listMode), description: Type.Optional(Type.String({ maxLength: 100 })) }),
   update_list: object(
-    { listId: platformId, name: text(25), mode: { type: 'string', enum: ['public', 'private'] }, description: { type: 'string', maxLength: 100 } },
-    ['listId'],
+    { listId: platformId, name: Type.Optional(text(25)), mode: Type.Optional(listMode), description: Type.Optional(Type.String({ maxLength: 100 })) },
     { minProperties: 2 },
   ),
-  delete_list: object({ listId: platformId }, ['listId']),
-  add_list_member: user({ listId: platformId }, ['listId']),
-  remove_list_member: user({ listId: platformId }, ['listId']),
-  create_collection: object(
-    {
-      name: text(25),
-      description: { type: 'string', maxLength: 160 },
-      timelineOrder: { type: 'string', enum: ['curation_reverse_chron', 'tweet_chron', 'tweet_reverse_chron'] },
-    },
-    ['name'],
-  ),
-  update_collection: object({ collectionId, name: text(25), description: { type: 'string', maxLength: 160 } }, ['collectionId'], { minProperties: 2 }),
-  delete_collection: object({ collectionId }, ['collectionId']),
-  add_collection_entry: object({ collectionId, postId: platformId }, ['collectionId', 'postId']),
-  remove_collection_entry: object({ collectionId, postId: platformId }, ['collectionId', 'postId']),
+  delete_list: object({ listId: platformId }),
+  add_list_member: user({ listId: platformId }),
+  remove_list_member: user({ listId: platformId }),
+  create_collection: object({
+    name: text(25),
+    description: Type.Optional(Type.String({ maxLength: 160 })),
+    timelineOrder: Type.Optional(StringEnum(['curation_reverse_chron', 'tweet_chron', 'tweet_reverse_chron'])),
+  }),
+  update_collection: object({ collectionId, name: Type.Optional(text(25)), description: Type.Optional(Type.String({ maxLength: 160 })) }, { minProperties: 2 }),
+  delete_collection: object({ collectionId }),
+  add_collection_entry: object({ collectionId, postId: platformId }),
+  remove_collection_entry: object({ collectionId, postId: platformId }),
   mute: user(),
   unmute: user(),
   block: user(),
   unblock: user(),
-  report: user({ block: { type: 'boolean' } }),
-  send_dm: object({ recipientId: platformId, text: text(DM_MAX_LENGTH) }, ['recipientId', 'text']),
-  read_dms: object({ count: count(50), cursor }),
-  read_dm: object({ eventId: platformId }, ['eventId']),
-  delete_dm: object({ eventId: platformId }, ['eventId']),
-  mark_dm_read: object({ recipientId: platformId, lastReadEventId: platformId }, ['recipientId', 'lastReadEventId']),
-  indicate_typing: object({ recipientId: platformId }, ['recipientId']),
-};
+  report: user({ block: Type.Optional(Type.Boolean()) }),
+  send_dm: object({ recipientId: platformId, text: text(DM_MAX_LENGTH) }),
+  read_dms: object({ count: Type.Optional(count(50)), cursor: Type.Optional(cursor) }),
+  read_dm: object({ eventId: platformId }),
+  delete_dm: object({ eventId: platformId }),
+  mark_dm_read: object({ recipientId: platformId, lastReadEventId: platformId }),
+  indicate_typing: object({ recipientId: platformId }),
+} satisfies Record<SocialAction, TSchema>;
+
+/** The input of `action`, as its schema describes it. */
+export type SocialActionInput<A extends SocialAction> = Static<(typeof SOCIAL_ACTION_INPUT_SCHEMAS)[A]>;
 
 const inputValidators = new Map<SocialAction, ValidateFunction>(SOCIAL_ACTIONS.map((action) => [action, ajv.compile(SOCIAL_ACTION_INPUT_SCHEMAS[action])]));
 
@@ -172,37 +172,33 @@ export function validateActionInput(action: SocialAction, input: unknown): strin
   return validate(input) ? [] : describeErrors(validate.errors, '/input');
 }
 
-export interface SocialCommandPayload {
-  /** Chosen by the sender and unique per intended effect: auth never executes one id twice. */
-  commandId: string;
-  action: SocialAction;
-  /** The connected account (platform user id) acting. */
-  accountId: string;
-  input: Record<string, unknown>;
-  /** Echoed unchanged in the result, e.g. {"ticketId": "...", "activityId": "..."}. */
-  context?: Record<string, string>;
-}
-
-const commandIdSchema = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } as const;
-const contextSchema = { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 200 } } as const;
-
-export const SocialCommand = defineContract<SocialCommandPayload>('social.command.v1', {
-  type: 'object',
-  required: ['commandId', 'action', 'accountId', 'input'],
-  additionalProperties: false,
-  properties: {
-    commandId: commandIdSchema,
-    action: { type: 'string', enum: [...SOCIAL_ACTIONS] },
-    accountId: platformId,
-    input: { type: 'object' },
-    context: contextSchema,
-  },
-  // The input is checked against its action's schema, so a bad command fails on publish.
-  allOf: SOCIAL_ACTIONS.map((action) => ({
-    if: { properties: { action: { const: action } }, required: ['action'] },
-    then: { properties: { input: SOCIAL_ACTION_INPUT_SCHEMAS[action] } },
-  })),
+const commandIdSchema = Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'Chosen by the sender and unique per intended effect: auth never executes one id twice.' });
+const contextSchema = Type.Record(Type.String(), Type.String({ maxLength: 200 }), {
+  maxProperties: 10,
+  description: 'Echoed unchanged in the result, e.g. {"ticketId": "...", "activityId": "..."}.',
 });
+const actionSchema = StringEnum(SOCIAL_ACTIONS);
+
+export const SocialCommandPayloadSchema = Type.Object(
+  {
+    commandId: commandIdSchema,
+    action: actionSchema,
+    accountId: Type.String({ pattern: '^[0-9]{1,20}$', description: 'The connected account (platform user id) acting.' }),
+    input: AnyObject({ description: "The action's input (the schema of the action's own)." }),
+    context: Type.Optional(contextSchema),
+  },
+  {
+    additionalProperties: false,
+    description: 'What another service asks auth to do on behalf of a connected account.',
+    // The input is checked against its action's schema, so a bad command fails on publish.
+    allOf: SOCIAL_ACTIONS.map((action) => ({
+      if: { properties: { action: { const: action } }, required: ['action'] },
+      then: { properties: { input: SOCIAL_ACTION_INPUT_SCHEMAS[action] } },
+    })),
+  },
+);
+export type SocialCommandPayload = Static<typeof SocialCommandPayloadSchema>;
+export const SocialCommand = defineContract('social.command.v1', SocialCommandPayloadSchema);
 
 export type CommandOutcome = 'succeeded' | 'failed' | 'unknown';
 
@@ -228,61 +224,45 @@ const COMMAND_ERROR_CODES = [
 
 export type CommandErrorCode = (typeof COMMAND_ERROR_CODES)[number];
 
-export interface CommandError {
-  code: CommandErrorCode;
-  message: string;
-  /** The platform's error code and HTTP status, when the platform answered. */
-  platformCode: number | null;
-  platformStatus: number | null;
-}
-
-export interface SocialCommandResultPayload {
-  commandId: string;
-  action: SocialAction;
-  accountId: string;
-  outcome: CommandOutcome;
-  /**
-   * The platform id of what the action created or acted on: the DM event id of `send_dm`
-   * (the same id its echo delivery carries), the post id of `post`/`reply`/`repost`, the
-   * list id of `create_list`, the collection id of `create_collection`; null otherwise.
-   */
-  platformId: string | null;
-  /** The platform's answer (what was read, or the object written); null when failed. */
-  data: unknown;
-  error: CommandError | null;
-  context?: Record<string, string>;
-  completedAt: string;
-}
-
-export const SocialCommandResult = defineContract<SocialCommandResultPayload>('social.command-result.v1', {
-  type: 'object',
-  required: ['commandId', 'action', 'accountId', 'outcome', 'platformId', 'data', 'error', 'completedAt'],
-  additionalProperties: false,
-  properties: {
-    commandId: commandIdSchema,
-    action: { type: 'string', enum: [...SOCIAL_ACTIONS] },
-    accountId: platformId,
-    outcome: { type: 'string', enum: ['succeeded', 'failed', 'unknown'] },
-    platformId: { type: ['string', 'null'], maxLength: 100 },
-    data: {},
-    error: {
-      type: ['object', 'null'],
-      required: ['code', 'message', 'platformCode', 'platformStatus'],
-      additionalProperties: false,
-      properties: {
-        code: { type: 'string', enum: [...COMMAND_ERROR_CODES] },
-        message: { type: 'string', maxLength: 2000 },
-        platformCode: { type: ['integer', 'null'] },
-        platformStatus: { type: ['integer', 'null'] },
-      },
-    },
-    context: contextSchema,
-    completedAt: { type: 'string', format: 'date-time' },
+const CommandErrorSchema = Type.Object(
+  {
+    code: StringEnum(COMMAND_ERROR_CODES),
+    message: Type.String({ maxLength: 2000 }),
+    platformCode: Nullable(Type.Integer({ description: "The platform's error code, when the platform answered." })),
+    platformStatus: Nullable(Type.Integer({ description: "The platform's HTTP status, when the platform answered." })),
   },
-  if: { properties: { outcome: { const: 'succeeded' } } },
-  then: { properties: { error: { type: 'null' } } },
-  else: { properties: { error: { type: 'object' } } },
-});
+  { additionalProperties: false },
+);
+export type CommandError = Static<typeof CommandErrorSchema>;
+
+export const SocialCommandResultPayloadSchema = Type.Object(
+  {
+    commandId: commandIdSchema,
+    action: actionSchema,
+    accountId: platformId,
+    outcome: StringEnum(['succeeded', 'failed', 'unknown']),
+    platformId: Nullable(
+      Type.String({
+        maxLength: 100,
+        description:
+          'The platform id of what the action created or acted on: the DM event id of `send_dm` (the same id its echo delivery carries), the post id of `post`/`reply`/`repost`, the list id of `create_list`, the collection id of `create_collection`; null otherwise.',
+      }),
+    ),
+    data: Type.Unknown({ description: "The platform's answer (what was read, or the object written); null when failed." }),
+    error: Nullable(CommandErrorSchema),
+    context: Type.Optional(contextSchema),
+    completedAt: Type.String({ format: 'date-time' }),
+  },
+  {
+    additionalProperties: false,
+    description: 'The outcome of one social command.',
+    if: { properties: { outcome: { const: 'succeeded' } } },
+    then: { properties: { error: { type: 'null' } } },
+    else: { properties: { error: { type: 'object' } } },
+  },
+);
+export type SocialCommandResultPayload = Static<typeof SocialCommandResultPayloadSchema>;
+export const SocialCommandResult = defineContract('social.command-result.v1', SocialCommandResultPayloadSchema);
 
 /** The routing key of a result on `social.command-results`. */
 export function commandResultRoutingKey(action: SocialAction, outcome: CommandOutcome): string {

@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
+import { Nullable, StringEnum } from './schema';
 
 /**
  * What an API credential may do. `admin` holds every other scope (and the CRM_API_TOKENS
@@ -7,36 +9,31 @@ import { defineContract } from './envelope';
 export const SCOPES = ['tickets:read', 'tickets:write', 'accounts:manage', 'tracking:manage', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+export const CredentialGrantSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, description: "The credential's id (also the middle part of its token)." }),
+    name: Type.String(),
+    scopes: Type.Array(StringEnum(SCOPES)),
+    accountIds: Nullable(Type.Array(Type.String(), { description: 'The accounts it may see and act on; null for every account.' })),
+    trackingClientIds: Nullable(Type.Array(Type.String(), { description: 'The tracking clients it may see and manage; null for every client.' })),
+  },
+  { additionalProperties: false, description: 'What auth answers for a valid API credential: who it is, its scopes and limits.' },
+);
 /** What auth answers for a valid API credential: who it is, its scopes and limits. */
-export interface CredentialGrant {
-  /** The credential's id (also the middle part of its token). */
-  id: string;
-  name: string;
-  scopes: Scope[];
-  /** The accounts it may see and act on; null for every account. */
-  accountIds: string[] | null;
-  /** The tracking clients it may see and manage; null for every client. */
-  trackingClientIds: string[] | null;
-}
+export type CredentialGrant = Static<typeof CredentialGrantSchema>;
 
+export const CredentialRevokedPayloadSchema = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false, description: 'A credential was revoked: caches of credential checks forget it at once.' },
+);
 /** Published by auth on `access.events` when a credential is revoked: caches of credential checks forget it at once. */
-export interface CredentialRevokedPayload {
-  id: string;
-}
-export const CredentialRevoked = defineContract<CredentialRevokedPayload>('auth.credential.revoked.v1', {
-  type: 'object',
-  required: ['id'],
-  additionalProperties: false,
-  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
-});
+export type CredentialRevokedPayload = Static<typeof CredentialRevokedPayloadSchema>;
+export const CredentialRevoked = defineContract('auth.credential.revoked.v1', CredentialRevokedPayloadSchema);
 
+export const CredentialVerifyRequestPayloadSchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 300 }) },
+  { additionalProperties: false, description: 'The grant of a presented API token; the result is a CredentialGrant, or null when the token is unknown or revoked.' },
+);
 /** RPC on `auth.rpc`: the grant of a presented API token; the result is a CredentialGrant, or null when the token is unknown or revoked. */
-export interface CredentialVerifyRequestPayload {
-  token: string;
-}
-export const CredentialVerifyRequest = defineContract<CredentialVerifyRequestPayload>('auth.credential.verify.v1', {
-  type: 'object',
-  required: ['token'],
-  additionalProperties: false,
-  properties: { token: { type: 'string', minLength: 1, maxLength: 300 } },
-});
+export type CredentialVerifyRequestPayload = Static<typeof CredentialVerifyRequestPayloadSchema>;
+export const CredentialVerifyRequest = defineContract('auth.credential.verify.v1', CredentialVerifyRequestPayloadSchema);

@@ -1,4 +1,6 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { defineContract, type Contract } from './envelope';
+import { AnyObject, Nullable, StringEnum } from './schema';
 
 /**
  * What the CRM hears: every change of a ticket, published after its transaction commits on the
@@ -18,102 +20,85 @@ export const CRM_EVENT_TYPES = [
 ] as const;
 export type CrmEventType = (typeof CRM_EVENT_TYPES)[number];
 
-export const CRM_EVENT_VERSION = 1;
+export const CRM_EVENT_VERSION = 1 as const;
 
-/** The ticket as it is after the change (a summary: the API has the whole of it). */
-export interface CrmTicketSummary {
-  id: string;
-  accountId: string;
-  status: string;
-  channel: string;
-  queue: string;
-  folder: string;
-  assignee: string | null;
-  team: string | null;
-  priority: string;
-  tags: string[];
-  mergedInto: string | null;
-  subject: string;
-  contactId: string | null;
-  lastActivityAt: string;
-  updatedAt: string;
-}
+const uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
+const nullableString = Nullable(Type.String());
+const timestamp = Type.String({ format: 'date-time' });
 
-export interface CrmEventPayload {
-  type: CrmEventType;
-  version: number;
-  /** Who made the change: a principal's id, or `system` for what the platform's activity did. */
-  actor: string;
-  ticketId: string;
-  accountId: string;
-  ticket: CrmTicketSummary;
-  /** ticket.updated: each changed field with its value before and after. */
-  changes?: Record<string, { from: unknown; to: unknown }>;
-  /** ticket.activity: the timeline entry. */
-  activity?: { id: string; kind: string; direction: string; text: string | null; occurredAt: string; data?: Record<string, unknown> | null };
-  /** ticket.merged / ticket.unmerged: the tickets involved and the rule that merged them (null: a person). */
-  merge?: { targetId: string; sourceIds: string[]; rule: string | null };
-  /** ticket.sla_breached / ticket.sla_at_risk: which clock, when it reached the stage, when ticketing noticed. */
-  sla?: { clock: 'first_response' | 'resolution'; dueAt: string; detectedAt: string };
-}
+export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
+export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 
-const uuid = { type: 'string', pattern: '^[0-9a-f-]{36}$' } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-
-const ticketSummary = {
-  type: 'object',
-  required: ['id', 'accountId', 'status', 'channel', 'queue', 'folder', 'assignee', 'team', 'priority', 'tags', 'mergedInto', 'subject', 'contactId', 'lastActivityAt', 'updatedAt'],
-  properties: {
+export const CrmTicketSummarySchema = Type.Object(
+  {
     id: uuid,
-    accountId: { type: 'string' },
-    status: { type: 'string', enum: ['open', 'pending', 'resolved', 'closed', 'merged'] },
-    channel: { type: 'string' },
-    queue: { type: 'string' },
-    folder: { type: 'string' },
+    accountId: Type.String(),
+    status: StringEnum(TICKET_STATUSES),
+    channel: Type.String(),
+    queue: Type.String(),
+    folder: Type.String(),
     assignee: nullableString,
     team: nullableString,
-    priority: { type: 'string', enum: ['low', 'normal', 'high', 'urgent'] },
-    tags: { type: 'array', items: { type: 'string' } },
-    mergedInto: { type: ['string', 'null'] },
-    subject: { type: 'string' },
+    priority: StringEnum(TICKET_PRIORITIES),
+    tags: Type.Array(Type.String()),
+    mergedInto: nullableString,
+    subject: Type.String(),
     contactId: nullableString,
-    lastActivityAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
+    lastActivityAt: timestamp,
+    updatedAt: timestamp,
   },
-} as const;
+  { description: 'The ticket as it is after the change (a summary: the API has the whole of it).' },
+);
+/** The ticket as it is after the change (a summary: the API has the whole of it). */
+export type CrmTicketSummary = Static<typeof CrmTicketSummarySchema>;
 
-function crmEventSchema(type: CrmEventType, required: string[]) {
-  return {
-    type: 'object',
-    required: ['type', 'version', 'actor', 'ticketId', 'accountId', 'ticket', ...required],
-    properties: {
-      type: { const: type },
-      version: { const: CRM_EVENT_VERSION },
-      actor: { type: 'string', minLength: 1, maxLength: 200 },
-      ticketId: uuid,
-      accountId: { type: 'string' },
-      ticket: ticketSummary,
-      changes: { type: 'object', additionalProperties: { type: 'object', required: ['from', 'to'] } },
-      activity: {
-        type: 'object',
-        required: ['id', 'kind', 'direction', 'text', 'occurredAt'],
-        properties: { id: uuid, kind: { type: 'string' }, direction: { type: 'string' }, text: nullableString, occurredAt: { type: 'string', format: 'date-time' } },
-      },
-      merge: {
-        type: 'object',
-        required: ['targetId', 'sourceIds', 'rule'],
-        properties: { targetId: uuid, sourceIds: { type: 'array', minItems: 1, items: uuid }, rule: nullableString },
-      },
-      sla: {
-        type: 'object',
-        required: ['clock', 'dueAt', 'detectedAt'],
-        properties: { clock: { type: 'string', enum: ['first_response', 'resolution'] }, dueAt: { type: 'string', format: 'date-time' }, detectedAt: { type: 'string', format: 'date-time' } },
-      },
+/** The parts an event carries besides the ticket; which one each type requires is in REQUIRED_PARTS. */
+const PARTS = {
+  changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
+    description: 'ticket.updated: each changed field with its value before and after.',
+  }),
+  activity: Type.Object(
+    {
+      id: uuid,
+      kind: Type.String(),
+      direction: Type.String(),
+      text: nullableString,
+      occurredAt: timestamp,
+      data: Type.Optional(Nullable(AnyObject())),
     },
-  };
-}
+    { description: 'ticket.activity: the timeline entry.' },
+  ),
+  merge: Type.Object(
+    { targetId: uuid, sourceIds: Type.Array(uuid, { minItems: 1 }), rule: nullableString },
+    { description: 'ticket.merged / ticket.unmerged: the tickets involved and the rule that merged them (null: a person).' },
+  ),
+  sla: Type.Object(
+    { clock: StringEnum(['first_response', 'resolution']), dueAt: timestamp, detectedAt: timestamp },
+    { description: 'ticket.sla_breached / ticket.sla_at_risk: which clock, when it reached the stage, when ticketing noticed.' },
+  ),
+};
+type PartName = keyof typeof PARTS;
 
-const REQUIRED_PARTS: Record<CrmEventType, string[]> = {
+const common = {
+  version: Type.Literal(CRM_EVENT_VERSION),
+  actor: Type.String({ minLength: 1, maxLength: 200, description: "Who made the change: a principal's id, or `system` for what the platform's activity did." }),
+  ticketId: uuid,
+  accountId: Type.String(),
+  ticket: CrmTicketSummarySchema,
+};
+
+/** Any CRM event: the common fields and every part, optional. */
+export const CrmEventPayloadSchema = Type.Object({
+  type: StringEnum(CRM_EVENT_TYPES),
+  ...common,
+  changes: Type.Optional(PARTS.changes),
+  activity: Type.Optional(PARTS.activity),
+  merge: Type.Optional(PARTS.merge),
+  sla: Type.Optional(PARTS.sla),
+});
+export type CrmEventPayload = Static<typeof CrmEventPayloadSchema>;
+
+const REQUIRED_PARTS: Record<CrmEventType, PartName[]> = {
   'ticket.created': [],
   'ticket.updated': ['changes'],
   'ticket.activity': ['activity'],
@@ -123,10 +108,19 @@ const REQUIRED_PARTS: Record<CrmEventType, string[]> = {
   'ticket.sla_at_risk': ['sla'],
 };
 
+/** The schema of one event type: its `type`, the common fields, the part it requires and the others optional. */
+function crmEventSchema(type: CrmEventType): TSchema {
+  const parts = Object.fromEntries(
+    (Object.keys(PARTS) as PartName[]).map((name) => [name, REQUIRED_PARTS[type].includes(name) ? PARTS[name] : Type.Optional(PARTS[name])]),
+  );
+  return Type.Object({ type: Type.Literal(type), ...common, ...parts }, { description: `The CRM event ${type}.` });
+}
+
 /** The envelope type of a CRM event: `crm.ticket.created.v1`. */
 export const crmEnvelopeType = (type: CrmEventType, version = CRM_EVENT_VERSION) => `crm.${type}.v${version}`;
 
 /** One contract per event type (the same payload shape, with the part the type requires). */
-export const CrmEvents = Object.fromEntries(
-  CRM_EVENT_TYPES.map((type) => [type, defineContract<CrmEventPayload>(crmEnvelopeType(type), crmEventSchema(type, REQUIRED_PARTS[type]))]),
-) as Record<CrmEventType, Contract<CrmEventPayload>>;
+export const CrmEvents = Object.fromEntries(CRM_EVENT_TYPES.map((type) => [type, defineContract(crmEnvelopeType(type), crmEventSchema(type))])) as unknown as Record<
+  CrmEventType,
+  Contract<CrmEventPayload>
+>;

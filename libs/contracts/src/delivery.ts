@@ -1,5 +1,7 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ajv } from './ajv';
 import { describeErrors } from './envelope';
+import { AnyObject } from './schema';
 
 /** The payload kinds an Account Activity delivery can carry (docs/architecture.md, "The social platform"). */
 export const DELIVERY_KINDS = [
@@ -21,43 +23,52 @@ export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
  * Platform ids arrive as numbers or strings: digits only (they become routing keys and are
  * matched as text), or a whole number that JSON carries exactly (not negative, at most 2^53 - 1).
  */
-const platformId = { type: ['string', 'integer'], pattern: '^[0-9]{1,20}$', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+const platformId = Type.Unsafe<string | number>({ type: ['string', 'integer'], pattern: '^[0-9]{1,20}$', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 /** A revoke names the revoking user, who is the account the delivery is about. */
-const userEvent = {
-  type: 'object',
-  minProperties: 1,
-  properties: { revoke: { type: 'object', properties: { source: { type: 'object', properties: { user_id: platformId } } } } },
-} as const;
+const userEvent = Type.Object(
+  { revoke: Type.Optional(Type.Object({ source: Type.Optional(Type.Object({ user_id: Type.Optional(platformId) })) })) },
+  { minProperties: 1 },
+);
 
-const eventList = { type: 'array', minItems: 1, items: { type: 'object' } } as const;
+const eventList = Type.Array(AnyObject(), { minItems: 1 });
 
 /**
  * The outer shape of one delivery: exactly one known kind, its events, and `for_user_id`
  * (absent only on `user_event`). Event contents are interpreted by ticketing, which must
  * cope with variations, so they are not constrained here.
  */
-const deliverySchema = {
-  $id: 'https://contracts.crm.local/delivery.json',
-  type: 'object',
-  properties: {
-    for_user_id: platformId,
-    user_has_blocked: { type: ['boolean', 'string'] },
-    users: { type: 'object' },
-    apps: { type: 'object' },
-    ...Object.fromEntries(DELIVERY_KINDS.map((kind) => [kind, kind === 'user_event' ? userEvent : eventList])),
+export const DeliverySchema = Type.Object(
+  {
+    for_user_id: Type.Optional(platformId),
+    user_has_blocked: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
+    users: Type.Optional(AnyObject()),
+    apps: Type.Optional(AnyObject()),
+    tweet_create_events: Type.Optional(eventList),
+    favorite_events: Type.Optional(eventList),
+    follow_events: Type.Optional(eventList),
+    block_events: Type.Optional(eventList),
+    mute_events: Type.Optional(eventList),
+    user_event: Type.Optional(userEvent),
+    direct_message_events: Type.Optional(eventList),
+    direct_message_indicate_typing_events: Type.Optional(eventList),
+    direct_message_mark_read_events: Type.Optional(eventList),
+    tweet_delete_events: Type.Optional(eventList),
   },
-  oneOf: DELIVERY_KINDS.map((kind) => ({ required: [kind] })),
-  if: { not: { required: ['user_event'] } },
-  then: { required: ['for_user_id'] },
-} as const;
+  {
+    $id: 'https://contracts.crm.local/delivery.json',
+    oneOf: DELIVERY_KINDS.map((kind) => ({ required: [kind] })),
+    if: { not: { required: ['user_event'] } },
+    then: { required: ['for_user_id'] },
+  },
+);
 
-const validateDeliveryShape = ajv.compile(deliverySchema);
+// Every kind has its property: a kind added to DELIVERY_KINDS without one does not compile.
+void (DeliverySchema.properties satisfies Record<DeliveryKind, TSchema>);
 
-export interface Delivery {
-  for_user_id?: string | number;
-  [key: string]: unknown;
-}
+const validateDeliveryShape = ajv.compile(DeliverySchema);
+
+export type Delivery = Static<typeof DeliverySchema>;
 
 export type DeliveryCheck =
   | { ok: true; kind: DeliveryKind; forUserId: string | null; eventCount: number }

@@ -1,46 +1,44 @@
-import type { ErrorObject, JSONSchemaType, ValidateFunction } from 'ajv';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ajv } from './ajv';
 
-/** Every message on the broker is one of these; `payload` is described by the contract of `type`. */
-export interface Envelope<P = unknown> {
-  id: string;
-  type: string;
-  occurredAt: string;
-  producer: string;
-  correlationId: string;
-  payload: P;
-}
-
-const envelopeSchema = {
-  $id: 'https://contracts.crm.local/envelope.json',
-  type: 'object',
-  required: ['id', 'type', 'occurredAt', 'producer', 'correlationId', 'payload'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string', minLength: 1, maxLength: 200 },
-    type: { type: 'string', pattern: '^[a-z][a-zA-Z0-9._-]*\\.v[0-9]+$' },
-    occurredAt: { type: 'string', format: 'date-time' },
-    producer: { type: 'string', minLength: 1 },
-    correlationId: { type: 'string', minLength: 1, maxLength: 200 },
-    payload: {},
+export const EnvelopeSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    type: Type.String({ pattern: '^[a-z][a-zA-Z0-9._-]*\\.v[0-9]+$' }),
+    occurredAt: Type.String({ format: 'date-time' }),
+    producer: Type.String({ minLength: 1 }),
+    correlationId: Type.String({ minLength: 1, maxLength: 200 }),
+    payload: Type.Unknown(),
   },
-} as const;
+  { $id: 'https://contracts.crm.local/envelope.json', additionalProperties: false },
+);
 
-const validateEnvelopeShape = ajv.compile(envelopeSchema);
+/** Every message on the broker is one of these; `payload` is described by the contract of `type`. */
+export type Envelope<P = unknown> = Omit<Static<typeof EnvelopeSchema>, 'payload'> & { payload: P };
 
-/** A message type: its name and the schema its payload must satisfy. */
+const validateEnvelopeShape = ajv.compile(EnvelopeSchema);
+
+/** A message type: its name, the schema its payload must satisfy, and that schema compiled. */
 export interface Contract<P> {
   readonly type: string;
+  readonly schema: TSchema;
   readonly validatePayload: ValidateFunction<P>;
 }
 
 const registry = new Map<string, Contract<unknown>>();
 
-export function defineContract<P>(type: string, payloadSchema: JSONSchemaType<P> | Record<string, unknown>): Contract<P> {
+/** Registers a message type; its payload's TypeScript type is the schema's static type, so the two cannot differ. */
+export function defineContract<S extends TSchema>(type: string, payloadSchema: S): Contract<Static<S>> {
   if (registry.has(type)) throw new Error(`contract ${type} is defined twice`);
-  const contract: Contract<P> = { type, validatePayload: ajv.compile<P>(payloadSchema as JSONSchemaType<P>) };
+  const contract: Contract<Static<S>> = { type, schema: payloadSchema, validatePayload: ajv.compile<Static<S>>(payloadSchema) };
   registry.set(type, contract as Contract<unknown>);
   return contract;
+}
+
+/** Every contract defined so far in this process. */
+export function registeredContracts(): Contract<unknown>[] {
+  return [...registry.values()];
 }
 
 export class ContractViolation extends Error {
@@ -69,7 +67,7 @@ export function validateEnvelope<P = unknown>(message: unknown, expected?: Contr
   if (!validateEnvelopeShape(message)) {
     throw new ContractViolation('not a valid envelope', describeErrors(validateEnvelopeShape.errors));
   }
-  const envelope = message as unknown as Envelope<P>;
+  const envelope = message as Envelope<P>;
   const contract = registry.get(envelope.type);
   if (!contract) throw new ContractViolation(`unknown message type '${envelope.type}'`);
   if (expected && expected.type !== envelope.type) {
@@ -80,4 +78,3 @@ export function validateEnvelope<P = unknown>(message: unknown, expected?: Contr
   }
   return envelope;
 }
-

@@ -2,12 +2,15 @@ export { ajv } from './ajv';
 export {
   type Envelope,
   type Contract,
+  EnvelopeSchema,
   defineContract,
+  registeredContracts,
   validateEnvelope,
   ContractViolation,
   describeErrors,
 } from './envelope';
-export { DELIVERY_KINDS, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
+export { DELIVERY_KINDS, DeliverySchema, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
+export { AnyObject, Nullable, StringEnum } from './schema';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 export * from './messages';
 export * from './topology';

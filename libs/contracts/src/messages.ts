@@ -1,97 +1,80 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
-import { DELIVERY_KINDS, type DeliveryKind } from './delivery';
+import { DELIVERY_KINDS } from './delivery';
+import { AnyObject, Nullable, StringEnum } from './schema';
 
+const platformId = Type.String({ pattern: '^[0-9]{1,20}$' });
+
+export const RawActivityPayloadSchema = Type.Object(
+  {
+    envName: Type.String({ minLength: 1 }),
+    kind: StringEnum(DELIVERY_KINDS),
+    forUserId: Nullable(Type.String({ pattern: '^[0-9]+$', description: 'The subscribed account the delivery is for; for `user_event` the revoking user.' })),
+    receivedAt: Type.String({ format: 'date-time' }),
+    bodySha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the exact bytes received: the same delivery sent again has the same digest.' }),
+    delivery: AnyObject({ description: 'The parsed webhook body.' }),
+  },
+  { additionalProperties: false, description: 'A verified webhook delivery, as received.' },
+);
 /** A verified webhook delivery, as received, published by webhook-ingest on `social.activity`. */
-export interface RawActivityPayload {
-  envName: string;
-  kind: DeliveryKind;
-  /** The subscribed account the delivery is for; for `user_event` the revoking user. */
-  forUserId: string | null;
-  receivedAt: string;
-  /** sha256 of the exact bytes received: the same delivery sent again has the same digest. */
-  bodySha256: string;
-  delivery: Record<string, unknown>;
-}
+export type RawActivityPayload = Static<typeof RawActivityPayloadSchema>;
+export const RawActivity = defineContract('social.activity.raw.v1', RawActivityPayloadSchema);
 
-export const RawActivity = defineContract<RawActivityPayload>('social.activity.raw.v1', {
-  type: 'object',
-  required: ['envName', 'kind', 'forUserId', 'receivedAt', 'bodySha256', 'delivery'],
-  additionalProperties: false,
-  properties: {
-    envName: { type: 'string', minLength: 1 },
-    kind: { type: 'string', enum: [...DELIVERY_KINDS] },
-    forUserId: { type: ['string', 'null'], pattern: '^[0-9]+$' },
-    receivedAt: { type: 'string', format: 'date-time' },
-    bodySha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-    delivery: { type: 'object' },
-  },
-});
-
+export const WebhookKeyRequestPayloadSchema = Type.Object(
+  { envName: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false, description: 'The webhook key (the app consumer secret) of an environment.' },
+);
 /** RPC on `auth.rpc`: the webhook key (the app's consumer secret) of an environment. */
-export interface WebhookKeyRequestPayload {
-  envName: string;
-}
-export const WebhookKeyRequest = defineContract<WebhookKeyRequestPayload>('auth.webhook-key.get.v1', {
-  type: 'object',
-  required: ['envName'],
-  additionalProperties: false,
-  properties: { envName: { type: 'string', minLength: 1, maxLength: 100 } },
-});
+export type WebhookKeyRequestPayload = Static<typeof WebhookKeyRequestPayloadSchema>;
+export const WebhookKeyRequest = defineContract('auth.webhook-key.get.v1', WebhookKeyRequestPayloadSchema);
 
-/** RPC on `auth.rpc`: the platform's standard search of recent posts, as a connected account (its OAuth 1.0a user context). */
-export interface SearchPostsRequestPayload {
-  accountId: string;
-  query: string;
-  /** Only posts newer than this id. */
-  sinceId?: string;
-  /** At most this many posts (1-100). */
-  count?: number;
-}
-export const SearchPostsRequest = defineContract<SearchPostsRequestPayload>('auth.search-posts.v1', {
-  type: 'object',
-  required: ['accountId', 'query'],
-  additionalProperties: false,
-  properties: {
-    accountId: { type: 'string', pattern: '^[0-9]{1,20}$' },
-    query: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S' },
-    sinceId: { type: 'string', pattern: '^[0-9]{1,20}$' },
-    count: { type: 'integer', minimum: 1, maximum: 100 },
+export const WebhookKeyResultSchema = Type.Object(
+  {
+    consumerSecret: Type.String({ minLength: 1 }),
+    previousConsumerSecret: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The secret before the last rotation, while its overlap window lasts: deliveries signed with it are still accepted. Absent otherwise (and from older auth).',
+      }),
+    ),
   },
-});
+  { additionalProperties: false },
+);
+export type WebhookKeyResult = Static<typeof WebhookKeyResultSchema>;
+
+export const SearchPostsRequestPayloadSchema = Type.Object(
+  {
+    accountId: platformId,
+    query: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
+    sinceId: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'Only posts newer than this id.' })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'At most this many posts.' })),
+  },
+  { additionalProperties: false, description: "The platform's standard search of recent posts, as a connected account (its OAuth 1.0a user context)." },
+);
+/** RPC on `auth.rpc`: the platform's standard search of recent posts, as a connected account. */
+export type SearchPostsRequestPayload = Static<typeof SearchPostsRequestPayloadSchema>;
+export const SearchPostsRequest = defineContract('auth.search-posts.v1', SearchPostsRequestPayloadSchema);
 
 /**
  * The answer to SearchPostsRequest: the platform's statuses (newest first, as it sends them),
  * or the time its rate limit opens again, or why the search failed (auth's command error codes).
  */
-export type SearchPostsResult =
-  | { status: 'ok'; posts: Record<string, unknown>[] }
-  | { status: 'rate_limited'; resetAt: string }
-  | { status: 'failed'; code: string; message: string };
+export const SearchPostsResultSchema = Type.Union([
+  Type.Object({ status: Type.Literal('ok'), posts: Type.Array(AnyObject()) }, { additionalProperties: false }),
+  Type.Object({ status: Type.Literal('rate_limited'), resetAt: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+  Type.Object({ status: Type.Literal('failed'), code: Type.String(), message: Type.String() }, { additionalProperties: false }),
+]);
+export type SearchPostsResult = Static<typeof SearchPostsResultSchema>;
 
-/** Replies to any RPC: a result, or an error with a machine code and a message for people. */
-export type RpcReplyPayload<R = unknown> = { ok: true; result: R } | { ok: false; error: { code: string; message: string } };
+const RpcErrorSchema = Type.Object({ code: Type.String(), message: Type.String() });
 
-export const RpcReply = defineContract<RpcReplyPayload>('rpc.reply.v1', {
-  type: 'object',
-  required: ['ok'],
-  oneOf: [
-    { required: ['result'], properties: { ok: { const: true } } },
-    {
-      required: ['error'],
-      properties: {
-        ok: { const: false },
-        error: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: { code: { type: 'string' }, message: { type: 'string' } },
-        },
-      },
-    },
+export const RpcReplyPayloadSchema = Type.Union(
+  [
+    Type.Object({ ok: Type.Literal(true), result: Type.Unknown({ description: "The method's result (its schema is the request's)." }) }),
+    Type.Object({ ok: Type.Literal(false), error: RpcErrorSchema }),
   ],
-});
-
-export interface WebhookKeyResult {
-  consumerSecret: string;
-  /** The secret before the last rotation, while its overlap window lasts: deliveries signed with it are still accepted. Absent otherwise (and from older auth). */
-  previousConsumerSecret?: string;
-}
+  { description: 'The answer to any RPC request: a result, or an error with a machine code and a message for people.' },
+);
+/** Replies to any RPC: a result, or an error with a machine code and a message for people. */
+export type RpcReplyPayload<R = unknown> = { ok: true; result: R } | { ok: false; error: Static<typeof RpcErrorSchema> };
+export const RpcReply = defineContract('rpc.reply.v1', RpcReplyPayloadSchema);

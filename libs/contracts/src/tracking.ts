@@ -1,4 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
+import { AnyObject, Nullable, StringEnum } from './schema';
 
 /**
  * RPC on `tracking.rpc`: delivery-tracking lookups for other services (docs/architecture.md,
@@ -29,114 +31,100 @@ export const TRACKING_ERROR_CODES = [
 ] as const;
 export type TrackingErrorCode = (typeof TRACKING_ERROR_CODES)[number];
 
-const clientId = { type: 'string', pattern: TRACKING_CLIENT_ID_PATTERN } as const;
-const taskId = { type: 'string', pattern: TRACKING_TASK_ID_PATTERN } as const;
+const clientId = Type.String({ pattern: TRACKING_CLIENT_ID_PATTERN });
+const taskId = Type.String({ pattern: TRACKING_TASK_ID_PATTERN });
+const timestamp = Type.String({ format: 'date-time' });
 
-export interface TrackingTaskRequestPayload {
-  clientId: string;
-  taskId: string;
-  /** Extra field groups, besides those configured for the client. */
-  include?: string[];
-}
-
-/** The provider's task record, as `GET /v1/clients/:clientId/tasks/:taskId` answers it. */
-export const TrackingTaskRequest = defineContract<TrackingTaskRequestPayload>('tracking.task.get.v1', {
-  type: 'object',
-  required: ['clientId', 'taskId'],
-  additionalProperties: false,
-  properties: {
+export const TrackingTaskRequestPayloadSchema = Type.Object(
+  {
     clientId,
     taskId,
-    include: { type: 'array', maxItems: TRACKING_MAX_INCLUDES, items: { type: 'string', pattern: TRACKING_INCLUDE_PATTERN } },
+    include: Type.Optional(
+      Type.Array(Type.String({ pattern: TRACKING_INCLUDE_PATTERN }), { maxItems: TRACKING_MAX_INCLUDES, description: 'Extra field groups, besides those configured for the client.' }),
+    ),
   },
-});
+  { additionalProperties: false, description: "The provider's task record, as `GET /v1/clients/:clientId/tasks/:taskId` answers it." },
+);
+export type TrackingTaskRequestPayload = Static<typeof TrackingTaskRequestPayloadSchema>;
+/** The provider's task record, as `GET /v1/clients/:clientId/tasks/:taskId` answers it. */
+export const TrackingTaskRequest = defineContract('tracking.task.get.v1', TrackingTaskRequestPayloadSchema);
 
-export interface TrackingLiveRequestPayload {
-  clientId: string;
-  taskId: string;
-}
-
+export const TrackingLiveRequestPayloadSchema = Type.Object(
+  { clientId, taskId },
+  { additionalProperties: false, description: 'The live map view of a task, as `GET /v1/clients/:clientId/tasks/:taskId/live` answers it.' },
+);
+export type TrackingLiveRequestPayload = Static<typeof TrackingLiveRequestPayloadSchema>;
 /** The live map view of a task, as `GET /v1/clients/:clientId/tasks/:taskId/live` answers it. */
-export const TrackingLiveRequest = defineContract<TrackingLiveRequestPayload>('tracking.task.live.v1', {
-  type: 'object',
-  required: ['clientId', 'taskId'],
-  additionalProperties: false,
-  properties: { clientId, taskId },
-});
+export const TrackingLiveRequest = defineContract('tracking.task.live.v1', TrackingLiveRequestPayloadSchema);
 
-export interface TrackingAvailabilityRequestPayload {
-  clientId: string;
-  /** When given, the task is looked up too (through the cache), so a wrong task id shows. */
-  taskId?: string;
-}
-
+export const TrackingAvailabilityRequestPayloadSchema = Type.Object(
+  { clientId, taskId: Type.Optional(Type.String({ pattern: TRACKING_TASK_ID_PATTERN, description: 'When given, the task is looked up too (through the cache), so a wrong task id shows.' })) },
+  { additionalProperties: false, description: 'Whether tracking can be shown for a client (and task): for a ticket linked to an order.' },
+);
+export type TrackingAvailabilityRequestPayload = Static<typeof TrackingAvailabilityRequestPayloadSchema>;
 /** Whether tracking can be shown for a client (and task): for a ticket linked to an order. */
-export const TrackingAvailabilityRequest = defineContract<TrackingAvailabilityRequestPayload>('tracking.availability.get.v1', {
-  type: 'object',
-  required: ['clientId'],
-  additionalProperties: false,
-  properties: { clientId, taskId },
+export const TrackingAvailabilityRequest = defineContract('tracking.availability.get.v1', TrackingAvailabilityRequestPayloadSchema);
+
+const TrackingFreshnessSchema = Type.Object(
+  {
+    fetchedAt: timestamp,
+    ageSeconds: Type.Number(),
+    stale: Type.Boolean(),
+    staleReason: Nullable(Type.String({ description: "Why stale data was served (the provider's failure), else null." })),
+  },
+  { description: 'How old the data behind an answer is; `stale` when the provider failed and the last good data was served.' },
+);
+export type TrackingFreshness = Static<typeof TrackingFreshnessSchema>;
+
+export const TrackingTaskResultSchema = Type.Object({ clientId: Type.String(), taskId: Type.String(), task: AnyObject(), freshness: TrackingFreshnessSchema });
+export type TrackingTaskResult = Static<typeof TrackingTaskResultSchema>;
+
+const latLng = { lat: Type.Number(), lng: Type.Number() };
+
+const riderSchema = Type.Object({
+  ...latLng,
+  recordedAt: timestamp,
+  ageSeconds: Type.Number(),
+  stale: Type.Boolean({ description: 'Older than the configured threshold.' }),
+  source: StringEnum(['live', 'status'], { description: "`live`: the rider's reported position; `status`: where the newest status was recorded." }),
+  name: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
 });
 
-/** How old the data behind an answer is; `stale` when the provider failed and the last good data was served. */
-export interface TrackingFreshness {
-  fetchedAt: string;
-  ageSeconds: number;
-  stale: boolean;
-  /** Why stale data was served (the provider's failure), else null. */
-  staleReason: string | null;
-}
+const routeSchema = Type.Object({
+  distanceMeters: Type.Number(),
+  durationSeconds: Type.Number(),
+  geometry: Type.Object({ type: Type.Literal('LineString'), coordinates: Type.Array(Type.Tuple([Type.Number(), Type.Number()])) }),
+  source: StringEnum(['router', 'straight-line']),
+});
 
-export interface TrackingTaskResult {
-  clientId: string;
-  taskId: string;
-  task: Record<string, unknown>;
-  freshness: TrackingFreshness;
-}
+const NOTICE_CODES = ['completed', 'partially_completed', 'cancelled', 'not_active', 'no_rider_position', 'no_drop_location'] as const;
 
-export interface TrackingLatLng {
-  lat: number;
-  lng: number;
-}
+export const TrackingLiveViewSchema = Type.Object({
+  clientId: Type.String(),
+  taskId: Type.String(),
+  status: Nullable(Type.String({ description: "The provider's task status (ASSIGNED, STARTED, COMPLETED, ...), null when the record has none." })),
+  active: Type.Boolean({ description: 'Assigned and not yet completed or cancelled.' }),
+  rider: Nullable(riderSchema),
+  drop: Nullable(Type.Object({ ...latLng, address: Nullable(Type.String()) })),
+  route: Nullable(routeSchema),
+  eta: Nullable(Type.Object({ at: timestamp, approximate: Type.Boolean(), source: StringEnum(['provider', 'route']) })),
+  trackLink: Nullable(Type.String()),
+  notice: Nullable(
+    Type.Object(
+      { code: StringEnum(NOTICE_CODES), message: Type.String() },
+      { description: 'Why there is no route: the task is finished, cancelled, not active, or positions are missing.' },
+    ),
+  ),
+  freshness: TrackingFreshnessSchema,
+});
+export type TrackingLiveView = Static<typeof TrackingLiveViewSchema>;
 
-export interface TrackingLiveView {
-  clientId: string;
-  taskId: string;
-  /** The provider's task status (ASSIGNED, STARTED, COMPLETED, ...), null when the record has none. */
-  status: string | null;
-  /** Assigned and not yet completed or cancelled. */
-  active: boolean;
-  rider:
-    | (TrackingLatLng & {
-        recordedAt: string;
-        ageSeconds: number;
-        /** Older than the configured threshold. */
-        stale: boolean;
-        /** `live`: the rider's reported position; `status`: where the newest status was recorded. */
-        source: 'live' | 'status';
-        name: string | null;
-        phone: string | null;
-      })
-    | null;
-  drop: (TrackingLatLng & { address: string | null }) | null;
-  route: {
-    distanceMeters: number;
-    durationSeconds: number;
-    geometry: { type: 'LineString'; coordinates: [number, number][] };
-    source: 'router' | 'straight-line';
-  } | null;
-  eta: { at: string; approximate: boolean; source: 'provider' | 'route' } | null;
-  trackLink: string | null;
-  /** Why there is no route: the task is finished, cancelled, not active, or positions are missing. */
-  notice: { code: 'completed' | 'partially_completed' | 'cancelled' | 'not_active' | 'no_rider_position' | 'no_drop_location'; message: string } | null;
-  freshness: TrackingFreshness;
-}
-
-export interface TrackingAvailability {
-  clientId: string;
-  taskId: string | null;
-  available: boolean;
-  /** `available`, or why not: one of the lookup error codes. */
-  reason: 'available' | TrackingErrorCode;
-  message: string;
-}
+export const TrackingAvailabilitySchema = Type.Object({
+  clientId: Type.String(),
+  taskId: Nullable(Type.String()),
+  available: Type.Boolean(),
+  reason: StringEnum(['available', ...TRACKING_ERROR_CODES], { description: '`available`, or why not: one of the lookup error codes.' }),
+  message: Type.String(),
+});
+export type TrackingAvailability = Static<typeof TrackingAvailabilitySchema>;

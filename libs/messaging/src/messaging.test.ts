@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
 import amqplib from 'amqplib';
 import { defineContract, ContractViolation, type Envelope, type Topology } from '@crm/contracts';
 import { currentCorrelationId, runWithContext } from '@crm/logging';
@@ -12,20 +13,10 @@ import { makeEnvelope, Publisher } from './publisher';
 import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
 import { dlqName } from './topology';
 
-interface Ping {
-  n: number;
-}
-const PingContract = defineContract<Ping>('test.ping.v1', {
-  type: 'object',
-  required: ['n'],
-  additionalProperties: false,
-  properties: { n: { type: 'integer' } },
-});
-const EchoRequest = defineContract<{ text: string }>('test.echo.v1', {
-  type: 'object',
-  required: ['text'],
-  properties: { text: { type: 'string' } },
-});
+const PingSchema = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
+type Ping = Static<typeof PingSchema>;
+const PingContract = defineContract('test.ping.v1', PingSchema);
+const EchoRequest = defineContract('test.echo.v1', Type.Object({ text: Type.String() }));
 
 const suffix = randomBytes(4).toString('hex');
 const exchange = `test.events.${suffix}`;

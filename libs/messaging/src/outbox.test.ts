@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import amqplib from 'amqplib';
 import { defineContract, type Topology } from '@crm/contracts';
 import { createPool, withTransaction, type Pool } from '@crm/db';
@@ -6,12 +7,7 @@ import { Broker } from './broker';
 import { enqueueOutbox, OutboxRelay, type OutboxRow } from './outbox';
 import { makeEnvelope, Publisher } from './publisher';
 
-const Note = defineContract<{ n: number }>('test.note.v1', {
-  type: 'object',
-  required: ['n'],
-  additionalProperties: false,
-  properties: { n: { type: 'integer' } },
-});
+const Note = defineContract('test.note.v1', Type.Object({ n: Type.Integer() }, { additionalProperties: false }));
 
 const exchange = 'test.notes';
 const topology: Topology = { exchanges: [{ name: exchange, type: 'topic' }], queues: [] };

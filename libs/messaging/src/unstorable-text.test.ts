@@ -3,6 +3,7 @@
  * a handler the database refuses for the data itself is not retried for half an hour.
  */
 import { randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { defineContract, type Envelope, type Topology } from '@crm/contracts';
 import { amqpUrl, databaseServerUrl, deleteBrokerObjects, testLogger, waitFor } from '@crm/testing';
 import pg from 'pg';
@@ -11,7 +12,7 @@ import { Consumer } from './consumer';
 import { listDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
 
-const Note = defineContract<{ text: string }>('test.note.v1', { type: 'object', required: ['text'], properties: { text: { type: 'string' } } });
+const Note = defineContract('test.note.v1', Type.Object({ text: Type.String() }));
 
 const suffix = randomBytes(4).toString('hex');
 const exchange = `test.notes.${suffix}`;

@@ -3,12 +3,13 @@
  * `unhandledRejection`): an RPC call through a broker that cannot connect times out, and the
  * process reports how the call ended and every rejection left unhandled, as one JSON line.
  */
+import { Type } from '@sinclair/typebox';
 import { defineContract } from '@crm/contracts';
 import { createLogger } from '@crm/logging';
 import { Broker } from '../broker';
 import { RpcClient } from '../rpc';
 
-const Echo = defineContract<{ text: string }>('test.echo.v1', { type: 'object', required: ['text'], properties: { text: { type: 'string' } } });
+const Echo = defineContract('test.echo.v1', Type.Object({ text: Type.String() }));
 const unhandled: string[] = [];
 process.on('unhandledRejection', (reason) => unhandled.push((reason as Error).message));
 

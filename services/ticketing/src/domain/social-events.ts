@@ -1,4 +1,5 @@
-import { defineContract, describeErrors, type Contract } from '@crm/contracts';
+import { AnyObject, defineContract, describeErrors, Nullable, type Contract } from '@crm/contracts';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * What ticketing understands of a social account's activity: one typed domain event per
@@ -41,268 +42,154 @@ export const SOCIAL_EVENT_KINDS = [
 
 export type SocialEventKind = (typeof SOCIAL_EVENT_KINDS)[number];
 
+const platformId = Type.String({ pattern: '^[0-9]{1,30}$' });
+const nullableId = Nullable(platformId);
+const nullableString = Nullable(Type.String());
+
 /** A platform user as a user object describes it: the source of a contact. */
-export interface SocialUser {
-  id: string;
-  screenName: string | null;
-  name: string | null;
-  avatarUrl: string | null;
-  followersCount: number | null;
-  verified: boolean | null;
-  /** The user object as received; null when the delivery named the user by id only. */
-  raw: Record<string, unknown> | null;
-}
-
-/** A photo, video or GIF attached to a post or DM. */
-export interface MediaAttachment {
-  type: string;
-  url: string | null;
-  mediaId: string | null;
-}
-
-/** Another post an event refers to (the liked, reposted or quoted one). */
-export interface PostRef {
-  id: string;
-  text: string | null;
-  author: SocialUser | null;
-}
-
-export interface Post {
-  id: string;
-  text: string;
-  lang: string | null;
-  author: SocialUser;
-  inReplyToPostId: string | null;
-  inReplyToUserId: string | null;
-  inReplyToScreenName: string | null;
-  quotedPost: PostRef | null;
-  /** Ids of the users the post mentions. */
-  mentionedUserIds: string[];
-  media: MediaAttachment[];
-}
-
-interface EventBase<K extends SocialEventKind> {
-  kind: K;
-  /** The connected account the activity belongs to. */
-  accountId: string;
-  /** The platform's id of the event, or one derived from its content where the platform gives none. */
-  platformEventId: string;
-  occurredAt: string;
-  /** The platform event as received, kept with what it becomes. */
-  raw: Record<string, unknown>;
-}
-
-export interface PostEvent<K extends SocialEventKind> extends EventBase<K> {
-  post: Post;
-}
-
-export type PostByAccount = PostEvent<'post_by_account'>;
-export type ReplyByAccount = PostEvent<'reply_by_account'>;
-export type QuoteByAccount = PostEvent<'quote_by_account'>;
-export type ReplyToAccount = PostEvent<'reply_to_account'>;
-export type QuoteOfAccount = PostEvent<'quote_of_account'>;
-
-export interface Mention extends PostEvent<'mention'> {
-  /** The delivery's `user_has_blocked`: the account has blocked the author (null when not said). */
-  authorBlockedByAccount: boolean | null;
-}
-
-export interface RepostEvent<K extends 'repost_by_account' | 'repost_of_account'> extends PostEvent<K> {
-  original: PostRef;
-}
-export type RepostByAccount = RepostEvent<'repost_by_account'>;
-export type RepostOfAccount = RepostEvent<'repost_of_account'>;
-
-export interface PostDeleted extends EventBase<'post_deleted'> {
-  postId: string;
-  authorId: string | null;
-}
-
-export interface LikeEvent<K extends 'like_by_account' | 'like_of_account'> extends EventBase<K> {
-  liker: SocialUser;
-  likedPost: PostRef;
-}
-export type LikeByAccount = LikeEvent<'like_by_account'>;
-export type LikeOfAccount = LikeEvent<'like_of_account'>;
-
-export type FollowKind = 'follow_by_account' | 'follow_of_account' | 'unfollow_by_account' | 'unfollow_of_account';
-export interface FollowEvent<K extends FollowKind = FollowKind> extends EventBase<K> {
-  source: SocialUser;
-  target: SocialUser;
-}
-
-export type ContactActionKind = 'block' | 'unblock' | 'mute' | 'unmute';
-/** The account blocked, unblocked, muted or unmuted `target`. */
-export interface ContactActionEvent<K extends ContactActionKind = ContactActionKind> extends EventBase<K> {
-  target: SocialUser;
-}
-
-interface DirectMessageBase<K extends 'dm_received' | 'dm_sent'> extends EventBase<K> {
-  senderId: string;
-  recipientId: string;
-  /** The other party of the conversation (not the account). */
-  counterpart: SocialUser;
-  text: string;
-  attachments: MediaAttachment[];
-  sourceAppId: string | null;
-}
-export type DmReceived = DirectMessageBase<'dm_received'>;
-export type DmSent = DirectMessageBase<'dm_sent'>;
-
-interface IndicatorBase<K extends 'dm_typing' | 'dm_read'> extends EventBase<K> {
-  senderId: string;
-  recipientId: string;
-  counterpartId: string;
-  /** True when the account itself is typing / has read. */
-  byAccount: boolean;
-}
-export type DmTyping = IndicatorBase<'dm_typing'>;
-export interface DmRead extends IndicatorBase<'dm_read'> {
-  lastReadEventId: string;
-}
-
-export interface SubscriptionRevoked extends EventBase<'subscription_revoked'> {
-  appId: string | null;
-}
-
-export type SocialEvent =
-  | PostByAccount
-  | ReplyByAccount
-  | QuoteByAccount
-  | RepostByAccount
-  | Mention
-  | ReplyToAccount
-  | QuoteOfAccount
-  | RepostOfAccount
-  | PostDeleted
-  | LikeByAccount
-  | LikeOfAccount
-  | FollowEvent
-  | ContactActionEvent
-  | DmReceived
-  | DmSent
-  | DmTyping
-  | DmRead
-  | SubscriptionRevoked;
-
-// ---------------------------------------------------------------------------------------
-// Schemas
-
-const platformId = { type: 'string', pattern: '^[0-9]{1,30}$' } as const;
-const nullableId = { type: ['string', 'null'], pattern: '^[0-9]{1,30}$' } as const;
-const nullableString = { type: ['string', 'null'] } as const;
-const rawObject = { type: 'object' } as const;
-
-const socialUserSchema = {
-  type: 'object',
-  required: ['id', 'screenName', 'name', 'avatarUrl', 'followersCount', 'verified', 'raw'],
-  additionalProperties: false,
-  properties: {
+const socialUserSchema = Type.Object(
+  {
     id: platformId,
     screenName: nullableString,
     name: nullableString,
-    avatarUrl: { type: ['string', 'null'], format: 'uri' },
-    followersCount: { type: ['integer', 'null'], minimum: 0 },
-    verified: { type: ['boolean', 'null'] },
-    raw: { type: ['object', 'null'] },
+    avatarUrl: Nullable(Type.String({ format: 'uri' })),
+    followersCount: Nullable(Type.Integer({ minimum: 0 })),
+    verified: Nullable(Type.Boolean()),
+    /** The user object as received; null when the delivery named the user by id only. */
+    raw: Nullable(AnyObject()),
   },
-} as const;
+  { additionalProperties: false },
+);
+export type SocialUser = Static<typeof socialUserSchema>;
 
-const mediaSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['type', 'url', 'mediaId'],
-    additionalProperties: false,
-    properties: { type: { type: 'string', minLength: 1 }, url: { type: ['string', 'null'], format: 'uri' }, mediaId: nullableString },
-  },
-} as const;
+/** A photo, video or GIF attached to a post or DM. */
+const mediaAttachmentSchema = Type.Object(
+  { type: Type.String({ minLength: 1 }), url: Nullable(Type.String({ format: 'uri' })), mediaId: nullableString },
+  { additionalProperties: false },
+);
+export type MediaAttachment = Static<typeof mediaAttachmentSchema>;
+const mediaSchema = Type.Array(mediaAttachmentSchema);
 
-const postRefSchema = {
-  type: 'object',
-  required: ['id', 'text', 'author'],
-  additionalProperties: false,
-  properties: { id: platformId, text: nullableString, author: { oneOf: [{ type: 'null' }, socialUserSchema] } },
-} as const;
+/** Another post an event refers to (the liked, reposted or quoted one). */
+const postRefSchema = Type.Object({ id: platformId, text: nullableString, author: Type.Union([Type.Null(), socialUserSchema]) }, { additionalProperties: false });
+export type PostRef = Static<typeof postRefSchema>;
 
-const postSchema = {
-  type: 'object',
-  required: ['id', 'text', 'lang', 'author', 'inReplyToPostId', 'inReplyToUserId', 'inReplyToScreenName', 'quotedPost', 'mentionedUserIds', 'media'],
-  additionalProperties: false,
-  properties: {
+const postSchema = Type.Object(
+  {
     id: platformId,
-    text: { type: 'string' },
+    text: Type.String(),
     lang: nullableString,
     author: socialUserSchema,
     inReplyToPostId: nullableId,
     inReplyToUserId: nullableId,
     inReplyToScreenName: nullableString,
-    quotedPost: { oneOf: [{ type: 'null' }, postRefSchema] },
-    mentionedUserIds: { type: 'array', items: platformId },
+    quotedPost: Type.Union([Type.Null(), postRefSchema]),
+    /** Ids of the users the post mentions. */
+    mentionedUserIds: Type.Array(platformId),
     media: mediaSchema,
   },
-} as const;
+  { additionalProperties: false },
+);
+export type Post = Static<typeof postSchema>;
 
 /** The schema of one kind: the common fields plus the kind's own. */
-function eventSchema(kind: SocialEventKind, properties: Record<string, unknown>): Record<string, unknown> {
-  return {
-    type: 'object',
-    required: ['kind', 'accountId', 'platformEventId', 'occurredAt', 'raw', ...Object.keys(properties)],
-    additionalProperties: false,
-    properties: {
-      kind: { const: kind },
+function eventSchema<K extends SocialEventKind, P extends TProperties>(kind: K, properties: P) {
+  return Type.Object(
+    {
+      kind: Type.Literal(kind),
+      /** The connected account the activity belongs to. */
       accountId: platformId,
-      platformEventId: { type: 'string', minLength: 1, maxLength: 200 },
-      occurredAt: { type: 'string', format: 'date-time' },
-      raw: rawObject,
+      /** The platform's id of the event, or one derived from its content where the platform gives none. */
+      platformEventId: Type.String({ minLength: 1, maxLength: 200 }),
+      occurredAt: Type.String({ format: 'date-time' }),
+      /** The platform event as received, kept with what it becomes. */
+      raw: AnyObject(),
       ...properties,
     },
-  };
+    { additionalProperties: false },
+  );
 }
 
 const postProperties = { post: postSchema };
+const repostProperties = { ...postProperties, original: postRefSchema };
+const likeProperties = { liker: socialUserSchema, likedPost: postRefSchema };
+const followProperties = { source: socialUserSchema, target: socialUserSchema };
+/** The account blocked, unblocked, muted or unmuted `target`. */
+const contactActionProperties = { target: socialUserSchema };
 const directMessageProperties = {
   senderId: platformId,
   recipientId: platformId,
+  /** The other party of the conversation (not the account). */
   counterpart: socialUserSchema,
-  text: { type: 'string' },
+  text: Type.String(),
   attachments: mediaSchema,
   sourceAppId: nullableId,
 };
-const indicatorProperties = { senderId: platformId, recipientId: platformId, counterpartId: platformId, byAccount: { type: 'boolean' } };
-
-const PROPERTIES: Record<SocialEventKind, Record<string, unknown>> = {
-  post_by_account: postProperties,
-  reply_by_account: postProperties,
-  quote_by_account: postProperties,
-  repost_by_account: { ...postProperties, original: postRefSchema },
-  mention: { ...postProperties, authorBlockedByAccount: { type: ['boolean', 'null'] } },
-  reply_to_account: postProperties,
-  quote_of_account: postProperties,
-  repost_of_account: { ...postProperties, original: postRefSchema },
-  post_deleted: { postId: platformId, authorId: nullableId },
-  like_by_account: { liker: socialUserSchema, likedPost: postRefSchema },
-  like_of_account: { liker: socialUserSchema, likedPost: postRefSchema },
-  follow_by_account: { source: socialUserSchema, target: socialUserSchema },
-  follow_of_account: { source: socialUserSchema, target: socialUserSchema },
-  unfollow_by_account: { source: socialUserSchema, target: socialUserSchema },
-  unfollow_of_account: { source: socialUserSchema, target: socialUserSchema },
-  block: { target: socialUserSchema },
-  unblock: { target: socialUserSchema },
-  mute: { target: socialUserSchema },
-  unmute: { target: socialUserSchema },
-  dm_received: directMessageProperties,
-  dm_sent: directMessageProperties,
-  dm_typing: indicatorProperties,
-  dm_read: { ...indicatorProperties, lastReadEventId: platformId },
-  subscription_revoked: { appId: nullableId },
+const indicatorProperties = {
+  senderId: platformId,
+  recipientId: platformId,
+  counterpartId: platformId,
+  /** True when the account itself is typing / has read. */
+  byAccount: Type.Boolean(),
 };
+
+const EVENT_SCHEMAS = {
+  post_by_account: eventSchema('post_by_account', postProperties),
+  reply_by_account: eventSchema('reply_by_account', postProperties),
+  quote_by_account: eventSchema('quote_by_account', postProperties),
+  repost_by_account: eventSchema('repost_by_account', repostProperties),
+  /** `authorBlockedByAccount`: the delivery's `user_has_blocked` (the account has blocked the author; null when not said). */
+  mention: eventSchema('mention', { ...postProperties, authorBlockedByAccount: Nullable(Type.Boolean()) }),
+  reply_to_account: eventSchema('reply_to_account', postProperties),
+  quote_of_account: eventSchema('quote_of_account', postProperties),
+  repost_of_account: eventSchema('repost_of_account', repostProperties),
+  post_deleted: eventSchema('post_deleted', { postId: platformId, authorId: nullableId }),
+  like_by_account: eventSchema('like_by_account', likeProperties),
+  like_of_account: eventSchema('like_of_account', likeProperties),
+  follow_by_account: eventSchema('follow_by_account', followProperties),
+  follow_of_account: eventSchema('follow_of_account', followProperties),
+  unfollow_by_account: eventSchema('unfollow_by_account', followProperties),
+  unfollow_of_account: eventSchema('unfollow_of_account', followProperties),
+  block: eventSchema('block', contactActionProperties),
+  unblock: eventSchema('unblock', contactActionProperties),
+  mute: eventSchema('mute', contactActionProperties),
+  unmute: eventSchema('unmute', contactActionProperties),
+  dm_received: eventSchema('dm_received', directMessageProperties),
+  dm_sent: eventSchema('dm_sent', directMessageProperties),
+  dm_typing: eventSchema('dm_typing', indicatorProperties),
+  dm_read: eventSchema('dm_read', { ...indicatorProperties, lastReadEventId: platformId }),
+  subscription_revoked: eventSchema('subscription_revoked', { appId: nullableId }),
+} satisfies Record<SocialEventKind, TSchema>;
+
+type EventOf<K extends SocialEventKind> = Static<(typeof EVENT_SCHEMAS)[K]>;
+
+export type SocialEvent = EventOf<SocialEventKind>;
+export type PostByAccount = EventOf<'post_by_account'>;
+export type ReplyByAccount = EventOf<'reply_by_account'>;
+export type QuoteByAccount = EventOf<'quote_by_account'>;
+export type ReplyToAccount = EventOf<'reply_to_account'>;
+export type QuoteOfAccount = EventOf<'quote_of_account'>;
+export type Mention = EventOf<'mention'>;
+export type RepostByAccount = EventOf<'repost_by_account'>;
+export type RepostOfAccount = EventOf<'repost_of_account'>;
+export type PostDeleted = EventOf<'post_deleted'>;
+export type LikeByAccount = EventOf<'like_by_account'>;
+export type LikeOfAccount = EventOf<'like_of_account'>;
+export type FollowKind = 'follow_by_account' | 'follow_of_account' | 'unfollow_by_account' | 'unfollow_of_account';
+export type FollowEvent<K extends FollowKind = FollowKind> = EventOf<K>;
+export type ContactActionKind = 'block' | 'unblock' | 'mute' | 'unmute';
+export type ContactActionEvent<K extends ContactActionKind = ContactActionKind> = EventOf<K>;
+export type DmReceived = EventOf<'dm_received'>;
+export type DmSent = EventOf<'dm_sent'>;
+export type DmTyping = EventOf<'dm_typing'>;
+export type DmRead = EventOf<'dm_read'>;
+export type SubscriptionRevoked = EventOf<'subscription_revoked'>;
 
 /** The message type of a kind: `social.event.dm-received.v1`. */
 const socialEventType = (kind: SocialEventKind) => `social.event.${kind.replace(/_/g, '-')}.v1`;
 
 const SocialEventContracts = Object.fromEntries(
-  SOCIAL_EVENT_KINDS.map((kind) => [kind, defineContract<SocialEvent>(socialEventType(kind), eventSchema(kind, PROPERTIES[kind]))]),
+  SOCIAL_EVENT_KINDS.map((kind) => [kind, defineContract(socialEventType(kind), EVENT_SCHEMAS[kind])]),
 ) as Record<SocialEventKind, Contract<SocialEvent>>;
 
 /** The problems of an event against its kind's schema, each naming the field; empty when valid. */
