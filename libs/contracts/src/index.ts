@@ -21,3 +21,4 @@ export * from './account-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';
 export * from './crm-events';
+export * from './routes';

@@ -66,7 +66,7 @@ export const SearchPostsResultSchema = Type.Union([
 ]);
 export type SearchPostsResult = Static<typeof SearchPostsResultSchema>;
 
-const RpcErrorSchema = Type.Object({ code: Type.String(), message: Type.String() });
+export const RpcErrorSchema = Type.Object({ code: Type.String(), message: Type.String() });
 
 export const RpcReplyPayloadSchema = Type.Union(
   [

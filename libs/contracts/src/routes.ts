@@ -1,0 +1,160 @@
+import type { TSchema } from '@sinclair/typebox';
+import { AccountRevoked, ACCOUNT_REVOKED_KEY } from './account-events';
+import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, AuthAccountEventKeys, WebhookInvalid } from './auth-account-events';
+import { SocialCommand, SocialCommandResult } from './commands';
+import { CredentialGrantSchema, CredentialRevoked, CredentialVerifyRequest } from './credentials';
+import { CRM_EVENT_TYPES, CrmEvents } from './crm-events';
+import type { Contract } from './envelope';
+import { RawActivity, SearchPostsRequest, SearchPostsResultSchema, WebhookKeyRequest, WebhookKeyResultSchema } from './messages';
+import { Nullable } from './schema';
+import { Exchanges, Queues } from './topology';
+import {
+  TrackingAvailabilityRequest,
+  TrackingAvailabilitySchema,
+  TrackingLiveRequest,
+  TrackingLiveViewSchema,
+  TrackingTaskRequest,
+  TrackingTaskResultSchema,
+} from './tracking';
+
+/**
+ * Who sends which message where, and who reads it: the routes of every message type over the
+ * topology of topology.ts. The AsyncAPI document (docs/asyncapi.yaml) is generated from these
+ * and the contracts' schemas; routes.test.ts checks them against the topology.
+ */
+
+export type ServiceName = 'webhook-ingest' | 'ticketing' | 'auth' | 'tracking';
+/** What a route needs of a contract: its type and schema. */
+type AnyContract = Pick<Contract<unknown>, 'type' | 'schema'>;
+
+/** Messages a service publishes on an exchange. */
+export interface Publication {
+  contracts: AnyContract[];
+  exchange: string;
+  /** The routing key; `{name}` marks a part that varies with the message. */
+  routingKey: string;
+  producer: ServiceName;
+  /** `outbox`: written in the transaction of the change, published after it commits. `confirm`: published directly, awaiting the broker's confirm. */
+  via: 'outbox' | 'confirm';
+  summary: string;
+}
+
+export const PUBLICATIONS: Publication[] = [
+  {
+    contracts: [RawActivity],
+    exchange: Exchanges.socialActivity,
+    routingKey: '{kind}.{forUserId}',
+    producer: 'webhook-ingest',
+    via: 'confirm',
+    summary: 'Every verified webhook delivery; the routing key is its payload kind and account (`unknown` when the delivery names none).',
+  },
+  {
+    contracts: [SocialCommand],
+    exchange: Exchanges.socialCommands,
+    routingKey: '{action}',
+    producer: 'ticketing',
+    via: 'outbox',
+    summary: 'A command for auth to carry out as a connected account (a reply, a DM, a like, ...); the routing key is its action.',
+  },
+  {
+    contracts: [SocialCommandResult],
+    exchange: Exchanges.socialCommandResults,
+    routingKey: '{action}.{succeeded|failed}',
+    producer: 'auth',
+    via: 'outbox',
+    summary: 'The outcome of each command (an unknown outcome goes with `failed`).',
+  },
+  ...(
+    [
+      [AccountConnected, AuthAccountEventKeys.connected],
+      [AccountDisconnected, AuthAccountEventKeys.disconnected],
+      [AccountNeedsReconnect, AuthAccountEventKeys.needsReconnect],
+      [WebhookInvalid, AuthAccountEventKeys.webhookInvalid],
+      [AccountRevoked, ACCOUNT_REVOKED_KEY],
+    ] as const
+  ).map(
+    ([contract, routingKey]): Publication => ({
+      contracts: [contract],
+      exchange: Exchanges.accountEvents,
+      routingKey,
+      producer: 'auth',
+      via: 'outbox',
+      summary: contract.schema.description ?? contract.type,
+    }),
+  ),
+  {
+    contracts: [CredentialRevoked],
+    exchange: Exchanges.accessEvents,
+    routingKey: '',
+    producer: 'auth',
+    via: 'confirm',
+    summary: "An API credential was revoked (auth's CLI): every process's cache of credential checks forgets it.",
+  },
+  ...CRM_EVENT_TYPES.map(
+    (type): Publication => ({
+      contracts: [CrmEvents[type]],
+      exchange: Exchanges.crmEvents,
+      routingKey: type,
+      producer: 'ticketing',
+      via: 'outbox',
+      summary: `The CRM event \`${type}\` (docs/crm-events.md); the CRM binds queues of its own to \`${Exchanges.crmEvents}\`.`,
+    }),
+  ),
+];
+
+/** A work queue's reader and the message types it accepts (anything else is dead-lettered). */
+export interface Consumption {
+  queue: string;
+  consumer: ServiceName;
+  contracts: AnyContract[];
+  summary: string;
+}
+
+export const CONSUMPTIONS: Consumption[] = [
+  { queue: Queues.ticketingActivity, consumer: 'ticketing', contracts: [RawActivity], summary: 'Interprets each delivery into tickets, contacts and timeline entries.' },
+  { queue: Queues.ticketingRawLog, consumer: 'ticketing', contracts: [RawActivity], summary: 'Keeps every accepted delivery in the raw log, whatever the interpretation makes of it.' },
+  { queue: Queues.ticketingCommandResults, consumer: 'ticketing', contracts: [SocialCommandResult], summary: 'Records the outcome of the commands ticketing sent.' },
+  {
+    queue: Queues.ticketingAccountEvents,
+    consumer: 'ticketing',
+    contracts: [AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountRevoked, WebhookInvalid],
+    summary: "Mirrors auth's accounts into the partner configuration.",
+  },
+  { queue: Queues.authCommands, consumer: 'auth', contracts: [SocialCommand], summary: 'Carries out each command on the platform, once, and publishes its result.' },
+  { queue: Queues.authActivity, consumer: 'auth', contracts: [RawActivity], summary: 'Records a revoke (`user_event`) and announces `account.revoked`.' },
+];
+
+/** A method of an RPC queue: its request, the schema of its result, who answers and who calls. */
+export interface RpcRoute {
+  request: AnyContract;
+  result: TSchema;
+  queue: string;
+  server: ServiceName;
+  callers: ServiceName[];
+}
+
+export const RPC_ROUTES: RpcRoute[] = [
+  { request: WebhookKeyRequest, result: WebhookKeyResultSchema, queue: Queues.authRpc, server: 'auth', callers: ['webhook-ingest'] },
+  { request: SearchPostsRequest, result: SearchPostsResultSchema, queue: Queues.authRpc, server: 'auth', callers: ['ticketing'] },
+  { request: CredentialVerifyRequest, result: Nullable(CredentialGrantSchema), queue: Queues.authRpc, server: 'auth', callers: ['ticketing', 'tracking'] },
+  { request: TrackingTaskRequest, result: TrackingTaskResultSchema, queue: Queues.trackingRpc, server: 'tracking', callers: [] },
+  { request: TrackingLiveRequest, result: TrackingLiveViewSchema, queue: Queues.trackingRpc, server: 'tracking', callers: [] },
+  { request: TrackingAvailabilityRequest, result: TrackingAvailabilitySchema, queue: Queues.trackingRpc, server: 'tracking', callers: ['ticketing'] },
+];
+
+/** A fanout every process of the listed services hears on a queue of its own (exclusive, deleted with its connection). */
+export interface Broadcast {
+  exchange: string;
+  listeners: ServiceName[];
+  contracts: AnyContract[];
+  summary: string;
+}
+
+export const BROADCASTS: Broadcast[] = [
+  {
+    exchange: Exchanges.accessEvents,
+    listeners: ['auth', 'ticketing', 'tracking'],
+    contracts: [CredentialRevoked],
+    summary: 'Each process forgets a revoked credential at once; one revoked while it is disconnected is missed, and its cache TTL bounds it.',
+  },
+];
