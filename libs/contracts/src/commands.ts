@@ -200,7 +200,8 @@ export const SocialCommandPayloadSchema = Type.Object(
 export type SocialCommandPayload = Static<typeof SocialCommandPayloadSchema>;
 export const SocialCommand = defineContract('social.command.v1', SocialCommandPayloadSchema);
 
-export type CommandOutcome = 'succeeded' | 'failed' | 'unknown';
+export const COMMAND_OUTCOMES = ['succeeded', 'failed', 'unknown'] as const;
+export type CommandOutcome = (typeof COMMAND_OUTCOMES)[number];
 
 /** Machine codes of failed and unknown results. */
 const COMMAND_ERROR_CODES = [
@@ -240,7 +241,7 @@ export const SocialCommandResultPayloadSchema = Type.Object(
     commandId: commandIdSchema,
     action: actionSchema,
     accountId: platformId,
-    outcome: StringEnum(['succeeded', 'failed', 'unknown']),
+    outcome: StringEnum(COMMAND_OUTCOMES),
     platformId: Nullable(
       Type.String({
         maxLength: 100,

@@ -75,6 +75,7 @@ export const RpcReplyPayloadSchema = Type.Union(
   ],
   { description: 'The answer to any RPC request: a result, or an error with a machine code and a message for people.' },
 );
-/** Replies to any RPC: a result, or an error with a machine code and a message for people. */
-export type RpcReplyPayload<R = unknown> = { ok: true; result: R } | { ok: false; error: Static<typeof RpcErrorSchema> };
+type AnyRpcReply = Static<typeof RpcReplyPayloadSchema>;
+/** Replies to any RPC, with the result typed `R` (the schema's `result` is any JSON value). */
+export type RpcReplyPayload<R = unknown> = Exclude<AnyRpcReply, { ok: true }> | (Omit<Extract<AnyRpcReply, { ok: true }>, 'result'> & { result: R });
 export const RpcReply = defineContract('rpc.reply.v1', RpcReplyPayloadSchema);
