@@ -13,6 +13,11 @@ export const RawActivityPayloadSchema = Type.Object(
     receivedAt: Type.String({ format: 'date-time' }),
     bodySha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the exact bytes received: the same delivery sent again has the same digest.' }),
     delivery: AnyObject({ description: 'The parsed webhook body.' }),
+    api: Type.Optional(
+      StringEnum(['aaa', 'xaa'] as const, {
+        description: "Which of the platform's webhook APIs delivered it: the Account Activity API (aaa, also when absent) or the X Activity API (xaa, one event a delivery; accountActivityForm gives its aaa form).",
+      }),
+    ),
   },
   { additionalProperties: false, description: 'A verified webhook delivery, as received.' },
 );

@@ -112,6 +112,48 @@ describe('CRC', () => {
   });
 });
 
+describe('X Activity API deliveries (/webhooks/:envName/xaa)', () => {
+  const xaaUrl = () => `${base}/webhooks/dev/xaa`;
+  const xaa = (eventUuid: string, text: string) =>
+    Buffer.from(
+      JSON.stringify({
+        data: {
+          event_uuid: eventUuid,
+          event_type: 'dm.received',
+          filter: { user_id: '4337869213' },
+          tag: 'acme',
+          payload: { id: '1000000001', event_type: 'MessageCreate', text, sender_id: '3001969357', participant_ids: ['3001969357', '4337869213'], dm_conversation_id: '3001969357-4337869213', created_at: '2026-11-25T06:00:00.000Z' },
+          includes: { users: [{ id: '3001969357', name: 'Jordan', username: 'furiouscamper' }] },
+        },
+      }),
+    );
+  const postXaa = (body: Buffer, signature: string) => http.post(xaaUrl(), body, { headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': signature } });
+
+  it('answers the CRC with the same key as the Account Activity webhook', async () => {
+    const res = await http.get(xaaUrl(), { params: { crc_token: 'a-valid-crc-token-0123' } });
+    expect(res.data).toEqual(crcResponse(SECRET, 'a-valid-crc-token-0123'));
+  });
+
+  it('publishes a signed delivery as a raw activity marked xaa, its message id taken from the event uuid', async () => {
+    const body = xaa('0c1d2e3f-aaaa-4bbb-8ccc-000000000001', 'where is my order?');
+    expect((await postXaa(body, sign(SECRET, body))).status).toBe(200);
+    const [message] = (await takeMessages()) as unknown[];
+    const envelope = validateEnvelope<RawActivityPayload>(message, RawActivity);
+    expect(envelope.id).toBe('xaa-0c1d2e3f-aaaa-4bbb-8ccc-000000000001');
+    expect(envelope.payload).toMatchObject({ api: 'xaa', kind: 'direct_message_events', forUserId: '4337869213', delivery: { data: { event_type: 'dm.received' } } });
+  });
+
+  it('refuses an Account Activity body on the XAA path, and a bad signature, publishing nothing', async () => {
+    const aaa = dm('wrong path');
+    const wrongShape = await postXaa(aaa, sign(SECRET, aaa));
+    expect(wrongShape.status).toBe(400);
+    expect(wrongShape.data.error.message).toMatch(/not a known X Activity API delivery/);
+    const body = xaa('0c1d2e3f-aaaa-4bbb-8ccc-000000000002', 'forged');
+    expect((await postXaa(body, sign('another-secret', body))).status).toBe(401);
+    expect(await takeMessages()).toEqual([]);
+  });
+});
+
 describe('deliveries', () => {
   it('publishes a correctly signed delivery as a raw activity, then answers 200', async () => {
     const body = dm('where is my order <42>?');

@@ -87,8 +87,19 @@ export function v2User(user: Json): Json {
     protected: Boolean(user.protected),
     verified: Boolean(user.verified),
     ...(user.profile_image_url_https ? { profile_image_url: user.profile_image_url_https } : {}),
+    ...(user.followers_count !== undefined ? { public_metrics: { followers_count: user.followers_count, following_count: user.friends_count, tweet_count: user.statuses_count, listed_count: user.listed_count ?? 0 } } : {}),
     ...(Number.isFinite(created) ? { created_at: iso(created) } : user.created_at ? { created_at: iso(Date.parse(String(user.created_at))) } : {}),
   };
+}
+
+/** The v2 media objects (`includes.media`) of v1.1 media entities. */
+function v2Media(items: Json[]): Json[] {
+  return items.map((m) => ({ media_key: `3_${str(m.id_str) ?? str(m.id)}`, type: m.type ?? 'photo', url: m.media_url_https }));
+}
+
+function mediaOf(post: Json): Json[] {
+  const entities = (post.extended_entities ?? post.entities ?? {}) as Json;
+  return v2Media((entities.media ?? []) as Json[]);
 }
 
 /** A v1.1 post as a v2 post object. */
@@ -108,7 +119,7 @@ export function v2Post(post: Json): Json {
     const [start, end] = (m.indices as number[] | undefined) ?? [0, 0];
     return { start, end, username: m.screen_name, id: str(m.id_str) ?? str(m.id) };
   });
-  const media = ((entities.media ?? []) as Json[]).map((m) => `3_${str(m.id_str) ?? str(m.id)}`);
+  const media = mediaOf(post).map((m) => m.media_key);
   const replyUser = str(post.in_reply_to_user_id_str);
   return {
     id,
@@ -137,7 +148,8 @@ function postIncludes(post: Json): Record<string, unknown[]> {
     tweets.push(v2Post(target));
     addUser(target.user as Json);
   }
-  return { users: [...users.values()], ...(tweets.length ? { tweets } : {}) };
+  const media = [post, ...['quoted_status', 'retweeted_status'].map((key) => post[key] as Json | undefined)].flatMap((p) => (p ? mediaOf(p) : []));
+  return { users: [...users.values()], ...(tweets.length ? { tweets } : {}), ...(media.length ? { media } : {}) };
 }
 
 /** The most specific post type for the account: its own, else a repost, quote or reply of its posts, else a mention. */
@@ -222,7 +234,8 @@ function dmEvents(delivery: Json, account: string): XaaEvent[] {
       created_at: iso(Number(event.created_timestamp)),
       ...(media ? { attachments: { media_keys: [`3_${str(media.id_str)}`] } } : {}),
     };
-    return { eventType, userId: account, uuid: eventUuid(eventType, account, String(payload.id)), payload, includes: { users: dmUsers(delivery) } };
+    const includes = { users: dmUsers(delivery), ...(media ? { media: v2Media([media]) } : {}) };
+    return { eventType, userId: account, uuid: eventUuid(eventType, account, String(payload.id)), payload, includes };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { RawActivityPayload } from '@crm/contracts';
 import { appRevoked } from '@crm/social-platform-simulator/src/activity-deliveries';
+import { xaaDelivery, xaaEventsOf } from '@crm/social-platform-simulator/src/xaa-deliveries';
 import { InvalidRevoke, revokeOf } from './revokes';
 
 const activity = (delivery: Record<string, unknown>, overrides: Partial<RawActivityPayload> = {}): RawActivityPayload => ({
@@ -22,6 +23,14 @@ describe('revokeOf', () => {
     const delivery = { user_event: { revoke: { date_time: '2026-07-03T10:00:00+02:00', source: { user_id: 1001 } } } };
     expect(revokeOf(activity(delivery))).toEqual({ accountId: '1001', appId: null, revokedAt: '2026-07-03T08:00:00.000Z' });
     expect(revokeOf(activity(delivery, { forUserId: null }))).toMatchObject({ accountId: '1001' });
+  });
+
+  it('reads the same revoke from the X Activity API, and refuses a garbled XAA delivery', () => {
+    const revoke = appRevoked({ account: '1001', createdAt: new Date('2026-07-03T10:00:00Z') });
+    const [event] = xaaEventsOf(revoke);
+    const delivery = xaaDelivery(event!, { filter: { user_id: '1001' } }) as unknown as Record<string, unknown>;
+    expect(revokeOf(activity(delivery, { api: 'xaa' }))).toEqual(revokeOf(activity(revoke)));
+    expect(() => revokeOf(activity({ data: { event_type: 'oauth.revoke' } }, { api: 'xaa' }))).toThrow(InvalidRevoke);
   });
 
   it('is null for other user events and other deliveries', () => {

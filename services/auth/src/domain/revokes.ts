@@ -1,4 +1,4 @@
-import type { RawActivityPayload } from '@crm/contracts';
+import { accountActivityForm, checkXaaDelivery, type RawActivityPayload, type XaaDelivery } from '@crm/contracts';
 
 /** The account's owner revoked the app's access on the platform. */
 export interface Revoke {
@@ -22,8 +22,16 @@ const platformId = (value: unknown): string | null => ((typeof value === 'string
  * `date_time`); null for any other delivery. The revoking user must be the one the delivery
  * was routed for.
  */
+/** An X Activity API `oauth.revoke` as the Account Activity revoke it stands for. */
+function xaaForm(delivery: Record<string, unknown>): Record<string, unknown> {
+  const check = checkXaaDelivery(delivery);
+  if (!check.ok) throw new InvalidRevoke(`not a known X Activity API delivery: ${check.problems.join('; ')}`);
+  return accountActivityForm(delivery as XaaDelivery);
+}
+
 export function revokeOf(activity: RawActivityPayload): Revoke | null {
-  const revoke = record(record(activity.delivery.user_event)?.revoke);
+  const delivery = activity.api === 'xaa' ? xaaForm(activity.delivery) : activity.delivery;
+  const revoke = record(record(delivery.user_event)?.revoke);
   if (activity.kind !== 'user_event' || !revoke) return null;
   const accountId = platformId(record(revoke.source)?.user_id);
   if (!accountId) throw new InvalidRevoke('user_event.revoke.source.user_id is not a platform id');

@@ -1,4 +1,4 @@
-import { type RawActivityPayload } from '@crm/contracts';
+import { accountActivityForm, checkXaaDelivery, type RawActivityPayload, type XaaDelivery } from '@crm/contracts';
 import { checkSocialEvent, type SocialEvent } from './social-events';
 import { interpretDirectMessages, interpretIndicators } from './direct-messages';
 import { InvalidActivity } from './errors';
@@ -84,13 +84,23 @@ function interpretEach(accountId: string, payload: RawActivityPayload): Interpre
   return result;
 }
 
+/** An X Activity API delivery as the Account Activity delivery of the same activity: one interpretation serves both. */
+function accountActivityPayload(payload: RawActivityPayload): RawActivityPayload {
+  if (payload.api !== 'xaa') return payload;
+  const check = checkXaaDelivery(payload.delivery);
+  if (!check.ok) throw new InvalidActivity(`not a known X Activity API delivery: ${check.problems.join('; ')}`);
+  if (check.kind !== payload.kind) throw new InvalidActivity(`kind ${payload.kind} does not match the XAA event type ${check.eventType} (${check.kind})`);
+  return { ...payload, delivery: accountActivityForm(payload.delivery as XaaDelivery) };
+}
+
 /**
  * Turns one raw delivery into typed domain events, one per platform event (a delivery with
  * several yields several). Pure: no I/O, no clock. Each event is checked against its
  * contract. An unusable event beside usable ones is `rejected` (with its reason) and the rest
  * go on; a delivery with nothing usable throws InvalidActivity naming the field or the unknown kind.
  */
-export function interpretActivity(payload: RawActivityPayload): Interpretation {
+export function interpretActivity(received: RawActivityPayload): Interpretation {
+  const payload = accountActivityPayload(received);
   const accountId = accountOf(payload);
   try {
     return { accountId, ...checkedEventsOf(accountId, payload), rejected: [] };

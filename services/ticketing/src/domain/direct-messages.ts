@@ -14,6 +14,9 @@ function dmUser(delivery: Record<string, unknown>, userId: string): SocialUser {
   return isRecord(misplaced) && 'screen_name' in misplaced ? userFromMap(delivery.apps, userId) : fromUsers;
 }
 
+/** What the timeline shows for an encrypted DM: recorded, never dropped, and its text is for the app alone. */
+export const ENCRYPTED_DM_NOTICE = 'This message is end-to-end encrypted (XChat): the CRM cannot read it. Read it in the app.';
+
 /**
  * Turns the events of a `direct_message_events` delivery into DM received / DM sent events.
  * A DM is sent by the account when its sender is the account: `source_app_id` alone does not
@@ -33,11 +36,12 @@ export function interpretDirectMessages(accountId: string, delivery: Record<stri
     const target = requiredRecord(messageCreate.target, `${at}.message_create.target`);
     const recipientId = platformId(target.recipient_id, `${at}.message_create.target.recipient_id`);
     const messageData = requiredRecord(messageCreate.message_data, `${at}.message_create.message_data`);
-    const text = requiredString(messageData.text, `${at}.message_create.message_data.text`);
+    const encrypted = messageData.encrypted === true;
+    const text = encrypted ? ENCRYPTED_DM_NOTICE : requiredString(messageData.text, `${at}.message_create.message_data.text`);
     const attachment = optionalRecord(messageData.attachment, `${at}.message_create.message_data.attachment`);
     const attachments = attachment?.media ? mediaOf([attachment.media]) : [];
     const sourceAppId = optionalPlatformId(messageCreate.source_app_id, `${at}.message_create.source_app_id`);
-    const common = { accountId, platformEventId, occurredAt, senderId, recipientId, text, attachments, sourceAppId, raw: event };
+    const common = { accountId, platformEventId, occurredAt, senderId, recipientId, text, attachments, sourceAppId, raw: event, ...(encrypted ? { encrypted } : {}) };
 
     if (senderId === accountId) return { ...common, kind: 'dm_sent' as const, counterpart: dmUser(delivery, recipientId) };
     if (recipientId === accountId) return { ...common, kind: 'dm_received' as const, counterpart: dmUser(delivery, senderId) };

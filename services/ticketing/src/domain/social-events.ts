@@ -124,6 +124,8 @@ const directMessageProperties = {
   text: Type.String(),
   attachments: mediaSchema,
   sourceAppId: nullableId,
+  /** An end-to-end encrypted DM (XChat): the server never has its text, and `text` says so. */
+  encrypted: Type.Optional(Type.Boolean()),
 };
 const indicatorProperties = {
   senderId: platformId,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DELIVERY_KINDS, type RawActivityPayload } from '@crm/contracts';
+import { checkXaaDelivery, DELIVERY_KINDS, type RawActivityPayload } from '@crm/contracts';
 
 /** Builders of DM deliveries with full control over id types, for tests (the simulator builds every other kind). */
 
@@ -64,6 +64,12 @@ export function dmDelivery(forUserId: PlatformId, events: Record<string, unknown
 export function rawActivity(given: object): RawActivityPayload {
   const delivery = given as Record<string, unknown>;
   const body = JSON.stringify(delivery);
+  if ('data' in delivery) {
+    // An X Activity API delivery, as webhook-ingest publishes it from its XAA webhook.
+    const check = checkXaaDelivery(delivery);
+    if (!check.ok) throw new Error(`not an XAA delivery: ${check.problems.join('; ')}`);
+    return { envName: 'test', kind: check.kind, forUserId: check.forUserId, receivedAt: new Date().toISOString(), bodySha256: createHash('sha256').update(body).digest('hex'), delivery, api: 'xaa' };
+  }
   const kind = DELIVERY_KINDS.find((name) => name in delivery);
   if (!kind) throw new Error('the delivery holds no known payload kind');
   return {

@@ -5,8 +5,8 @@ import { activityRoutingKey, type InspectedDelivery } from '../domain/delivery';
 type AcceptedDelivery = Extract<InspectedDelivery, { ok: true }>;
 
 /**
- * Publishes a verified delivery to `social.activity`. The message id derives from the bytes,
- * so a delivery the platform sends again carries the same id.
+ * Publishes a verified delivery to `social.activity`. The message id derives from the bytes (an
+ * XAA delivery: from its event uuid), so a delivery the platform sends again carries the same id.
  */
 export function publishActivity(publisher: Publisher, envName: string, delivery: AcceptedDelivery, timeoutMs: number): Promise<void> {
   const envelope = makeEnvelope(
@@ -19,8 +19,10 @@ export function publishActivity(publisher: Publisher, envName: string, delivery:
       receivedAt: new Date().toISOString(),
       bodySha256: delivery.bodySha256,
       delivery: delivery.delivery,
+      ...(delivery.api === 'xaa' ? { api: 'xaa' as const } : {}),
     },
-    { id: `delivery-${delivery.bodySha256}` },
+    // An XAA event keeps its uuid when the platform sends it again (a replay, another subscription's copy).
+    { id: delivery.eventUuid ? `xaa-${delivery.eventUuid}` : `delivery-${delivery.bodySha256}` },
   );
   return publisher.publish(Exchanges.socialActivity, activityRoutingKey(delivery.kind, delivery.forUserId), envelope, { timeoutMs });
 }

@@ -1,24 +1,45 @@
 import { createHash } from 'node:crypto';
-import { checkDelivery, exceedsJsonDepth, MAX_JSON_DEPTH, type DeliveryKind } from '@crm/contracts';
+import { checkDelivery, checkXaaDelivery, exceedsJsonDepth, MAX_JSON_DEPTH, type DeliveryKind } from '@crm/contracts';
+
+/** Which of the platform's webhook APIs a delivery came through: Account Activity (aaa) or X Activity (xaa). */
+export type WebhookApi = 'aaa' | 'xaa';
 
 export type InspectedDelivery =
-  | { ok: true; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown> }
+  | { ok: true; api: WebhookApi; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown>; eventUuid?: string }
   | { ok: false; code: 'invalid_json' | 'too_deep' | 'unknown_delivery'; message: string };
 
-/** Parses verified bytes and says whether they are a delivery we know. */
-export function inspectDelivery(raw: Buffer): InspectedDelivery {
+type Rejected = Extract<InspectedDelivery, { ok: false }>;
+
+function parse(raw: Buffer): { body: unknown } | Rejected {
   const text = raw.toString('utf8');
   if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) return { ok: false, code: 'too_deep', message: `the body nests deeper than ${MAX_JSON_DEPTH} levels` };
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return { body: JSON.parse(text) };
   } catch {
     return { ok: false, code: 'invalid_json', message: 'the body is not valid JSON' };
   }
+}
+
+/** Parses verified bytes of an X Activity API delivery and says whether it is one we know. */
+export function inspectXaaDelivery(raw: Buffer): InspectedDelivery {
+  const parsed = parse(raw);
+  if ('ok' in parsed) return parsed;
+  const check = checkXaaDelivery(parsed.body);
+  if (!check.ok) return { ok: false, code: 'unknown_delivery', message: `not a known X Activity API delivery: ${check.problems.join('; ')}` };
+  const bodySha256 = createHash('sha256').update(raw).digest('hex');
+  return { ok: true, api: 'xaa', kind: check.kind, forUserId: check.forUserId, eventCount: 1, bodySha256, delivery: parsed.body as Record<string, unknown>, eventUuid: check.eventUuid };
+}
+
+/** Parses verified bytes and says whether they are an Account Activity delivery we know. */
+export function inspectDelivery(raw: Buffer): InspectedDelivery {
+  const parsed = parse(raw);
+  if ('ok' in parsed) return parsed;
+  const body = parsed.body;
   const check = checkDelivery(body);
   if (!check.ok) return { ok: false, code: 'unknown_delivery', message: `not a known Account Activity delivery: ${check.problems.join('; ')}` };
   return {
     ok: true,
+    api: 'aaa',
     kind: check.kind,
     forUserId: check.forUserId ?? revokingUserId(body as Record<string, unknown>),
     eventCount: check.eventCount,

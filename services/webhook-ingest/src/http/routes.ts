@@ -6,7 +6,7 @@ import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } f
 import { UnknownEnvironment, type WebhookKey, type WebhookKeys } from '../adapters/webhook-keys';
 import { domainErrors, invalidSignature } from './errors';
 import { publishActivity } from '../adapters/activity-publisher';
-import { ENV_NAME_PATTERN, inspectDelivery } from '../domain/delivery';
+import { ENV_NAME_PATTERN, inspectDelivery, inspectXaaDelivery, type InspectedDelivery } from '../domain/delivery';
 
 export interface WebhookRouteDeps {
   keys: WebhookKeys;
@@ -40,9 +40,18 @@ const identityEncodingOnly: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** The Account Activity webhook: CRC answers and signed deliveries. */
+/**
+ * The webhooks of an environment: the Account Activity API's at `/webhooks/:envName`, the X
+ * Activity API's at `/webhooks/:envName/xaa`. Both answer the CRC and verify signatures the same
+ * way, with the same key; each takes its own delivery shape.
+ */
 export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
-  app.get('/webhooks/:envName', async (req, res) => {
+  webhookRoute(app, deps, '/webhooks/:envName', inspectDelivery);
+  webhookRoute(app, deps, '/webhooks/:envName/xaa', inspectXaaDelivery);
+}
+
+function webhookRoute(app: Express, deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery): void {
+  app.get(path, async (req, res) => {
     const token = req.query.crc_token;
     if (token === undefined) throw new HttpError(400, 'missing_crc_token', 'send the challenge as ?crc_token=<token>');
     if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
@@ -52,14 +61,14 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
 
   // Raw bytes, whatever the content type: the signature covers exactly what was sent.
   // An unknown environment answers exactly as a bad signature does: a stranger learns nothing from it.
-  app.post('/webhooks/:envName', identityEncodingOnly, express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
+  app.post(path, identityEncodingOnly, express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
     const signature = req.get(SIGNATURE_HEADER);
     if (!signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
     const key = await keyFor(deps.keys, req);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!signedWith(key, raw, signature)) throw invalidSignature();
 
-    const delivery = inspectDelivery(raw);
+    const delivery = inspect(raw);
     if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
     // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
     await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
@@ -68,5 +77,5 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
     res.status(200).json({ accepted: true });
   });
 
-  app.use('/webhooks/:envName', domainErrors(deps.logger));
+  app.use(path, domainErrors(deps.logger));
 }
