@@ -8,10 +8,11 @@ const SERVICES = ['webhook-ingest', 'ticketing', 'auth', 'tracking', 'console'];
 let kubectl: string;
 let reports: OverlayReport[];
 
+// Installing kubectl, where it is missing, takes longer than a test.
 beforeAll(() => {
   kubectl = ensureKubectl();
   reports = checkAll(K8S_ROOT, kubectl);
-});
+}, 300_000);
 
 /** A copy of infra/k8s in a temporary folder, with `edits` applied (file, text to find, replacement). */
 function brokenCopy(edits: [file: string, find: string | RegExp, replace: string][]): string {

@@ -7,7 +7,7 @@ import { checkAll, ensureKubectl } from './check';
 const kubectl = ensureKubectl((line) => console.log(line));
 const reports = checkAll(undefined, kubectl);
 for (const { overlay, objects, problems } of reports) {
-  console.log(`${overlay}: ${objects.length} objects, ${problems.length ? `${problems.length} problems` : 'all valid'}`);
+  console.log(`${overlay}: ${objects.length} objects, ${problems.length ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : 'all valid'}`);
   for (const problem of problems) console.log(`  ${overlay}: ${problem}`);
 }
 if (reports.length === 0 || reports.some((report) => report.problems.length > 0)) process.exitCode = 1;
