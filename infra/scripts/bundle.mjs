@@ -5,7 +5,7 @@
 // migration Job runs it as the role that owns the database).
 import { build } from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 
 const migrateEntry = fileURLToPath(new URL('../../libs/db/src/migrate-main.ts', import.meta.url));
 
