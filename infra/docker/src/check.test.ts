@@ -31,7 +31,7 @@ describe('Dockerfiles', () => {
       'USER root',
       'CMD node main.js',
     ].join('\n');
-    expect(rules(bad)).toEqual(['DL3000', 'DL3002', 'DL3003', 'DL3004', 'DL3006', 'DL3007', 'DL3008', 'DL3009', 'DL3015', 'DL3016', 'DL3020', 'DL3025', 'DL3057', 'DL3059', 'DL4000', 'DL4006', 'copy-chown', 'pinned-digest']);
+    expect(rules(bad)).toEqual(['DL3000', 'DL3002', 'DL3003', 'DL3004', 'DL3006', 'DL3007', 'DL3008', 'DL3009', 'DL3015', 'DL3016', 'DL3020', 'DL3025', 'DL3057', 'DL3059', 'DL4000', 'DL4006', 'copy-chown', 'pinned-digest', 'syntax']);
     const findings = lintDockerfile(bad);
     expect(findings.find((finding) => finding.rule === 'DL3008')).toMatchObject({ line: 4, message: expect.stringContaining('curl') });
     expect(findings.find((finding) => finding.rule === 'DL3002')).toMatchObject({ line: 10 });
@@ -50,6 +50,15 @@ describe('Dockerfiles', () => {
       'CMD ["node", "dist/main.js"]',
     ].join('\n');
     expect(lintDockerfile(good)).toEqual([]);
+  });
+
+  it('refuses what Docker would not build: an unknown instruction or flag, a bad port', () => {
+    const text = `FROM ${NODE}\nCOPPY a b\nEXPOSE http\nUSER node\nHEALTHCHECK --intervl=5s CMD ["true"]\nCMD ["node"]`;
+    expect(lintDockerfile(text).filter((finding) => finding.rule === 'syntax')).toEqual([
+      { rule: 'syntax', line: 2, message: 'Unknown instruction: COPPY' },
+      { rule: 'syntax', line: 3, message: 'Invalid containerPort: http' },
+      { rule: 'syntax', line: 5, message: 'Unknown flag: intervl' },
+    ]);
   });
 
   it('asks for a non-root user when the final stage sets none, and takes a numeric root as root', () => {

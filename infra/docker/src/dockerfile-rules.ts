@@ -2,8 +2,11 @@
  * The hadolint rules that matter for these images, over dockerfile-ast's parse (no Docker
  * engine or hadolint binary is needed): ids are hadolint's where it has the rule, and a
  * readable name where the rule is ours (a digest on every base image, a non-root final user).
+ * What Docker itself would refuse (an unknown instruction or flag, a bad argument) comes from
+ * dockerfile-utils' validator, under the rule `syntax`.
  */
 import { DockerfileParser, type Flag, type Instruction } from 'dockerfile-ast';
+import { validate as dockerfileSyntax } from 'dockerfile-utils';
 
 export interface Finding {
   rule: string;
@@ -33,6 +36,7 @@ export const RULES: Record<string, string> = {
   'pinned-digest': 'pin the base image by digest (name:tag@sha256:...)',
   'non-root-user': 'the final stage switches to a non-root USER',
   'copy-chown': 'COPY in the final stage names the owner (--chown), so nothing the service reads is left to chance',
+  syntax: 'what Docker would refuse to build',
 };
 
 interface Stage {
@@ -147,11 +151,12 @@ function finalStageFindings(stage: Stage): Finding[] {
 
 /** Every finding of the rules above in one Dockerfile, in line order. */
 export function lintDockerfile(text: string): Finding[] {
+  const syntax = dockerfileSyntax(text).map((diagnostic) => ({ rule: 'syntax', line: diagnostic.range.start.line + 1, message: typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value }));
   const dockerfile = DockerfileParser.parse(text);
   const stages = stagesOf(dockerfile.getInstructions());
-  if (stages.length === 0) return [{ rule: 'DL3006', line: 1, message: 'no FROM instruction' }];
+  if (stages.length === 0) return [...syntax, { rule: 'DL3006', line: 1, message: 'no FROM instruction' }];
   const names = new Set<string>();
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...syntax];
   for (const stage of stages) {
     findings.push(...fromFindings(stage.instructions[0]!, names), ...instructionFindings(stage));
     if (stage.name) names.add(stage.name);
