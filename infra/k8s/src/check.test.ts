@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkAll, checkOverlay, ensureKubectl, K8S_ROOT, type OverlayReport } from './check';
-import { imageProblem, selects } from './policy';
+import { imageProblem } from './policy';
+import { selects } from './selectors';
 
 const SERVICES = ['webhook-ingest', 'ticketing', 'auth', 'tracking', 'console'];
 let kubectl: string;
@@ -78,6 +79,26 @@ it('refuses a broken manifest: a bad field type, an unknown operator field, a mi
   expect(about('RabbitmqCluster/rabbitmq:', 'pinned by digest')).toBe(true);
   expect(about('Secret/leaked:', 'Secrets are not kept in the manifests')).toBe(true);
   expect(about('Secret/leaked:', 'no schema for v1 Secret')).toBe(true);
+});
+
+it('refuses names that resolve to nothing: a ConfigMap, a named port, a selector, an autoscaler target, the operator pods a policy expects', () => {
+  const root = brokenCopy([
+    ['base/console.yaml', 'configMapRef: { name: console-config }', 'configMapRef: { name: console-confg }'],
+    ['base/tracking.yaml', '{ name: http, port: 3004, targetPort: http, protocol: TCP }', '{ name: http, port: 3004, targetPort: htp, protocol: TCP }'],
+    ['base/auth.yaml', /(kind: HorizontalPodAutoscaler[\s\S]*?)name: auth\n {2}minReplicas/, '$1name: authh\n  minReplicas'],
+    ['overlays/prod/postgres-cluster.yaml', '      app.kubernetes.io/name: postgres\n', '      app.kubernetes.io/name: pg\n'],
+  ]);
+  const { problems } = checkOverlay(path.join(root, 'overlays', 'prod'), kubectl);
+  expect(problems).toEqual(
+    expect.arrayContaining([
+      'Deployment/console: container console reads ConfigMap console-confg, which the overlay does not have',
+      'Service/tracking: port http targets htp, which no selected container names',
+      'HorizontalPodAutoscaler/auth: scales Deployment authh, which the overlay does not have',
+      'NetworkPolicy/postgres: its podSelector selects no pod of the overlay',
+      'NetworkPolicy/migrations: a peer selector ({"matchLabels":{"app.kubernetes.io/name":"postgres"}}) selects no pod of the overlay',
+    ]),
+  );
+  expect(problems.some((problem) => problem.startsWith('Deployment/auth: no HorizontalPodAutoscaler or ScaledObject scales it'))).toBe(true);
 });
 
 it('reports an overlay that does not render', () => {

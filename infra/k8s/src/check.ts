@@ -20,6 +20,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { policyProblems } from './policy';
+import { referenceProblems } from './references';
 
 export const K8S_ROOT = path.join(__dirname, '..');
 
@@ -126,7 +127,7 @@ export function checkOverlay(dir: string, kubectl = 'kubectl'): Omit<OverlayRepo
     const stderr = (error as { stderr?: Buffer | string }).stderr;
     return { objects: [], problems: [`kustomize failed: ${String(stderr ?? (error as Error).message).trim()}`] };
   }
-  return { objects, problems: [...schemaProblems(objects), ...policyProblems(objects)] };
+  return { objects, problems: [...schemaProblems(objects), ...policyProblems(objects), ...referenceProblems(objects)] };
 }
 
 /** Every overlay under root/overlays, rendered and checked. */

@@ -7,6 +7,7 @@
  * (never latest); and no Secret is kept in the manifests.
  */
 import { describe, type K8sObject } from './objects';
+import { selects, type LabelSelector } from './selectors';
 
 interface Container {
   name: string;
@@ -23,10 +24,6 @@ interface PodTemplate {
   spec?: { securityContext?: { runAsNonRoot?: boolean }; containers?: Container[]; initContainers?: Container[] };
 }
 
-interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
 
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job']);
 const DIGEST = /@sha256:[0-9a-f]{64}$/;
@@ -36,19 +33,6 @@ const OURS = /(^|\/)crm\/[a-z-]+(:[^:/@]+)?$/;
 const template = (object: K8sObject) => (object.spec?.template ?? {}) as PodTemplate;
 const containersOf = (object: K8sObject) => [...(template(object).spec?.containers ?? []), ...(template(object).spec?.initContainers ?? [])];
 
-/** Whether a selector picks pods with these labels (an empty selector picks every pod). */
-export function selects(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return false;
-  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
-  const byExpressions = (selector.matchExpressions ?? []).every((expression) => {
-    const value = labels[expression.key];
-    if (expression.operator === 'In') return value !== undefined && (expression.values ?? []).includes(value);
-    if (expression.operator === 'NotIn') return value === undefined || !(expression.values ?? []).includes(value);
-    if (expression.operator === 'Exists') return value !== undefined;
-    return value === undefined; // DoesNotExist
-  });
-  return byLabels && byExpressions;
-}
 
 export function imageProblem(image: string | undefined): string | undefined {
   if (!image) return 'has no image';
