@@ -83,8 +83,10 @@ export function ensureKubectl(log: (line: string) => void = () => undefined): st
     throw new Error('kubectl is missing: install it (Debian: apt-get install kubernetes-client) and run again');
   }
   log('kubectl is missing: installing Debian kubernetes-client');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'kubernetes-client'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  // Another process installing at the same time (a second test file) holds dpkg's lock: wait for it.
+  const wait = ['-o', 'DPkg::Lock::Timeout=300'];
+  execFileSync('apt-get', [...wait, 'update', '-qq'], { stdio: 'ignore' });
+  execFileSync('apt-get', [...wait, 'install', '-y', '-qq', 'kubernetes-client'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   return 'kubectl';
 }
 
