@@ -2,11 +2,11 @@
  * Renders every Kustomize overlay of infra/k8s and checks every object it yields: against the
  * Kubernetes schemas (kubernetes-models), KEDA's (@kubernetes-models/keda), and for the two
  * operators' resources, which no models package covers, against JSON Schemas written from their
- * documented fields (../schemas). Then the rules the deployment promises: probes, requests and
- * limits, a non-root read-only container, a PodDisruptionBudget and an autoscaler per
- * Deployment, third-party images pinned by digest, and no Secret in the manifests.
+ * documented fields (../schemas). Then the rules the deployment promises (policy.ts: probes,
+ * requests and limits, a non-root read-only container, a PodDisruptionBudget and an autoscaler
+ * per Deployment, third-party images pinned by digest, no Secret in the manifests), and the
+ * names objects use for each other, resolved (references.ts).
  */
-import { describe, type K8sObject } from './objects';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { describe, type K8sObject } from './objects';
 import { policyProblems } from './policy';
 import { referenceProblems } from './references';
 
