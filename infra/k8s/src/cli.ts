@@ -1,0 +1,13 @@
+/**
+ * `pnpm check:k8s`: renders every overlay of infra/k8s and validates every object (check.ts);
+ * prints one line per overlay, every problem found, and exits 1 if there is any.
+ */
+import { checkAll, ensureKubectl } from './check';
+
+const kubectl = ensureKubectl((line) => console.log(line));
+const reports = checkAll(undefined, kubectl);
+for (const { overlay, objects, problems } of reports) {
+  console.log(`${overlay}: ${objects.length} objects, ${problems.length ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : 'all valid'}`);
+  for (const problem of problems) console.log(`  ${overlay}: ${problem}`);
+}
+if (reports.length === 0 || reports.some((report) => report.problems.length > 0)) process.exitCode = 1;
