@@ -2,7 +2,22 @@
 // dependencies, so the production image needs no node_modules and no TypeScript. The
 // service's migrations/ folder ships beside dist/, where the bundle looks for it.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// Files the service reads at start, carried inside the bundle as text (libs/http/src/shipped-files.ts):
+// its OpenAPI document and the docs page's renderer (libs/http/src/openapi.ts names the same files).
+const shipped = {};
+const document = relative(workspaceRoot, join(process.cwd(), 'openapi.yaml'));
+if (existsSync(join(workspaceRoot, document))) {
+  const renderer = 'libs/http/node_modules/swagger-ui-dist';
+  for (const path of [document, `${renderer}/swagger-ui-bundle.js`, `${renderer}/swagger-ui.css`]) {
+    shipped[path] = readFileSync(join(workspaceRoot, path), 'utf8');
+  }
+}
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -14,6 +29,7 @@ await build({
   format: 'cjs',
   sourcemap: true,
   minify: false,
+  define: { SHIPPED_FILES: JSON.stringify(shipped) },
   // Optional native bindings that pg and amqplib only load when present.
   external: ['pg-native', 'cloudflare:sockets'],
   logLevel: 'warning',

@@ -1,0 +1,146 @@
+import type { ErrorRequestHandler, Express, Request, RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { parse as parseYaml } from 'yaml';
+import type { Logger } from '@crm/logging';
+import { errorBody, HttpError } from './errors';
+import { shippedFile } from './shipped-files';
+
+/** A parsed OpenAPI 3.1 document. */
+export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, unknown> };
+
+export interface OpenApiOptions {
+  /** The service's document (readOpenApiDocument): what it answers, and what requests it takes. */
+  document: OpenApiDocument;
+  /**
+   * Requests the validator leaves alone, though documented: a route that checks its request itself
+   * and cannot afford (or must not allow) a second reading, e.g. a signed body verified on its raw bytes.
+   */
+  skipValidation?: (req: Request) => boolean;
+  /** Check every answer against the document (a 500 when it differs); on under NODE_ENV=test by default, off in production. */
+  validateResponses?: boolean;
+}
+
+/** Reads a service's document, by its path from the workspace root, e.g. `services/tracking/openapi.yaml`. */
+export function readOpenApiDocument(path: string): OpenApiDocument {
+  const document = parseYaml(shippedFile(path)) as OpenApiDocument;
+  if (!document || typeof document.openapi !== 'string' || typeof document.paths !== 'object') throw new Error(`${path} is not an OpenAPI document`);
+  return document;
+}
+
+/** The docs page's renderer (swagger-ui-dist), served from the service's own origin. infra/scripts/bundle.mjs ships the same files. */
+const RENDERER_DIR = 'libs/http/node_modules/swagger-ui-dist';
+const RENDERER_FILES: Record<string, { file: string; type: string }> = {
+  'swagger-ui-bundle.js': { file: `${RENDERER_DIR}/swagger-ui-bundle.js`, type: 'text/javascript' },
+  'swagger-ui.css': { file: `${RENDERER_DIR}/swagger-ui.css`, type: 'text/css' },
+};
+
+/** Starts the renderer on /openapi.json; a file of its own because the page's policy allows no inline script. */
+const DOCS_INIT = `window.addEventListener('load', function () {
+  // validatorUrl null: the page sends the document nowhere else.
+  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', validatorUrl: null, deepLinking: true });
+});
+`;
+
+function docsPage(title: string): string {
+  const safeTitle = title.replace(/[<>&"]/g, '');
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${safeTitle} API</title><link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script><script src="/docs/assets/init.js"></script></body>
+</html>
+`;
+}
+
+/**
+ * The docs page's own policy: scripts and styles from this origin only; the renderer sets
+ * style attributes and shows icons as data: images. Nothing else is loosened.
+ */
+const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** `GET /openapi.json` and `GET /docs` (with the renderer's files under /docs/assets/); none needs a credential. */
+export function docsRoutes(app: Express, document: OpenApiDocument): void {
+  const json = JSON.stringify(document);
+  const info = (document.info ?? {}) as { title?: string };
+  const page = docsPage(info.title ?? 'service');
+  const assets = new Map<string, { text: string; type: string }>([['init.js', { text: DOCS_INIT, type: 'text/javascript' }]]);
+  for (const [name, { file, type }] of Object.entries(RENDERER_FILES)) assets.set(name, { text: shippedFile(file), type });
+
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(json);
+  });
+  app.get('/docs', (_req, res) => {
+    res.set('content-security-policy', DOCS_CSP).type('html').send(page);
+  });
+  app.get('/docs/assets/:name', (req, res) => {
+    const asset = assets.get(String(req.params.name));
+    if (!asset) throw new HttpError(404, 'not_found', `no docs asset ${String(req.params.name).slice(0, 64)}`);
+    res.set('cache-control', 'public, max-age=3600').type(asset.type).send(asset.text);
+  });
+}
+
+/** Request validation (and, in tests, response validation) against the document. */
+export function openApiValidator(options: OpenApiOptions): RequestHandler[] {
+  const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
+  const handlers = OpenApiValidator.middleware({
+    apiSpec: options.document as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
+    // Each route checks its own credentials (a bearer token, a session): the validator does not.
+    validateSecurity: false,
+    // Every request the app answers must be documented: an undocumented one is a 404 or 405 here.
+    ignoreUndocumented: false,
+    validateFormats: true,
+  }) as RequestHandler[];
+  const skip = options.skipValidation;
+  if (!skip) return handlers;
+  return handlers.map((handler): RequestHandler => (req, res, next) => (skip(req) ? next() : handler(req, res, next)));
+}
+
+const VALIDATION_ERRORS = Object.values(OpenApiValidator.error);
+
+type ValidationError = Error & { status: number; errors?: { path: string; message: string }[]; headers?: Record<string, string> };
+
+function isValidationError(error: unknown): error is ValidationError {
+  return VALIDATION_ERRORS.some((type) => error instanceof type);
+}
+
+/** `/body/items/0/name`, `.params.noteId` as `body.items[0].name`, `path.noteId` (named as the document's `in`). */
+function fieldName(path: string): string {
+  return path
+    .replace(/^[./]+/, '')
+    .replace(/^params\b/, 'path')
+    .split(/[./]/)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+/** What was wrong, naming each field, e.g. `body.enabled must be boolean; query.limit is required`. */
+function describe(error: ValidationError): string {
+  const items = error.errors ?? [];
+  if (items.length === 0) return error.message;
+  return items
+    .map((item) => {
+      const field = fieldName(item.path);
+      // The validator names a missing property in the path already: "body.title is required".
+      const missing = /^must have required property '(.+)'$/.exec(item.message);
+      return missing && field.endsWith(missing[1]!) ? `${field} is required` : `${field} ${item.message}`;
+    })
+    .join('; ');
+}
+
+const CODES: Record<number, string> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 406: 'not_acceptable', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+
+/** Answers the validator's failures in the service's error format: 4xx naming the field; a response that breaks the document is a 500, logged. */
+export function openApiErrors(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (!isValidationError(error)) return next(error);
+    if (error.status >= 500) {
+      logger.error('answer does not match the OpenAPI document', { method: req.method, path: req.path, problem: describe(error) });
+      res.status(500).json(errorBody('undocumented_response', `the answer does not match the service's OpenAPI document: ${describe(error)}`));
+      return;
+    }
+    const message = error.status === 404 ? `no route for ${req.method} ${req.path}` : error.status === 405 ? `${req.method} is not allowed on ${req.path}` : describe(error);
+    if (error.headers?.Allow) res.set('allow', error.headers.Allow);
+    res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', message));
+  };
+}
