@@ -57,7 +57,7 @@ beforeAll(async () => {
     routes: (a) => {
       a.get('/v1/notes/:noteId', (_req, res) => void res.json(answer));
       a.put('/v1/notes/:noteId', (req, res) => void res.json(req.body));
-      a.post('/v1/signed', (req, res) => void res.json({ sawBody: req.body !== undefined }));
+      a.post('/v1/signed', (req, res) => void (req.query.fail ? res.status(418).json({ teapot: true }) : res.json({ sawBody: req.body !== undefined })));
       a.get('/v1/undocumented', (_req, res) => void res.json({ leaked: true }));
     },
   });
@@ -174,5 +174,35 @@ describe('skipValidation', () => {
   it('leaves the request alone: no body is demanded or parsed for it', async () => {
     const res = await fetch(`${base}/v1/signed`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'raw bytes' });
     expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ sawBody: false });
+  });
+
+  it('still checks its answers when responses are checked', async () => {
+    const res = await fetch(`${base}/v1/signed?fail=1`, { method: 'POST', body: 'raw bytes' });
+    expect(res.status).toBe(500);
+    expect((await errorOf(res)).code).toBe('undocumented_response');
+  });
+});
+
+describe('in production (responses not checked)', () => {
+  it('answers as the route does, and a skipped request meets no check at all', async () => {
+    const app = createHttpApp({
+      logger: testLogger('openapi-production'),
+      readiness: {},
+      openApi: { document, validateResponses: false, skipValidation: (req) => req.path === '/v1/signed' },
+      routes: (a) => {
+        a.get('/v1/notes/:noteId', (_req, res) => void res.json({ title: 'first', extra: true }));
+        a.post('/v1/signed', (_req, res) => void res.status(418).json({ teapot: true }));
+      },
+    });
+    const production = await listen(app, 0, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${portOf(production)}`;
+      expect(await (await fetch(`${url}/v1/notes/1`)).json()).toEqual({ title: 'first', extra: true });
+      expect((await fetch(`${url}/v1/signed`, { method: 'POST', body: 'x' })).status).toBe(418);
+      expect((await fetch(`${url}/v1/notes/x`)).status).toBe(400);
+    } finally {
+      await closeServer(production);
+    }
   });
 });
