@@ -7,7 +7,7 @@ import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { errorHandler, HttpError, notFound } from './errors';
 import { httpMetrics, metricsRoute } from './metrics';
-import { docsRoutes, openApiErrors, openApiValidator, type OpenApiOptions } from './openapi';
+import { docsAssetRoutes, docsRoutes, openApiErrors, openApiValidator, type OpenApiOptions } from './openapi';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -128,7 +128,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     if (clean) app.use(cleanBody);
   }
   if (options.openApi) {
-    docsRoutes(app, options.openApi.document);
+    docsAssetRoutes(app);
     app.use(openApiValidator(options.openApi));
   }
   app.get('/health/live', (_req, res) => {
@@ -145,6 +145,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   metricsRoute(app);
+  if (options.openApi) docsRoutes(app, options.openApi.document);
   options.routes(app);
   app.use(notFound);
   app.use(openApiErrors(options.logger));

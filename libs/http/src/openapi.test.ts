@@ -13,6 +13,8 @@ const document: OpenApiDocument = {
     '/health/live': { get: { responses: { '200': { description: 'live' } } } },
     '/health/ready': { get: { responses: { '200': { description: 'ready' }, '503': { description: 'not ready' } } } },
     '/metrics': { get: { responses: { '200': { description: 'metrics' } } } },
+    '/openapi.json': { get: { responses: { '200': { description: 'this document' } } } },
+    '/docs': { get: { responses: { '200': { description: 'this document, rendered' } } } },
     '/v1/notes/{noteId}': {
       parameters: [{ name: 'noteId', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } }],
       get: {

@@ -58,24 +58,30 @@ function docsPage(title: string): string {
  */
 const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/** `GET /openapi.json` and `GET /docs` (with the renderer's files under /docs/assets/); none needs a credential. */
+/**
+ * The docs page's renderer files under /docs/assets/: mounted before the validator, as the
+ * documents describe the page and not the files behind it. None needs a credential.
+ */
+export function docsAssetRoutes(app: Express): void {
+  const assets = new Map<string, { text: string; type: string }>([['init.js', { text: DOCS_INIT, type: 'text/javascript' }]]);
+  for (const [name, { file, type }] of Object.entries(RENDERER_FILES)) assets.set(name, { text: shippedFile(file), type });
+  app.get('/docs/assets/:name', (req, res) => {
+    const asset = assets.get(String(req.params.name));
+    if (!asset) throw new HttpError(404, 'not_found', `no docs asset ${String(req.params.name).slice(0, 64)}`);
+    res.set('cache-control', 'public, max-age=3600').type(asset.type).send(asset.text);
+  });
+}
+
+/** `GET /openapi.json` and `GET /docs`, which every document lists; none needs a credential. */
 export function docsRoutes(app: Express, document: OpenApiDocument): void {
   const json = JSON.stringify(document);
   const info = (document.info ?? {}) as { title?: string };
   const page = docsPage(info.title ?? 'service');
-  const assets = new Map<string, { text: string; type: string }>([['init.js', { text: DOCS_INIT, type: 'text/javascript' }]]);
-  for (const [name, { file, type }] of Object.entries(RENDERER_FILES)) assets.set(name, { text: shippedFile(file), type });
-
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(json);
   });
   app.get('/docs', (_req, res) => {
     res.set('content-security-policy', DOCS_CSP).type('html').send(page);
-  });
-  app.get('/docs/assets/:name', (req, res) => {
-    const asset = assets.get(String(req.params.name));
-    if (!asset) throw new HttpError(404, 'not_found', `no docs asset ${String(req.params.name).slice(0, 64)}`);
-    res.set('cache-control', 'public, max-age=3600').type(asset.type).send(asset.text);
   });
 }
 
