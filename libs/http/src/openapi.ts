@@ -136,7 +136,9 @@ function describe(error: ValidationError): string {
       const field = fieldName(item.path);
       // The validator names a missing property in the path already: "body.title is required".
       const missing = /^must have required property '(.+)'$/.exec(item.message);
-      return missing && field.endsWith(missing[1]!) ? `${field} is required` : `${field} ${item.message}`;
+      if (missing && field.endsWith(missing[1]!)) return `${field} is required`;
+      // Some messages are whole sentences ("Parameter 'x' must be url encoded..."): set apart from the field.
+      return /^[A-Z]/.test(item.message) ? `${field}: ${item.message}` : `${field} ${item.message}`;
     })
     .join('; ');
 }
