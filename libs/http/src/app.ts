@@ -148,7 +148,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (options.openApi) docsRoutes(app, options.openApi.document);
   options.routes(app);
   app.use(notFound);
-  app.use(openApiErrors(options.logger));
+  app.use(openApiErrors(options.logger, options.openApi));
   app.use(errorHandler(options.logger));
   return app;
 }

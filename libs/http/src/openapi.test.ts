@@ -78,8 +78,8 @@ beforeEach(() => {
 const put = (body: string, headers: Record<string, string> = { 'x-note-version': '1' }) =>
   fetch(`${base}/v1/notes/1`, { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body });
 
-async function errorOf(res: Response): Promise<{ code: string; message: string }> {
-  return ((await res.json()) as { error: { code: string; message: string } }).error;
+async function errorOf(res: Response): Promise<{ code: string; message: string; fields?: unknown[] }> {
+  return ((await res.json()) as { error: { code: string; message: string; fields?: unknown[] } }).error;
 }
 
 describe('the document and its docs page', () => {
@@ -113,7 +113,20 @@ describe('requests the document forbids', () => {
   it('a body field of the wrong type: 400 naming the field', async () => {
     const res = await put(JSON.stringify({ title: 7 }));
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ code: 'invalid_request', message: expect.stringContaining('body.title must be string') });
+    expect(await errorOf(res)).toEqual({ code: 'invalid_request', message: 'body.title must be string', fields: [{ in: 'body', field: 'title', message: 'must be string' }] });
+  });
+
+  it('every problem at once, each in `fields`', async () => {
+    const res = await put(JSON.stringify({ title: 'x'.repeat(21), tags: ['a', 3] }), { 'x-note-version': 'one' });
+    const error = (await res.json()) as { error: { message: string; fields: unknown[] } };
+    expect(error.error.fields).toEqual(
+      expect.arrayContaining([
+        { in: 'header', field: 'x-note-version', message: expect.stringContaining('must match pattern') },
+        { in: 'body', field: 'title', message: 'must NOT have more than 20 characters' },
+        { in: 'body', field: 'tags[1]', message: 'must be string' },
+      ]),
+    );
+    expect(error.error.message).toContain('body.tags[1] must be string');
   });
 
   it('a missing body field, and one the schema does not know', async () => {
@@ -138,7 +151,7 @@ describe('requests the document forbids', () => {
   it('a missing required header', async () => {
     const res = await put(JSON.stringify({ title: 'a' }), {});
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toBe('headers.x-note-version is required');
+    expect((await errorOf(res)).message).toBe('header.x-note-version is required');
   });
 
   it('a body in a media type the operation does not take: 415', async () => {
@@ -186,12 +199,12 @@ describe('skipValidation', () => {
   });
 });
 
-describe('in production (responses not checked)', () => {
-  it('answers as the route does, and a skipped request meets no check at all', async () => {
+describe('in production (responses not checked), with codes of its own', () => {
+  it('answers as the route does, a skipped request meets no check at all, and a refused one has the service\'s code', async () => {
     const app = createHttpApp({
       logger: testLogger('openapi-production'),
       readiness: {},
-      openApi: { document, validateResponses: false, skipValidation: (req) => req.path === '/v1/signed' },
+      openApi: { document, validateResponses: false, skipValidation: (req) => req.path === '/v1/signed', invalidRequestCode: (part) => (part === 'body' ? 'invalid_note' : 'invalid_parameter') },
       routes: (a) => {
         a.get('/v1/notes/:noteId', (_req, res) => void res.json({ title: 'first', extra: true }));
         a.post('/v1/signed', (_req, res) => void res.status(418).json({ teapot: true }));
@@ -202,7 +215,9 @@ describe('in production (responses not checked)', () => {
       const url = `http://127.0.0.1:${portOf(production)}`;
       expect(await (await fetch(`${url}/v1/notes/1`)).json()).toEqual({ title: 'first', extra: true });
       expect((await fetch(`${url}/v1/signed`, { method: 'POST', body: 'x' })).status).toBe(418);
-      expect((await fetch(`${url}/v1/notes/x`)).status).toBe(400);
+      expect((await errorOf(await fetch(`${url}/v1/notes/x`))).code).toBe('invalid_parameter');
+      const body = await fetch(`${url}/v1/notes/1`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-note-version': '1' }, body: '{}' });
+      expect(await errorOf(body)).toEqual({ code: 'invalid_note', message: 'body.title is required', fields: [{ in: 'body', field: 'title', message: 'is required' }] });
     } finally {
       await closeServer(production);
     }

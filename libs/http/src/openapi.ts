@@ -19,6 +19,8 @@ export interface OpenApiOptions {
   skipValidation?: (req: Request) => boolean;
   /** Check every answer against the document (a 500 when it differs); on under NODE_ENV=test by default, off in production. */
   validateResponses?: boolean;
+  /** The code of a 400 for a request the document refuses, by where its (first) problem is; `invalid_request` when not given. */
+  invalidRequestCode?: (part: RequestPart, req: Request) => string;
 }
 
 /** Reads a service's document, by its path from the workspace root, e.g. `services/tracking/openapi.yaml`. */
@@ -90,7 +92,8 @@ export function openApiValidator(options: OpenApiOptions): RequestHandler[] {
   const validateResponses = options.validateResponses ?? process.env.NODE_ENV === 'test';
   const handlers = OpenApiValidator.middleware({
     apiSpec: options.document as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    // Every problem of a request is named at once (a client fixes them in one go); at most MAX_PROBLEMS are listed.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     // Each route checks its own credentials (a bearer token, a session): the validator does not.
     validateSecurity: false,
@@ -117,45 +120,59 @@ function isValidationError(error: unknown): error is ValidationError {
   return VALIDATION_ERRORS.some((type) => error instanceof type);
 }
 
-/** `/body/items/0/name`, `.params.noteId` as `body.items[0].name`, `path.noteId` (named as the document's `in`). */
-function fieldName(path: string): string {
-  return path
-    .replace(/^[./]+/, '')
-    .replace(/^params\b/, 'path')
-    .split(/[./]/)
-    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
-    .join('');
+/** Where in the request a problem is, as the document's `in` says it (and `body`). */
+export type RequestPart = 'path' | 'query' | 'header' | 'cookie' | 'body';
+
+/** One problem of a request: `{ in: 'body', field: 'items[0].name', message: 'is required' }`. */
+export interface FieldProblem {
+  in: RequestPart;
+  field: string;
+  message: string;
 }
 
-/** What was wrong, naming each field, e.g. `body.enabled must be boolean; query.limit is required`. */
-function describe(error: ValidationError): string {
-  const items = error.errors ?? [];
-  if (items.length === 0) return error.message;
-  return items
-    .map((item) => {
-      const field = fieldName(item.path);
-      // The validator names a missing property in the path already: "body.title is required".
-      const missing = /^must have required property '(.+)'$/.exec(item.message);
-      if (missing && field.endsWith(missing[1]!)) return `${field} is required`;
-      // Some messages are whole sentences ("Parameter 'x' must be url encoded..."): set apart from the field.
-      return /^[A-Z]/.test(item.message) ? `${field}: ${item.message}` : `${field} ${item.message}`;
-    })
-    .join('; ');
+const PARTS: Record<string, RequestPart> = { params: 'path', query: 'query', headers: 'header', cookies: 'cookie', body: 'body' };
+
+/** The validator's `/body/items/0/name` (or `.params.noteId`) and message as a problem naming its field. */
+function fieldProblem(item: { path: string; message: string }): FieldProblem {
+  const [part = '', ...rest] = item.path.replace(/^[./]+/, '').split(/[./]/);
+  const field = rest.reduce((name, segment) => (/^\d+$/.test(segment) ? `${name}[${segment}]` : name ? `${name}.${segment}` : segment), '');
+  // The validator puts a missing property in the path already: "body.title is required".
+  const missing = /^must have required property '(.+)'$/.exec(item.message);
+  const message = missing && field.endsWith(missing[1]!) ? 'is required' : item.message;
+  return { in: PARTS[part] ?? 'body', field, message };
 }
+
+/** `body.title is required; query.limit must be <= 100`: a problem a whole sentence ("Parameter 'x' must be url encoded...") is set apart. */
+function describe(problems: FieldProblem[]): string {
+  return problems.map((p) => `${p.field ? `${p.in}.${p.field}` : p.in}${/^[A-Z]/.test(p.message) ? ':' : ''} ${p.message}`).join('; ');
+}
+
+/** The most problems one answer lists: a body with thousands of bad items gets a readable answer. */
+const MAX_PROBLEMS = 20;
 
 const CODES: Record<number, string> = { 400: 'invalid_request', 404: 'not_found', 405: 'method_not_allowed', 406: 'not_acceptable', 413: 'payload_too_large', 415: 'unsupported_media_type' };
 
-/** Answers the validator's failures in the service's error format: 4xx naming the field; a response that breaks the document is a 500, logged. */
-export function openApiErrors(logger: Logger): ErrorRequestHandler {
+/**
+ * Answers the validator's failures in the service's error format: a 400 names every bad field
+ * in `message` and lists them in `fields` (code `invalid_request` unless the service's
+ * `invalidRequestCode` says otherwise); 404, 405, 415 as such. An answer that breaks the
+ * document (only checked in tests) is a 500, logged.
+ */
+export function openApiErrors(logger: Logger, options: Pick<OpenApiOptions, 'invalidRequestCode'> = {}): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (!isValidationError(error)) return next(error);
+    const problems = (error.errors ?? []).slice(0, MAX_PROBLEMS).map(fieldProblem);
     if (error.status >= 500) {
-      logger.error('answer does not match the OpenAPI document', { method: req.method, path: req.path, problem: describe(error) });
-      res.status(500).json(errorBody('undocumented_response', `the answer does not match the service's OpenAPI document: ${describe(error)}`));
+      const problem = problems.length ? describe(problems) : error.message;
+      logger.error('answer does not match the OpenAPI document', { method: req.method, path: req.path, problem });
+      res.status(500).json(errorBody('undocumented_response', `the answer does not match the service's OpenAPI document: ${problem}`));
       return;
     }
-    const message = error.status === 404 ? `no route for ${req.method} ${req.path}` : error.status === 405 ? `${req.method} is not allowed on ${req.path}` : describe(error);
     if (error.headers?.Allow) res.set('allow', error.headers.Allow);
-    res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', message));
+    if (error.status === 404) return void res.status(404).json(errorBody('not_found', `no route for ${req.method} ${req.path}`));
+    if (error.status === 405) return void res.status(405).json(errorBody('method_not_allowed', `${req.method} is not allowed on ${req.path}`));
+    if (error.status !== 400 || problems.length === 0) return void res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', error.message));
+    const code = options.invalidRequestCode?.(problems[0]!.in, req) ?? 'invalid_request';
+    res.status(400).json({ error: { ...errorBody(code, describe(problems)).error, fields: problems } });
   };
 }

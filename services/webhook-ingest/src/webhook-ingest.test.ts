@@ -116,13 +116,13 @@ describe('CRC', () => {
   it('refuses to sign anything that does not look like a token, naming the parameter', async () => {
     const json = await http.get(`${base}/webhooks/dev`, { params: { crc_token: '{"for_user_id":1}' } });
     expect(json.status).toBe(400);
-    expect(json.data.error).toEqual({ code: 'invalid_request', message: expect.stringContaining('query.crc_token') });
+    expect(json.data.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('query.crc_token') });
     const short = await http.get(`${base}/webhooks/dev`, { params: { crc_token: 'some_random' } });
     expect(short.status).toBe(400);
-    expect(short.data.error).toEqual({ code: 'invalid_request', message: 'query.crc_token must match pattern "^[A-Za-z0-9+/=_-]{16,128}$"' });
+    expect(short.data.error).toMatchObject({ code: 'invalid_request', message: 'query.crc_token must match pattern "^[A-Za-z0-9+/=_-]{16,128}$"' });
     const missing = await http.get(`${base}/webhooks/dev`);
     expect(missing.status).toBe(400);
-    expect(missing.data.error).toEqual({ code: 'invalid_request', message: 'query.crc_token is required' });
+    expect(missing.data.error).toEqual({ code: 'invalid_request', message: 'query.crc_token is required', fields: [{ in: 'query', field: 'crc_token', message: 'is required' }] });
   });
 
   it('says 404 for an environment auth does not know', async () => {
