@@ -103,10 +103,28 @@ export function openApiValidator(options: OpenApiOptions): RequestHandler[] {
   }) as RequestHandler[];
   const skip = options.skipValidation;
   if (!skip) return handlers;
+  if (!validateResponses) {
+    // In production a skipped request costs one call of `skip` and one middleware, nothing more.
+    const checks = inSequence(handlers);
+    return [(req, res, next) => (skip(req) ? next() : checks(req, res, next))];
+  }
   if (!handlers.some((handler) => handler.name === REQUEST_CHECK)) throw new Error(`express-openapi-validator has no ${REQUEST_CHECK} any more: skipValidation cannot tell its request checks apart`);
-  // A skipped request costs one call of `skip` in production; in tests its answer is still checked.
-  const skipped = (handler: RequestHandler) => !validateResponses || handler.name === REQUEST_CHECK;
-  return handlers.map((handler): RequestHandler => (skipped(handler) ? (req, res, next) => (skip(req) ? next() : handler(req, res, next)) : handler));
+  // In tests a skipped request's answer is still checked: only the request check is left out.
+  return handlers.map((handler): RequestHandler => (handler.name === REQUEST_CHECK ? (req, res, next) => (skip(req) ? next() : handler(req, res, next)) : handler));
+}
+
+/** Middleware run one after the other as one; an error ends the run. */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      void handler(req, res, step);
+    };
+    step();
+  };
 }
 
 /** The name of the validator's middleware that checks requests (the others find the operation and check answers). */
