@@ -157,7 +157,18 @@ describe('requests the document forbids', () => {
   it('a body in a media type the operation does not take: 415', async () => {
     const res = await fetch(`${base}/v1/notes/1`, { method: 'PUT', headers: { 'content-type': 'text/plain', 'x-note-version': '1' }, body: 'title' });
     expect(res.status).toBe(415);
-    expect((await errorOf(res)).code).toBe('unsupported_media_type');
+    expect(await errorOf(res)).toEqual({ code: 'unsupported_media_type', message: 'a body of text/plain is not what PUT /v1/notes/1 takes; see /openapi.json (JSON is sent as application/json)' });
+  });
+
+  it('takes a documented media type whatever its parameters, and any other as one undocumented type', async () => {
+    // The validator compiles a check per content-type it meets: callers' variations must not each make one.
+    const res = await put(JSON.stringify({ title: 'x' }), { 'x-note-version': '1', 'content-type': 'Application/JSON; charset=UTF-8; x=1' });
+    expect(res.status).toBe(200);
+    for (const type of ['text/x-1', 'text/x-2; q=1']) {
+      const refused = await put('title', { 'x-note-version': '1', 'content-type': type });
+      expect(refused.status).toBe(415);
+      expect((await errorOf(refused)).message).toContain(`a body of ${type.split(';')[0]}`);
+    }
   });
 
   it('an undocumented route never reaches the code behind it: 404; an undocumented method: 405', async () => {

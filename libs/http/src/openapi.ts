@@ -101,6 +101,7 @@ export function openApiValidator(options: OpenApiOptions): RequestHandler[] {
     ignoreUndocumented: false,
     validateFormats: true,
   }) as RequestHandler[];
+  handlers.unshift(documentedMediaTypesOnly(requestMediaTypes(options.document)));
   const skip = options.skipValidation;
   if (!skip) return handlers;
   if (!validateResponses) {
@@ -124,6 +125,46 @@ function inSequence(handlers: RequestHandler[]): RequestHandler {
       void handler(req, res, step);
     };
     step();
+  };
+}
+
+/** Every media type a request body may have in the document (lowercase), local `$ref`s followed. */
+function requestMediaTypes(document: OpenApiDocument): Set<string> {
+  const resolve = (value: unknown): Record<string, unknown> | undefined => {
+    const ref = (value as { $ref?: unknown } | undefined)?.$ref;
+    if (typeof ref !== 'string') return value as Record<string, unknown> | undefined;
+    return ref.replace(/^#\//, '').split('/').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Record<string, unknown> | undefined;
+  };
+  const types = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values((item ?? {}) as Record<string, unknown>)) {
+      const content = resolve(resolve(operation)?.requestBody)?.content;
+      for (const type of Object.keys(content ?? {})) types.add(type.toLowerCase());
+    }
+  }
+  return types;
+}
+
+const UNDOCUMENTED_MEDIA_TYPE = 'application/x-undocumented';
+
+/**
+ * The validator keeps a compiled check for each operation and content-type header it meets,
+ * forever: with headers as callers write them, one caller could fill the memory. The header
+ * is cut to its media type, and one the document never takes becomes a single placeholder
+ * (refused with 415 where a body is expected). Bodies were parsed before this.
+ */
+function documentedMediaTypesOnly(documented: Set<string>): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['content-type'];
+    if (given !== undefined) {
+      const mediaType = given.split(';')[0]!.trim().toLowerCase();
+      if (documented.has(mediaType)) req.headers['content-type'] = mediaType;
+      else {
+        req.headers['content-type'] = UNDOCUMENTED_MEDIA_TYPE;
+        res.locals.sentMediaType = mediaType.slice(0, 100);
+      }
+    }
+    next();
   };
 }
 
@@ -189,6 +230,11 @@ export function openApiErrors(logger: Logger, options: Pick<OpenApiOptions, 'inv
     if (error.headers?.Allow) res.set('allow', error.headers.Allow);
     if (error.status === 404) return void res.status(404).json(errorBody('not_found', `no route for ${req.method} ${req.path}`));
     if (error.status === 405) return void res.status(405).json(errorBody('method_not_allowed', `${req.method} is not allowed on ${req.path}`));
+    if (error.status === 415) {
+      const sent = (res.locals.sentMediaType as string | undefined) ?? req.headers['content-type'];
+      const body = sent ? `a body of ${sent}` : 'a body without a content-type';
+      return void res.status(415).json(errorBody('unsupported_media_type', `${body} is not what ${req.method} ${req.path} takes; see /openapi.json (JSON is sent as application/json)`));
+    }
     if (error.status !== 400 || problems.length === 0) return void res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', error.message));
     const code = options.invalidRequestCode?.(problems[0]!.in, req) ?? 'invalid_request';
     res.status(400).json({ error: { ...errorBody(code, describe(problems)).error, fields: problems } });
