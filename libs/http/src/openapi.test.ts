@@ -31,6 +31,12 @@ const document: OpenApiDocument = {
         responses: { '200': { description: 'stored', content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } }, '400': { description: 'bad request', ...error } },
       },
     },
+    '/v1/notes/search': {
+      get: {
+        parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'found', content: { 'application/json': { schema: { type: 'object' } } } }, '400': { description: 'bad request', ...error } },
+      },
+    },
     '/v1/signed': {
       post: {
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['event'] } } } },
@@ -57,6 +63,7 @@ beforeAll(async () => {
     readiness: {},
     openApi: { document, validateResponses: true, skipValidation: (req) => req.path === '/v1/signed' },
     routes: (a) => {
+      a.get('/v1/notes/search', (req, res) => void res.json({ q: req.query.q }));
       a.get('/v1/notes/:noteId', (_req, res) => void res.json(answer));
       a.put('/v1/notes/:noteId', (req, res) => void res.json(req.body));
       a.post('/v1/signed', (req, res) => void (req.query.fail ? res.status(418).json({ teapot: true }) : res.json({ sawBody: req.body !== undefined })));
@@ -178,6 +185,13 @@ describe('requests the document forbids', () => {
     const method = await fetch(`${base}/v1/notes/1`, { method: 'DELETE' });
     expect(method.status).toBe(405);
     expect((await errorOf(method)).code).toBe('method_not_allowed');
+  });
+
+  it('checks a literal path by its own operation, not by a parameter route beside it', async () => {
+    const search = await fetch(`${base}/v1/notes/search?q=tea`);
+    expect(search.status).toBe(200);
+    expect(await search.json()).toEqual({ q: 'tea' });
+    expect((await errorOf(await fetch(`${base}/v1/notes/search`))).message).toBe('query.q is required');
   });
 
   it('lets a valid request through', async () => {
