@@ -4,10 +4,23 @@
 // with migrations also gets dist/migrate.js, which applies them and exits (a deployment's
 // migration Job runs it as the role that owns the database).
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
-import { fileURLToPath, URL } from 'node:url';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const migrateEntry = fileURLToPath(new URL('../../libs/db/src/migrate-main.ts', import.meta.url));
+const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const migrateEntry = join(workspaceRoot, 'libs', 'db', 'src', 'migrate-main.ts');
+
+// Files the service reads at start, carried inside the bundle as text (libs/http/src/shipped-files.ts):
+// its OpenAPI document and the docs page's renderer (libs/http/src/openapi.ts names the same files).
+const shipped = {};
+const document = relative(workspaceRoot, join(process.cwd(), 'openapi.yaml'));
+if (existsSync(join(workspaceRoot, document))) {
+  const renderer = 'libs/http/node_modules/swagger-ui-dist';
+  for (const path of [document, `${renderer}/swagger-ui-bundle.js`, `${renderer}/swagger-ui.css`]) {
+    shipped[path] = readFileSync(join(workspaceRoot, path), 'utf8');
+  }
+}
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -19,6 +32,7 @@ await build({
   format: 'cjs',
   sourcemap: true,
   minify: false,
+  define: { SHIPPED_FILES: JSON.stringify(shipped) },
   // Optional native bindings that pg and amqplib only load when present.
   external: ['pg-native', 'cloudflare:sockets'],
   logLevel: 'warning',

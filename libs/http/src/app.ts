@@ -7,6 +7,7 @@ import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { errorHandler, HttpError, notFound } from './errors';
 import { httpMetrics, metricsRoute } from './metrics';
+import { docsAssetRoutes, docsRoutes, openApiErrors, openApiValidator, type OpenApiOptions } from './openapi';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -34,6 +35,11 @@ export interface HttpAppOptions {
    * which keeps what it is sent.
    */
   cleanText?: boolean;
+  /**
+   * The service's OpenAPI document: served at /openapi.json with a docs page at /docs, and every
+   * request checked against it (every answer too, in tests) before it reaches a route.
+   */
+  openApi?: OpenApiOptions;
   /** Adds the service's routes. */
   routes: (app: Express) => void;
 }
@@ -96,7 +102,8 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 /**
  * The express app every service starts from: security headers, request ids, JSON with the
- * raw bytes kept, a body size limit, health routes, 404 and one error format.
+ * raw bytes kept, a body size limit, its OpenAPI document and docs, health routes, 404 and one
+ * error format.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -120,6 +127,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     );
     if (clean) app.use(cleanBody);
   }
+  if (options.openApi) {
+    docsAssetRoutes(app);
+    app.use(openApiValidator(options.openApi));
+  }
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'live' });
   });
@@ -134,8 +145,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   metricsRoute(app);
+  if (options.openApi) docsRoutes(app, options.openApi.document);
   options.routes(app);
   app.use(notFound);
+  app.use(openApiErrors(options.logger, options.openApi));
   app.use(errorHandler(options.logger));
   return app;
 }

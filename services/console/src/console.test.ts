@@ -152,10 +152,32 @@ describe('the server', () => {
     expect(await answered.json()).toMatchObject({ rule: 'Orders', queue: 'deliveries', echo: { text: 'order 42', sender: '@ana' } });
   });
 
+  it('serves its OpenAPI document at /openapi.json and renders it at /docs, without a session', async () => {
+    const document = await fetch(`${running.url}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(await document.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'console' } });
+    const docs = await fetch(`${running.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('/docs/assets/swagger-ui-bundle.js');
+  });
+
+  it('refuses what its document does not allow, naming the field, before any session check or upstream call', async () => {
+    const filter = await fetch(`${running.url}/api/tickets?colour=red`, { headers: { cookie } });
+    expect(filter.status).toBe(400);
+    expect(((await filter.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_parameter', fields: [{ in: 'query', field: 'colour' }] });
+    const token = await fetch(`${running.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 7 }) });
+    expect(token.status).toBe(400);
+    expect(((await token.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_credential', message: 'body.token must be string' });
+    const launch = await fetch(`${running.url}/v1/launch-links`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer crm' }, body: '{}' });
+    expect(((await launch.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_launch', message: 'body.ticketId is required' });
+    expect((await fetch(`${running.url}/api/tickets/t-1/history`, { headers: { cookie } })).status).toBe(404);
+    expect((await fetch(`${running.url}/api/accounts`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf } })).status).toBe(405);
+  });
+
   it('answers bad input with a clear 4xx', async () => {
     const badId = await fetch(`${running.url}/api/tickets/bad%20id`, { headers: { cookie } });
     expect(badId.status).toBe(400);
-    expect(await badId.json()).toEqual({ error: { code: 'invalid_parameter', message: expect.stringContaining('`id`') } });
+    expect(((await badId.json()) as { error: unknown }).error).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('path.ticketId must match pattern') });
     const noSession = await fetch(`${running.url}/api/tickets`);
     expect(noSession.status).toBe(401);
     const badLaunch = await fetch(`${running.url}/launch?token=nonsense`);

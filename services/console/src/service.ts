@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { ConfigError } from '@crm/config';
-import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Upstream, type UpstreamOptions } from './adapters/upstream';
 import { secureCookies, usesLocalOnlySecrets, type ConsoleConfig } from './config';
 import { configurationRoutes, ticketRoutes, trackingRoutes, type Upstreams } from './http/api-routes';
 import { eventRoutes } from './http/events';
+import { invalidRequestCode } from './http/errors';
 import { launchRoutes } from './http/launch';
 import { launchScope, requireSession, sessionRoutes, type SessionSettings } from './http/session';
 import { securityHeaders, webRoutes } from './http/web';
@@ -48,6 +49,7 @@ export async function startConsole(config: ConsoleConfig, deps: { logger: Logger
     logger,
     // Ready when ticketing answers: without it no screen works.
     readiness: { ticketing: () => upstreams.ticketing.alive() },
+    openApi: { document: readOpenApiDocument('services/console/openapi.yaml'), invalidRequestCode },
     routes: (app) => {
       app.use(securityHeaders(config.FRAME_ANCESTORS, config.TILE_URL));
       sessionRoutes(app, session, upstreams.ticketing);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { accessControl, rpcCredentialVerifier } from '@crm/access';
 import { createPool, ensureDatabase, isReachable, migrate } from '@crm/db';
-import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, RpcClient, RpcServer } from '@crm/messaging';
 import { SecretBox } from '@crm/secrets';
@@ -13,6 +13,7 @@ import { OsrmRouter } from './adapters/osrm-router';
 import { ProviderClient } from './adapters/provider-client';
 import { usesLocalOnlySecrets, type TrackingConfig } from './config';
 import { trackingRpcMethods } from './handlers/rpc-methods';
+import { invalidRequestCode } from './http/errors';
 import { trackingRoutes } from './http/routes';
 import { TaskLookups } from './lookups';
 import { RoutePlanner } from './route-planner';
@@ -103,6 +104,7 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
+    openApi: { document: readOpenApiDocument('services/tracking/openapi.yaml'), invalidRequestCode },
     routes: trackingRoutes({ lookups, clients, access: access.handlers, logger }),
   });
   const server = await listen(app, config.PORT);

@@ -1,6 +1,6 @@
 import axios from 'axios';
 import pg from 'pg';
-import { Queues, SYSTEM_TOPOLOGY, TrackingAvailabilityRequest, TrackingLiveRequest, TrackingTaskRequest, type TrackingLiveView } from '@crm/contracts';
+import { Queues, SYSTEM_TOPOLOGY, TRACKING_CLIENT_ID_PATTERN, TRACKING_INCLUDE_PATTERN, TRACKING_TASK_ID_PATTERN, TrackingAvailabilityRequest, TrackingLiveRequest, TrackingTaskRequest, type TrackingLiveView } from '@crm/contracts';
 import { Broker, RpcClient, RpcError } from '@crm/messaging';
 import { capturingLogger, testLogger, waitFor } from '@crm/testing';
 import { derivedTaskId } from './domain/task-seed';
@@ -43,6 +43,40 @@ it('reports ready once connected to the broker and its database', async () => {
     return res.status === 200 ? res.data : null;
   });
   expect(ready).toEqual({ status: 'ready', checks: { broker: true, database: true } });
+});
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json and rendered at /docs, without a credential', async () => {
+    const anonymous = axios.create({ baseURL: `http://127.0.0.1:${stack.service.port}`, validateStatus: () => true });
+    const document = await anonymous.get('/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.data).toMatchObject({ openapi: '3.1.0', info: { title: 'tracking' } });
+    const docs = await anonymous.get('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.data).toContain('/docs/assets/swagger-ui-bundle.js');
+  });
+
+  it('holds the same id patterns as the code', async () => {
+    const { components } = (await stack.api.get('/openapi.json')).data;
+    expect(components.parameters.ClientId.schema.pattern).toBe(TRACKING_CLIENT_ID_PATTERN);
+    expect(components.parameters.TaskId.schema.pattern).toBe(TRACKING_TASK_ID_PATTERN);
+    expect(components.schemas.IncludeName.pattern).toBe(TRACKING_INCLUDE_PATTERN);
+    expect(components.schemas.TaskSeed.properties.taskId.pattern).toBe(TRACKING_TASK_ID_PATTERN);
+  });
+
+  it('refuses what it does not allow with 400 naming the field, before any route or provider call', async () => {
+    const before = await stack.calls();
+    const unknown = await stack.api.get('/v1/clients/acme/tasks/look-1?includes=orderDetail');
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.error).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('includes') });
+    const id = await stack.api.get('/v1/clients/acme/tasks/-1/live');
+    expect(id.data.error).toMatchObject({ code: 'invalid_parameter', fields: [{ in: 'path', field: 'taskId', message: expect.stringContaining('must match pattern') }] });
+    const text = await stack.api.put('/v1/clients/acme', 'enabled=true', { headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect((await stack.api.delete('/v1/clients/acme')).status).toBe(405);
+    expect((await stack.api.get('/v1/clients')).status).toBe(404);
+    expect((await stack.calls()).provider).toBe(before.provider);
+  });
 });
 
 describe('clients', () => {

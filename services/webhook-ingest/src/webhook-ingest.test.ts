@@ -80,19 +80,51 @@ afterAll(async () => {
   await vhost.drop();
 });
 
+describe('its OpenAPI document', () => {
+  it('is served at /openapi.json, rendered at /docs, without a credential', async () => {
+    const document = await http.get(`${base}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(document.data).toMatchObject({ openapi: '3.1.0', info: { title: 'webhook-ingest' } });
+    expect(Object.keys(document.data.paths)).toContain('/webhooks/{envName}');
+    const docs = await http.get(`${base}/docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+    expect((await http.get(`${base}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+  });
+
+  it('refuses requests it does not allow before any route runs', async () => {
+    const unknownParameter = await http.get(`${base}/health/ready`, { params: { verbose: '1' } });
+    expect(unknownParameter.status).toBe(400);
+    expect(unknownParameter.data.error.message).toContain('verbose');
+    const method = await http.put(`${base}/webhooks/dev`, '{}');
+    expect(method.status).toBe(405);
+    expect(method.data.error.code).toBe('method_not_allowed');
+    const route = await http.get(`${base}/webhooks`);
+    expect(route.status).toBe(404);
+    expect(route.data.error).toEqual({ code: 'not_found', message: 'no route for GET /webhooks' });
+  });
+});
+
 describe('CRC', () => {
   it('answers with the HMAC of the token under the environment key', async () => {
     const token = 'Zm9vYmFyYmF6cXV4MTIzNDU2';
     const res = await http.get(`${base}/webhooks/dev`, { params: { crc_token: token } });
     expect(res.status).toBe(200);
     expect(res.data).toEqual(crcResponse(SECRET, token));
+    // Parameters the platform may add to the challenge are no reason to fail it.
+    expect((await http.get(`${base}/webhooks/dev`, { params: { crc_token: token, nonce: 'abc' } })).data).toEqual(crcResponse(SECRET, token));
   });
 
-  it('refuses to sign anything that does not look like a token', async () => {
-    const res = await http.get(`${base}/webhooks/dev`, { params: { crc_token: '{"for_user_id":1}' } });
-    expect(res.status).toBe(400);
-    expect(res.data.error.code).toBe('invalid_crc_token');
-    expect((await http.get(`${base}/webhooks/dev`)).data.error.code).toBe('missing_crc_token');
+  it('refuses to sign anything that does not look like a token, naming the parameter', async () => {
+    const json = await http.get(`${base}/webhooks/dev`, { params: { crc_token: '{"for_user_id":1}' } });
+    expect(json.status).toBe(400);
+    expect(json.data.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('query.crc_token') });
+    const short = await http.get(`${base}/webhooks/dev`, { params: { crc_token: 'some_random' } });
+    expect(short.status).toBe(400);
+    expect(short.data.error).toMatchObject({ code: 'invalid_request', message: 'query.crc_token must match pattern "^[A-Za-z0-9+/=_-]{16,128}$"' });
+    const missing = await http.get(`${base}/webhooks/dev`);
+    expect(missing.status).toBe(400);
+    expect(missing.data.error).toEqual({ code: 'invalid_request', message: 'query.crc_token is required', fields: [{ in: 'query', field: 'crc_token', message: 'is required' }] });
   });
 
   it('says 404 for an environment auth does not know', async () => {

@@ -1,6 +1,6 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import type { TrackingErrorCode } from '@crm/contracts';
-import { errorBody, HttpError } from '@crm/http';
+import { errorBody, HttpError, type RequestPart } from '@crm/http';
 import { MissingApiKey } from '../adapters/clients-store';
 import { TrackingError } from '../domain/errors';
 import { describeFieldErrors } from '../domain/field-errors';
@@ -37,4 +37,10 @@ function translate(error: unknown): unknown {
   }
   if (error instanceof MissingApiKey) return new HttpError(400, 'invalid_client', error.message);
   return error;
+}
+
+/** The code of a request the OpenAPI document refuses: tracking's own codes for a bad parameter, settings or task seed. */
+export function invalidRequestCode(part: RequestPart, req: Request): string {
+  if (part !== 'body') return 'invalid_parameter';
+  return req.method === 'PUT' ? 'invalid_client' : 'invalid_task';
 }

@@ -40,6 +40,9 @@ const identityEncodingOnly: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** A delivery (`POST /webhooks/:envName`, `POST /webhooks/:envName/xaa`): its route reads and checks the raw body itself. */
+export const isDelivery = (req: Request): boolean => req.method === 'POST' && req.path.startsWith('/webhooks/');
+
 /**
  * The webhooks of an environment: the Account Activity API's at `/webhooks/:envName`, the X
  * Activity API's at `/webhooks/:envName/xaa`. Both answer the CRC and verify signatures the same
@@ -53,7 +56,7 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
 function webhookRoute(app: Express, deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery): void {
   app.get(path, async (req, res) => {
     const token = req.query.crc_token;
-    if (token === undefined) throw new HttpError(400, 'missing_crc_token', 'send the challenge as ?crc_token=<token>');
+    // The OpenAPI document refuses such tokens first; signing one must never depend on it.
     if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
     const key = await keyFor(deps.keys, req);
     res.set('cache-control', 'no-store').json(crcResponse(key.current, token));
