@@ -89,6 +89,8 @@ case "$command" in
     say "lint"; step pnpm lint
     # Contracts and deployment descriptions no engine here runs: each check fails CI on its own.
     say "AsyncAPI document"; step pnpm check:asyncapi
+    say "OpenAPI documents"; step pnpm lint:openapi
+    say "Dockerfiles, compose and Kubernetes manifests"; step bash infra/scripts/check-deploy.sh
     say "test"
     results="$(mktemp)"
     step pnpm test --json --outputFile="$results"
