@@ -41,7 +41,7 @@ export async function provisionKept(options: ProvisionOptions, file = process.en
 }
 
 async function main(): Promise<void> {
-  const provisioned = await provisionKept(optionsFromEnv());
+  const provisioned = await provisionKept({ ...optionsFromEnv(), onStep: (done) => process.stderr.write(`provision: ${done}\n`) });
   for (const [service, credentials] of Object.entries(provisioned.services)) {
     const roles = credentials.DATABASE_URL ? `, database roles ${new URL(credentials.DATABASE_URL).username} and ${new URL(credentials.DATABASE_MIGRATION_URL ?? '').username}` : '';
     process.stdout.write(`${service}: broker user ${credentials.BROKER_USER}${roles}\n`);

@@ -20,6 +20,8 @@ export interface ProvisionOptions {
   databases?: Partial<Record<DatabaseServiceName, string>>;
   /** Passwords known already (kept from a previous run, or given); missing ones are generated. */
   passwords?: Record<string, string>;
+  /** Told after each step (a run takes some seconds: rabbitmqctl, the topology, each database). */
+  onStep?: (done: string) => void;
 }
 
 /** What each service connects with. */
@@ -59,12 +61,16 @@ export async function provision(options: ProvisionOptions): Promise<Provisioned>
     const name = brokerUserName(options.brokerUserPrefix, service);
     return { service, name, password: password(name) };
   });
+  const step = options.onStep ?? (() => undefined);
   await importBrokerUsers(options.amqpAdminUrl, users);
+  step(`broker users ${users.map((user) => user.name).join(', ')} with their permissions`);
   await declareAll(options.amqpAdminUrl);
+  step('exchanges and queues declared');
   const services = Object.fromEntries(users.map((user) => [user.service, { AMQP_URL: userUrl(options.amqpAdminUrl, user), BROKER_USER: user.name }])) as Record<ServiceName, ServiceCredentials>;
   for (const service of DATABASE_SERVICES) {
     const roles = databaseRolesOf(options, service, password);
     await provisionDatabase(options.databaseAdminUrl, roles);
+    step(`database ${roles.database} with roles ${roles.migrator.name} and ${roles.app.name}`);
     services[service].DATABASE_URL = roleUrl(options.databaseAdminUrl, roles.app, roles.database);
     services[service].DATABASE_MIGRATION_URL = roleUrl(options.databaseAdminUrl, roles.migrator, roles.database);
   }
