@@ -1,0 +1,104 @@
+/**
+ * ticketing's OpenAPI document against the running service: every route the app mounts is
+ * documented and every documented route is mounted; every operation documents the answers
+ * the shared mechanisms can give; ids in paths are constrained, so a literal word in an id's
+ * place is refused rather than taken for an id.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Express } from 'express';
+import { parse as parseYaml } from 'yaml';
+import { apiClient, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
+
+interface Operation {
+  parameters?: { $ref?: string; in?: string }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+type PathItem = Record<string, Operation> & { parameters?: { $ref?: string; in?: string }[] };
+interface Document {
+  paths: Record<string, PathItem>;
+  components: { parameters: Record<string, { in: string }> };
+}
+
+const DOCUMENT = parseYaml(readFileSync(path.resolve(__dirname, '..', 'openapi.yaml'), 'utf8')) as Document;
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+/** `METHOD /path/{param}` of every documented operation. */
+function documentedRoutes(): string[] {
+  return Object.entries(DOCUMENT.paths).flatMap(([route, item]) =>
+    Object.keys(item)
+      .filter((key) => METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${route}`),
+  );
+}
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+/** `METHOD /path/{param}` of every route the express app mounts (middleware mounted with `use` is not a route). */
+function mountedRoutes(app: Express): string[] {
+  const stack = (app.router as unknown as { stack: RouterLayer[] }).stack;
+  const routes = stack.flatMap(({ route }) =>
+    route
+      ? Object.keys(route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => `${method.toUpperCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      : [],
+  );
+  return [...new Set(routes)];
+}
+
+const operations = () =>
+  Object.entries(DOCUMENT.paths).flatMap(([route, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${route}`, route, item, operation: operation as Operation })),
+  );
+
+const hasPathParameter = (item: PathItem, operation: Operation) =>
+  [...(item.parameters ?? []), ...(operation.parameters ?? [])].some((parameter) => (parameter.$ref ? DOCUMENT.components.parameters[parameter.$ref.split('/').pop()!]!.in : parameter.in) === 'path');
+
+let ticketing: TicketingUnderTest;
+const api = apiClient(() => `http://127.0.0.1:${ticketing.service.port}`);
+
+beforeAll(async () => {
+  ticketing = await ticketingUnderTest('ticketing_openapi');
+});
+
+afterAll(async () => {
+  await ticketing?.stop();
+});
+
+describe("ticketing's OpenAPI document", () => {
+  it('documents every route the service mounts, and only those', () => {
+    const app = ticketing.service.server.listeners('request')[0] as Express;
+    const mounted = mountedRoutes(app).sort();
+    expect(mounted.length).toBeGreaterThan(20);
+    expect(documentedRoutes().sort()).toEqual(mounted);
+  });
+
+  it.each(operations().filter(({ route }) => route.startsWith('/v1/')))('$name documents the answers of the shared mechanisms', ({ route, item, operation }) => {
+    const statuses = Object.keys(operation.responses);
+    // Invalid input, credentials, the rate limit, auth unreachable, a body too large, a failure of ours.
+    const expected = ['400', '401', '413', '429', '500', '503'];
+    // Every route but /v1/me needs a scope.
+    if (route !== '/v1/me') expected.push('403');
+    if (hasPathParameter(item, operation)) expected.push('404');
+    if (operation.requestBody) expected.push('415');
+    expect(statuses).toEqual(expect.arrayContaining(expected));
+  });
+
+  it.each([
+    ['/v1/tickets/search', 'ticket_not_found'],
+    ['/v1/contacts/search', 'contact_not_found'],
+    ['/v1/webhook-endpoints/failures', 'webhook_endpoint_not_found'],
+    ['/v1/partner-configs/search-queries', 'invalid_parameter'],
+    ['/v1/accounts/me', 'invalid_parameter'],
+  ])('GET %s: a literal in place of an id is refused, not looked up', async (url, code) => {
+    const answer = await api.get<{ error: { code: string; message: string } }>(url);
+    expect([400, 404]).toContain(answer.status);
+    expect(answer.body.error.code).toBe(code);
+  });
+});
