@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import { parse as parseYaml } from 'yaml';
-import { apiClient, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
+import { apiClient, TEST_TOKEN, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 interface Operation {
   parameters?: { $ref?: string; in?: string }[];
@@ -65,6 +65,16 @@ const DOCS_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{name}'
 let ticketing: TicketingUnderTest;
 const api = apiClient(() => `http://127.0.0.1:${ticketing.service.port}`);
 
+interface ErrorAnswer {
+  error: { code: string; message: string };
+}
+
+function call(method: string, url: string, body?: unknown) {
+  const send = { GET: () => api.get<ErrorAnswer>(url), POST: () => api.post<ErrorAnswer>(url, body), PUT: () => api.put<ErrorAnswer>(url, body), PATCH: () => api.patch<ErrorAnswer>(url, body) }[method];
+  if (!send) throw new Error(`no ${method} here`);
+  return send();
+}
+
 beforeAll(async () => {
   ticketing = await ticketingUnderTest('ticketing_openapi');
 });
@@ -107,5 +117,47 @@ describe("ticketing's OpenAPI document", () => {
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_request');
     expect(answer.body.error.message).toContain(`${field} must match pattern`);
+  });
+
+  const TICKET = '0b6f6a6e-8c4f-4f0e-9a55-2f1f6d3c9e21';
+  it.each([
+    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 5 }, 'body.text must be string'],
+    ['POST', `/v1/tickets/${TICKET}/replies`, {}, 'body.text is required'],
+    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 'hi', cc: 'x' }, 'body.cc must NOT have additional properties'],
+    ['PATCH', `/v1/tickets/${TICKET}`, { status: 'merged' }, 'body.status must be equal to one of the allowed values'],
+    ['PATCH', '/v1/tickets', { ids: ['not-an-id'], change: { priority: 'high' } }, 'body.ids[0] must match pattern'],
+    ['PUT', '/v1/partner-configs/1001', { routing: { rules: [{ name: 'refunds', folder: 'refunds' }] } }, 'body.routing.rules[0].queue is required'],
+    ['PUT', '/v1/partner-configs/1001', { sla: { firstResponseMinutes: 0 } }, 'body.sla.firstResponseMinutes must be >= 1'],
+    ['PUT', `/v1/tickets/${TICKET}/order`, { clientId: 'demo', taskId: 'has space' }, 'body.taskId must match pattern'],
+    ['GET', '/v1/tickets?limit=0', undefined, 'query.limit must be >= 1'],
+    ['GET', '/v1/tickets?status=open,archived', undefined, 'query.status must match pattern'],
+    ['GET', '/v1/tickets?colour=red', undefined, 'colour'],
+    ['GET', '/v1/contacts?screenName=@ana!', undefined, 'query.screenName must match pattern'],
+  ])('%s %s with a bad request answers 400 naming the field', async (method, url, body, problem) => {
+    const answer = await call(method, url, body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('invalid_request');
+    expect(answer.body.error.message).toContain(problem);
+  });
+
+  it('takes free-text and listed query values as people type them (commas, colons, @), not only percent-encoded', async () => {
+    for (const query of ['status=open,pending', 'updatedSince=2026-01-01T00:00:00Z', 'q=order 42: where?', 'tag=vip', 'assignee=agent@example.com']) {
+      expect([query, (await api.get(`/v1/tickets?${query}`)).status]).toEqual([query, 200]);
+    }
+    expect((await api.get('/v1/contacts?screenName=@ana')).status).toBe(200);
+  });
+
+  it('answers 415 to a body that is not JSON, 404 to an undocumented path and 405 to an undocumented method', async () => {
+    const notJson = await fetch(`http://127.0.0.1:${ticketing.service.port}/v1/tickets/${TICKET}/notes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' },
+      body: 'a note',
+    });
+    expect(notJson.status).toBe(415);
+    expect(((await notJson.json()) as ErrorAnswer).error.code).toBe('unsupported_media_type');
+    const nowhere = await call('GET', '/v1/nowhere');
+    expect([nowhere.status, nowhere.body.error.code]).toEqual([404, 'not_found']);
+    const wrongMethod = await call('POST', '/v1/accounts');
+    expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([405, 'method_not_allowed']);
   });
 });
