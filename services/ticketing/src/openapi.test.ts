@@ -60,13 +60,13 @@ const operations = () =>
 const hasPathParameter = (item: PathItem, operation: Operation) =>
   [...(item.parameters ?? []), ...(operation.parameters ?? [])].some((parameter) => (parameter.$ref ? DOCUMENT.components.parameters[parameter.$ref.split('/').pop()!]!.in : parameter.in) === 'path');
 
-const DOCS_ROUTES = ['GET /openapi.json', 'GET /docs', 'GET /docs/assets/{name}'];
+const DOCS_ROUTES = ['GET /docs/assets/{name}'];
 
 let ticketing: TicketingUnderTest;
 const api = apiClient(() => `http://127.0.0.1:${ticketing.service.port}`);
 
 interface ErrorAnswer {
-  error: { code: string; message: string };
+  error: { code: string; message: string; fields?: { in: string; field: string; message: string }[] };
 }
 
 function call(method: string, url: string, body?: unknown) {
@@ -86,7 +86,7 @@ afterAll(async () => {
 describe("ticketing's OpenAPI document", () => {
   it('documents every route the service mounts, and only those', () => {
     const app = ticketing.service.server.listeners('request')[0] as Express;
-    // The document's own pages (libs/http) are served beside it, not described in it.
+    // The docs page's script and style files (libs/http) are served beside the document, not described in it.
     const mounted = mountedRoutes(app)
       .filter((route) => !DOCS_ROUTES.includes(route))
       .sort();
@@ -115,29 +115,43 @@ describe("ticketing's OpenAPI document", () => {
   ])('%s %s: a literal in place of an id is refused (400 naming %s), not looked up', async (method, url, field) => {
     const answer = await (method === 'GET' ? api.get : api.delete)<{ error: { code: string; message: string } }>(url);
     expect(answer.status).toBe(400);
-    expect(answer.body.error.code).toBe('invalid_request');
+    expect(answer.body.error.code).toBe('invalid_parameter');
     expect(answer.body.error.message).toContain(`${field} must match pattern`);
   });
 
   const TICKET = '0b6f6a6e-8c4f-4f0e-9a55-2f1f6d3c9e21';
+  // Each answer names the field; the code is the operation's own (x-invalid-request-code), invalid_parameter for a parameter.
   it.each([
-    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 5 }, 'body.text must be string'],
-    ['POST', `/v1/tickets/${TICKET}/replies`, {}, 'body.text is required'],
-    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 'hi', cc: 'x' }, 'body.cc must NOT have additional properties'],
-    ['PATCH', `/v1/tickets/${TICKET}`, { status: 'merged' }, 'body.status must be equal to one of the allowed values'],
-    ['PATCH', '/v1/tickets', { ids: ['not-an-id'], change: { priority: 'high' } }, 'body.ids[0] must match pattern'],
-    ['PUT', '/v1/partner-configs/1001', { routing: { rules: [{ name: 'refunds', folder: 'refunds' }] } }, 'body.routing.rules[0].queue is required'],
-    ['PUT', '/v1/partner-configs/1001', { sla: { firstResponseMinutes: 0 } }, 'body.sla.firstResponseMinutes must be >= 1'],
-    ['PUT', `/v1/tickets/${TICKET}/order`, { clientId: 'demo', taskId: 'has space' }, 'body.taskId must match pattern'],
-    ['GET', '/v1/tickets?limit=0', undefined, 'query.limit must be >= 1'],
-    ['GET', '/v1/tickets?status=open,archived', undefined, 'query.status must match pattern'],
-    ['GET', '/v1/tickets?colour=red', undefined, 'colour'],
-    ['GET', '/v1/contacts?screenName=@ana!', undefined, 'query.screenName must match pattern'],
-  ])('%s %s with a bad request answers 400 naming the field', async (method, url, body, problem) => {
+    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 5 }, 'invalid_reply', 'body.text must be string'],
+    ['POST', `/v1/tickets/${TICKET}/replies`, {}, 'invalid_reply', 'body.text is required'],
+    ['POST', `/v1/tickets/${TICKET}/replies`, { text: 'hi', cc: 'x' }, 'invalid_reply', 'body.cc must NOT have additional properties'],
+    ['PATCH', `/v1/tickets/${TICKET}`, { status: 'merged' }, 'invalid_change', 'body.status must be equal to one of the allowed values'],
+    ['PATCH', '/v1/tickets', { ids: ['not-an-id'], change: { priority: 'high' } }, 'invalid_change', 'body.ids[0] must match pattern'],
+    ['PUT', '/v1/partner-configs/1001', { routing: { rules: [{ name: 'refunds', folder: 'refunds' }] } }, 'invalid_partner_config', 'body.routing.rules[0].queue is required'],
+    ['PUT', '/v1/partner-configs/1001', { sla: { firstResponseMinutes: 0 } }, 'invalid_partner_config', 'body.sla.firstResponseMinutes must be >= 1'],
+    ['PUT', `/v1/tickets/${TICKET}/order`, { clientId: 'demo', taskId: 'has space' }, 'invalid_order_link', 'body.taskId must match pattern'],
+    ['POST', `/v1/tickets/${TICKET}/actions`, { action: 'shout' }, 'invalid_action', 'body.action must be equal to one of the allowed values'],
+    ['POST', '/v1/webhook-endpoints', { url: 'ftp://crm.example' }, 'invalid_webhook_endpoint', 'body.url must match pattern'],
+    ['GET', '/v1/tickets?limit=0', undefined, 'invalid_parameter', 'query.limit must be >= 1'],
+    ['GET', '/v1/tickets?status=open,archived', undefined, 'invalid_parameter', 'query.status must match pattern'],
+    ['GET', '/v1/tickets?colour=red', undefined, 'invalid_parameter', 'colour'],
+    ['GET', '/v1/contacts?screenName=@ana!', undefined, 'invalid_parameter', 'query.screenName must match pattern'],
+  ])('%s %s with a bad request answers 400 %s naming the field', async (method, url, body, code, problem) => {
     const answer = await call(method, url, body);
     expect(answer.status).toBe(400);
-    expect(answer.body.error.code).toBe('invalid_request');
+    expect(answer.body.error.code).toBe(code);
     expect(answer.body.error.message).toContain(problem);
+  });
+
+  it('lists every problem of a refused body in error.fields', async () => {
+    const answer = await call('PUT', '/v1/partner-configs/1001', { pageName: 7, sla: { resolutionMinutes: 0 } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.fields).toEqual(
+      expect.arrayContaining([
+        { in: 'body', field: 'pageName', message: expect.any(String) },
+        { in: 'body', field: 'sla.resolutionMinutes', message: 'must be >= 1' },
+      ]),
+    );
   });
 
   it('takes free-text and listed query values as people type them (commas, colons, @), not only percent-encoded', async () => {

@@ -118,7 +118,7 @@ describe('linking a ticket to an order', () => {
     ] as const) {
       const bad = await call('PUT', `/v1/tickets/${ticketId}/order`, body);
       expect(bad.status).toBe(400);
-      expect(bad.body!.error).toEqual({ code: 'invalid_request', message: expect.stringContaining(problem) });
+      expect(bad.body!.error).toMatchObject({ code: 'invalid_order_link', message: expect.stringContaining(problem) });
     }
     expect(await orderOf(ticketId)).toBeNull();
     expect((await call('PUT', '/v1/tickets/6f1c1a4e-0000-4000-8000-000000000000/order', { clientId: 'acme', taskId: 'order-42' })).status).toBe(404);

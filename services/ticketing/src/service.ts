@@ -20,6 +20,7 @@ import { createRawLogHandler } from './handlers/raw-log-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
+import { invalidRequestCode } from './http/errors';
 import { ticketingRoutes } from './http/routes';
 import { ticketLife, type TicketLife } from './ticket-life';
 import { OrderLinks } from './operations/link-order';
@@ -227,7 +228,7 @@ async function serve(
     const app = createHttpApp({
       logger: options.logger,
       readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
-      openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
+      openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT), invalidRequestCode },
       routes: parts.routes,
     });
     return await listen(app, config.PORT, options.host);
