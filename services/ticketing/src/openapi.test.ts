@@ -161,7 +161,9 @@ describe("ticketing's OpenAPI document", () => {
     expect((await api.get('/v1/contacts?screenName=@ana')).status).toBe(200);
   });
 
-  it('answers 415 to a body that is not JSON, 404 to an undocumented path and 405 to an undocumented method', async () => {
+  it('answers 413 to a body over the limit, 415 to a body that is not JSON, 404 to an undocumented path and 405 to an undocumented method', async () => {
+    const huge = await call('POST', `/v1/tickets/${TICKET}/notes`, { text: 'x'.repeat(1_100_000) });
+    expect([huge.status, huge.body.error.code]).toEqual([413, 'payload_too_large']);
     const notJson = await fetch(`http://127.0.0.1:${ticketing.service.port}/v1/tickets/${TICKET}/notes`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'text/plain' },
