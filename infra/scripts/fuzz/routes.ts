@@ -33,11 +33,13 @@ export function routesOf(app: { router?: unknown }): RouteInfo[] {
 
 /**
  * Routes anyone may call: health checks and metrics (for the platform's probes and scrapers;
- * they hold no secrets and no personal data), the pages a browser visits on its way back from
- * the platform, and the CRC challenge (its answer proves the key without revealing it). A POST
- * to the webhook is not: it needs a valid signature.
+ * they hold no secrets and no personal data), a service's OpenAPI document and its docs page,
+ * the pages a browser visits on its way back from the platform, and the CRC challenge (its
+ * answer proves the key without revealing it). A POST to the webhook is not: it needs a valid
+ * signature.
  */
 export function isPublic(route: RouteInfo): boolean {
   if (route.path.startsWith('/webhooks/')) return route.method === 'GET';
+  if (route.path === '/openapi.json' || route.path === '/docs' || route.path.startsWith('/docs/assets/')) return route.method === 'GET';
   return route.path.startsWith('/health/') || route.path === '/metrics' || route.path === '/v1/oauth/callback' || route.path === '/v1/oauth/connected';
 }

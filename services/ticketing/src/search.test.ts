@@ -224,7 +224,7 @@ describe('search queries', () => {
   it('refuse a bad query configuration with a 400 naming the field, and 404 the states of an unknown account', async () => {
     const bad = await api.put<{ error: { code: string; message: string } }>(`/v1/partner-configs/${newAccount()}`, { searchQueries: [{ query: 'x', intervalSeconds: 5 }] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ code: 'invalid_partner_config', message: expect.stringContaining('/searchQueries/0/intervalSeconds must be >= 10') });
+    expect(bad.body.error).toMatchObject({ code: 'invalid_partner_config', message: expect.stringContaining('body.searchQueries[0].intervalSeconds must be >= 10') });
     expect((await api.get(`/v1/partner-configs/${newAccount()}/search-queries`)).status).toBe(404);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { accessControl, rpcCredentialVerifier, type AccessControl } from '@crm/access';
 import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
 import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
-import { closeServer, createHttpApp, listen, type StopStep } from '@crm/http';
+import { closeServer, createHttpApp, listen, readOpenApiDocument, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, OutboxRelay, Publisher, RpcClient } from '@crm/messaging';
 import { AuthSearchClient } from './adapters/broker/auth-search';
@@ -20,6 +20,7 @@ import { createRawLogHandler } from './handlers/raw-log-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
+import { invalidRequestCode } from './http/errors';
 import { ticketingRoutes } from './http/routes';
 import { ticketLife, type TicketLife } from './ticket-life';
 import { OrderLinks } from './operations/link-order';
@@ -31,6 +32,9 @@ import { SlaClocks } from './operations/sla';
 
 /** Versioned SQL migrations of ticketing's database. */
 export const MIGRATIONS_DIR = path.resolve(__dirname, '..', 'migrations');
+
+/** The HTTP API's shapes (served at /openapi.json and /docs; every request is checked against it), by its path from the workspace root. */
+export const OPENAPI_DOCUMENT = 'services/ticketing/openapi.yaml';
 
 export interface TicketingOptions {
   logger: Logger;
@@ -224,6 +228,7 @@ async function serve(
     const app = createHttpApp({
       logger: options.logger,
       readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
+      openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT), invalidRequestCode },
       routes: parts.routes,
     });
     return await listen(app, config.PORT, options.host);

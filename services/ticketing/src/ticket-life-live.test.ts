@@ -146,9 +146,10 @@ describe('CRM webhooks', () => {
 
   it('refuses a bad endpoint naming the field', async () => {
     for (const [body, field] of [
-      [{ url: 'ftp://crm.example' }, '/url'],
-      [{ url: 'https://crm.example/hook', eventTypes: ['ticket.exploded'] }, '/eventTypes'],
-      [{ url: 'https://crm.example/hook', colour: 'red' }, '/colour'],
+      [{ url: 'ftp://crm.example' }, 'body.url'],
+      [{ url: 'https://ana:secret@crm.example/hook' }, '/url must not carry credentials'],
+      [{ url: 'https://crm.example/hook', eventTypes: ['ticket.exploded'] }, 'body.eventTypes[0]'],
+      [{ url: 'https://crm.example/hook', colour: 'red' }, 'colour'],
     ] as const) {
       const refused = await api.post<{ error: { code: string; message: string } }>('/v1/webhook-endpoints', body);
       expect(refused.status).toBe(400);

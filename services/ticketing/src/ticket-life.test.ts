@@ -146,11 +146,13 @@ describe('the workflow', () => {
     expect(Object.keys(entry.data!.changes as object).sort()).toEqual(['assignee', 'folder', 'priority', 'queue', 'tags', 'team']);
 
     for (const [change, field] of [
-      [{ priority: 'asap' }, '/priority'],
-      [{ status: 'merged' }, '/status'],
-      [{ tags: 'x' }, '/tags'],
-      [{ colour: 'red' }, '/colour'],
-      [{}, 'at least one'],
+      [{ priority: 'asap' }, 'body.priority'],
+      [{ status: 'merged' }, 'body.status'],
+      [{ tags: 'x' }, 'body.tags'],
+      [{ colour: 'red' }, 'colour'],
+      [{}, 'body must NOT have fewer than 1 properties'],
+      [{ tags: ['a'.repeat(51)] }, 'body.tags[0]'],
+      [{ queue: ' '.repeat(101) + 'q' }, 'body.queue'],
     ] as const) {
       const refused = await api.patch<{ error: { code: string; message: string } }>(`/v1/tickets/${id}`, change);
       expect(refused.status).toBe(400);
@@ -228,11 +230,13 @@ describe('notes', () => {
     const account = newAccount();
     await configure(account);
     const id = await newTicket(account);
+    // The OpenAPI document's checks come first (`body.`); a note with neither text nor evidence is the note's own rule (`/text`).
     for (const [body, field] of [
-      [{ text: '  ' }, '/text'],
-      [{ text: 'x', evidence: { ...evidence, rider: { lat: 123, lng: 0 } } }, '/evidence/rider/lat'],
-      [{ evidence: { ...evidence, distanceMeters: -1 } }, '/evidence/distanceMeters'],
-      [{ text: 'x', evidence: { ...evidence, positionAt: 'yesterday' } }, '/evidence/positionAt'],
+      [{ text: '  ' }, 'body.text'],
+      [{ text: 'x', evidence: { ...evidence, rider: { lat: 123, lng: 0 } } }, 'body.evidence.rider.lat'],
+      [{ evidence: { ...evidence, distanceMeters: -1 } }, 'body.evidence.distanceMeters'],
+      [{ text: 'x', evidence: { ...evidence, positionAt: 'yesterday' } }, 'body.evidence.positionAt'],
+      [{}, '/text'],
     ] as const) {
       const refused = await api.post<{ error: { code: string; message: string } }>(`/v1/tickets/${id}/notes`, body);
       expect(refused.status).toBe(400);

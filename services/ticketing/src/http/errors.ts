@@ -1,5 +1,5 @@
-import type { ErrorRequestHandler } from 'express';
-import { HttpError } from '@crm/http';
+import type { ErrorRequestHandler, Request } from 'express';
+import { HttpError, type RequestPart } from '@crm/http';
 import {
   AccountNotFound,
   AccountUnavailable,
@@ -38,4 +38,16 @@ export function domainErrors(): ErrorRequestHandler {
     const answer = ANSWERS.find(([type]) => error instanceof type);
     next(answer ? new HttpError(answer[1], answer[2], (error as Error).message) : error);
   };
+}
+
+/**
+ * The code of a request the OpenAPI document refuses, the same as the use case gives what the
+ * document cannot say: `invalid_parameter` for a path or query parameter; for a body, the
+ * operation's `x-invalid-request-code` (`invalid_reply`, `invalid_partner_config`, ...).
+ */
+export function invalidRequestCode(part: RequestPart, req: Request): string {
+  if (part !== 'body') return 'invalid_parameter';
+  const operation = (req as Request & { openapi?: { schema?: Record<string, unknown> } }).openapi?.schema;
+  const code = operation?.['x-invalid-request-code'];
+  return typeof code === 'string' ? code : 'invalid_request';
 }

@@ -48,6 +48,12 @@ describe('GET /v1/tickets query', () => {
     expect(parseTicketListQuery({ limit: '1' }).limit).toBe(1);
     expect(parseTicketListQuery({ limit: '200' }).limit).toBe(200);
   });
+
+  it('takes the numbers and booleans the request validator made of typed parameters', () => {
+    expect(parseTicketListQuery({ limit: 20, breached: true })).toEqual({ limit: 20, breached: true });
+    expect(parseTicketListQuery({ breached: false }).breached).toBe(false);
+    expect(rejection({ limit: 500 }).message).toMatch(/^limit/);
+  });
 });
 
 describe('cursor', () => {

@@ -11,10 +11,14 @@ type Query = Record<string, unknown>;
 
 const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
 
-/** One query parameter as a string: absent or empty is undefined, a repeated one is an error. */
+/**
+ * One query parameter as a string: absent or empty is undefined, a repeated one is an error. A
+ * number or boolean is the request validator's reading of a parameter the document types so.
+ */
 function single(query: Query, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') throw invalid(`${name} must be given once, as a plain value`);
   return value === '' ? undefined : value;
 }
