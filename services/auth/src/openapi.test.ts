@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
 import type { Express, RequestHandler } from 'express';
 import { bootstrapPrincipal } from '@crm/access';
+import type { CommandError, CommandErrorCode } from '@crm/contracts';
 import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { testLogger } from '@crm/testing';
 import { ACTION_ROUTES } from './http/action-routes';
@@ -47,12 +48,18 @@ function mountedRoutes(app: Express): string[] {
 const EXAMPLES: Record<string, string> = { accountId: '12', user: 'ana', postId: '34', listId: '56', collectionId: 'custom-78', eventId: '90', webhookId: '11', name: 'init.js' };
 const concrete = (path: string) => path.replace(/\{([A-Za-z]+)\}/g, (_match, name: string) => EXAMPLES[name] ?? `<${name}>`);
 
-/** auth's routes over an executor that records what it is asked and succeeds; every request comes with the bootstrap token's rights. */
+/** What the stand-in executor answers next: success, or a failure as the executor reports it. */
+let nextOutcome: { outcome: 'failed' | 'unknown'; error: CommandError } | null = null;
+/** Whether the stand-in answers a success with a platformId the document does not allow (a number). */
+let wrongPlatformId = false;
+
+/** auth's routes over an executor that records what it is asked and answers `nextOutcome`; every request comes with the bootstrap token's rights. */
 function appWith(executed: ActionCall[]): Express {
   const executor = {
     execute: async (request: ActionCall) => {
       executed.push(request);
-      return { commandId: request.commandId, action: request.action, accountId: request.accountId, outcome: 'succeeded', platformId: null, data: { ok: true }, replayed: false, error: null };
+      const answer = { commandId: request.commandId, action: request.action, accountId: request.accountId, platformId: wrongPlatformId ? 5 : null, replayed: false };
+      return nextOutcome ? { ...answer, ...nextOutcome, data: null } : { ...answer, outcome: 'succeeded', data: { ok: true }, error: null };
     },
   } as unknown as ActionExecutor;
   const admin: RequestHandler = (req, _res, next) => {
@@ -155,6 +162,42 @@ describe('requests checked against the document', () => {
       expect(answer.data.error.message).toContain(message);
     }
     expect(executed).toEqual([]);
+  });
+
+  it('answers every way an action can fail with a status its operation documents (answers are checked against the document here)', async () => {
+    const failures: [CommandErrorCode, number | null, 'failed' | 'unknown', number][] = [
+      ['invalid_input', null, 'failed', 400],
+      ['account_not_connected', null, 'failed', 404],
+      ['reconnect_needed', 401, 'failed', 409],
+      ['platform_rejected', 400, 'failed', 400],
+      ['platform_rejected', 401, 'failed', 403],
+      ['platform_rejected', 403, 'failed', 403],
+      ['platform_rejected', 404, 'failed', 404],
+      ['platform_rejected', 409, 'failed', 409],
+      ['platform_rejected', 410, 'failed', 422],
+      ['rate_limited', 429, 'failed', 503],
+      ['platform_unavailable', 502, 'failed', 503],
+      ['configuration_error', 403, 'failed', 503],
+      ['outcome_unknown', null, 'unknown', 504],
+    ];
+    const answered: number[] = [];
+    for (const [code, platformStatus, outcome] of failures) {
+      nextOutcome = { outcome, error: { code, message: `the platform said no (${code})`, platformCode: null, platformStatus } };
+      const [read, write] = await Promise.all([http.get('/v1/accounts/12/timeline'), http.post('/v1/accounts/12/posts', { text: 'hi' })]);
+      expect(read.data.error.code).not.toBe('undocumented_response');
+      expect(write.status).toBe(read.status);
+      answered.push(read.status);
+    }
+    nextOutcome = null;
+    expect(answered).toEqual(failures.map((failure) => failure[3]));
+  });
+
+  it('checks answers against the document in tests: one the document does not allow is a 500 naming the difference', async () => {
+    wrongPlatformId = true;
+    const answer = await http.post('/v1/accounts/12/posts', { text: 'hi' });
+    wrongPlatformId = false;
+    expect(answer.status).toBe(500);
+    expect(answer.data.error).toMatchObject({ code: 'undocumented_response', message: expect.stringContaining('platformId') });
   });
 
   it('answers 415 for a body that is not JSON', async () => {
