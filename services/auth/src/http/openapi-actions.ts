@@ -64,7 +64,9 @@ function bodySchema(route: ActionRoute, input: Schema): Schema | null {
   }
   const required = ((input.required as string[] | undefined) ?? []).filter((name) => !taken.has(name));
   const removedRequired = ((input.required as string[] | undefined) ?? []).length - required.length;
-  const body: Schema = { ...input, properties };
+  const fromPath = Object.keys(input.properties as Schema).filter((name) => taken.has(name));
+  const description = `The input of ${route.action}${fromPath.length > 0 ? ` without ${fromPath.join(' and ')}, which the path gives` : ''} (the social command's input schema).`;
+  const body: Schema = { description, ...input, properties };
   if (required.length > 0) body.required = required;
   else delete body.required;
   if (typeof input.minProperties === 'number') body.minProperties = input.minProperties - removedRequired;
