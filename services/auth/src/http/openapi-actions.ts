@@ -23,7 +23,20 @@ export function actionInputSchema(action: SocialAction): Schema {
   const payload = SocialCommand.validatePayload.schema as { allOf: { if: { properties: { action: { const: string } } }; then: { properties: { input: Schema } } }[] };
   const branch = payload.allOf.find((candidate) => candidate.if.properties.action.const === action);
   if (!branch) throw new Error(`the social command contract has no input schema for ${action}`);
-  return branch.then.properties.input;
+  return canonical(branch.then.properties.input) as Schema;
+}
+
+/** Keywords in the order a reader looks for them; the rest follow by name. The document stays the same however a schema's keys were written. */
+const KEY_ORDER = ['description', 'type', 'additionalProperties', 'properties', 'required', 'minProperties', 'oneOf', 'anyOf', 'enum', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum'];
+const rank = (key: string) => (KEY_ORDER.includes(key) ? KEY_ORDER.indexOf(key) : KEY_ORDER.length);
+
+/** A JSON Schema with its keywords in KEY_ORDER (property names keep their order), as plain data. */
+function canonical(value: unknown, inProperties = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => canonical(item));
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value);
+  if (!inProperties) entries.sort(([a], [b]) => rank(a) - rank(b) || (rank(a) === KEY_ORDER.length ? a.localeCompare(b) : 0));
+  return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item, !inProperties && key === 'properties')]));
 }
 
 const openApiPath = (route: ActionRoute) => `/v1/accounts/{accountId}${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
