@@ -1,5 +1,5 @@
 import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
-import { SocialCommand, type SocialAction } from '@crm/contracts';
+import { SOCIAL_ACTION_INPUT_SCHEMAS, type SocialAction } from '@crm/contracts';
 import { ACTIONS } from '../domain/actions';
 import { ACTION_ROUTES, pathParams, type ActionRoute } from './action-routes';
 
@@ -15,17 +15,6 @@ type Schema = Record<string, unknown>;
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const INPUT_PREFIX = 'input_';
 
-/**
- * The input schema of an action as libs/contracts checks it: the branch of the social command
- * contract that applies to the action (the contract's payload schema is the one source of both).
- */
-export function actionInputSchema(action: SocialAction): Schema {
-  const payload = SocialCommand.validatePayload.schema as { allOf: { if: { properties: { action: { const: string } } }; then: { properties: { input: Schema } } }[] };
-  const branch = payload.allOf.find((candidate) => candidate.if.properties.action.const === action);
-  if (!branch) throw new Error(`the social command contract has no input schema for ${action}`);
-  return canonical(branch.then.properties.input) as Schema;
-}
-
 /** Keywords in the order a reader looks for them; the rest follow by name. The document stays the same however a schema's keys were written. */
 const KEY_ORDER = ['description', 'type', 'additionalProperties', 'properties', 'required', 'minProperties', 'oneOf', 'anyOf', 'enum', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum'];
 const rank = (key: string) => (KEY_ORDER.includes(key) ? KEY_ORDER.indexOf(key) : KEY_ORDER.length);
@@ -38,6 +27,9 @@ function canonical(value: unknown, inProperties = false): unknown {
   if (!inProperties) entries.sort(([a], [b]) => rank(a) - rank(b) || (rank(a) === KEY_ORDER.length ? a.localeCompare(b) : 0));
   return Object.fromEntries(entries.map(([key, item]) => [key, canonical(item, !inProperties && key === 'properties')]));
 }
+
+/** The input schema of an action, as libs/contracts checks commands and auth's HTTP API with it. */
+export const actionInputSchema = (action: SocialAction): Schema => canonical(SOCIAL_ACTION_INPUT_SCHEMAS[action]) as Schema;
 
 const openApiPath = (route: ActionRoute) => `/v1/accounts/{accountId}${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
 
