@@ -155,7 +155,7 @@ describe('requests checked against the document', () => {
       [() => http.get('/v1/accounts/12/search'), 'query.query is required'],
       [() => http.put('/v1/accounts/12/posts/12ab/like'), 'path.postId must match pattern'],
       [() => http.get('/v1/accounts/not-digits/profile'), 'path.accountId must match pattern'],
-      [() => http.post('/v1/accounts/12/posts', { text: 'hi' }, { headers: { 'idempotency-key': 'no spaces' } }), 'headers.idempotency-key must match pattern'],
+      [() => http.post('/v1/accounts/12/posts', { text: 'hi' }, { headers: { 'idempotency-key': 'no spaces' } }), 'header.idempotency-key must match pattern'],
     ];
     for (const [request, message] of cases) {
       const answer = await request();
@@ -163,6 +163,11 @@ describe('requests checked against the document', () => {
       expect(answer.data.error.message).toContain(message);
     }
     expect(executed).toEqual([]);
+    const several = await http.post('/v1/accounts/12/direct-messages', { recipientId: 'ana', text: 'x'.repeat(10_001) });
+    expect(several.data.error.fields).toEqual([
+      { in: 'body', field: 'recipientId', message: expect.stringContaining('must match pattern') },
+      { in: 'body', field: 'text', message: expect.stringContaining('must NOT have more than 10000 characters') },
+    ]);
   });
 
   it('answers every way an action can fail with a status its operation documents (answers are checked against the document here)', async () => {
