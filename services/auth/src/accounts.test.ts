@@ -181,6 +181,9 @@ describe('binding a connection to the browser that started it', () => {
     expect(again.data).toContain('already opened');
     const unknown = await browserSession().get(`${h.authUrl}/v1/oauth/start`, { params: { link: 'made-up' } });
     expect(unknown.status).toBe(400);
+    // A person, not a program, opens it: a link cut short gets the page too, not a JSON error.
+    const bare = await browserSession().get(`${h.authUrl}/v1/oauth/start`);
+    expect({ status: bare.status, page: String(bare.data).includes('Unknown connection link') }).toEqual({ status: 400, page: true });
   });
 
   it('lets a request token alone complete nothing (the platform page was reached without the start link)', async () => {

@@ -207,11 +207,14 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     const before = (await h.platformRequests('/1.1/statuses/update.json')).length;
     const long = await h.crm.post(accountPath('/posts'), { text: 'x'.repeat(281) });
     expect(long.status).toBe(400);
-    expect(long.data.error).toEqual({ code: 'invalid_input', message: '/input/text must NOT have more than 280 characters' });
-    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: '123', text: '   ' })).data.error.message).toContain('/input/text must match pattern');
-    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: 'ana', text: 'hi' })).data.error.message).toContain('/input/recipientId must match pattern');
-    expect((await h.crm.put(accountPath('/posts/12ab/like'))).status).toBe(400);
-    expect((await h.crm.get('/v1/accounts/not-digits/profile')).data.error.code).toBe('invalid_account_id');
+    expect(long.data.error).toEqual({ code: 'invalid_request', message: 'body.text must NOT have more than 280 characters', fields: [{ in: 'body', field: 'text', message: 'must NOT have more than 280 characters' }] });
+    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: '123', text: '   ' })).data.error.message).toContain('body.text must match pattern');
+    expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: 'ana', text: 'hi' })).data.error.message).toContain('body.recipientId must match pattern');
+    expect((await h.crm.put(accountPath('/posts/12ab/like'))).data.error.message).toContain('path.postId must match pattern');
+    expect((await h.crm.get('/v1/accounts/not-digits/profile')).data.error.message).toContain('path.accountId must match pattern');
+    // A literal path is its own route: another method on it is not taken for an id.
+    const literal = await h.crm.get(accountPath('/direct-messages/read'));
+    expect({ status: literal.status, allow: literal.headers.allow }).toEqual({ status: 405, allow: 'POST' });
     expect((await h.platformRequests('/1.1/statuses/update.json')).length).toBe(before);
   });
 

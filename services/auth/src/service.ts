@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
 import type { Pool } from '@crm/db';
-import { closeServer, createHttpApp, listen, portOf } from '@crm/http';
+import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcServer, type OutboxRelay } from '@crm/messaging';
 import { accessControl } from '@crm/access';
@@ -22,6 +22,8 @@ import { ActionExecutor } from './operations/executor';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+/** auth's HTTP API, from the workspace root: every request is checked against it before a route sees it. */
+export const OPENAPI_DOCUMENT = 'services/auth/openapi.yaml';
 
 export interface RunningService {
   server: Server;
@@ -160,6 +162,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
+    openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
     routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);

@@ -52,7 +52,7 @@ describe('the webhook', () => {
     expect(listed.data).toEqual({ envName: 'test', items: [expect.objectContaining({ url: h.webhook!.url, valid: true })] });
     expect(await lastCaller(`${base}/webhooks.json`, 'GET')).toEqual({ kind: 'app' });
     const id = listed.data.items[0].id as string;
-    expect((await h.crm.post(`/v1/webhooks/${id}/crc`)).data).toEqual({ valid: true });
+    expect((await h.crm.post(`/v1/webhooks/${id}/crc`, {})).data).toEqual({ valid: true });
     expect(await lastCaller(`${base}/webhooks/${id}.json`, 'PUT')).toEqual({ kind: 'user', userId: owner });
   });
 });
@@ -102,7 +102,7 @@ describe('the periodic check', () => {
     expect(invalidEvents()).toHaveLength(1);
 
     // Asked by hand, the CRC fails with the platform's reason.
-    const recheck = await h.crm.post(`/v1/webhooks/${String(event.envelope.payload.webhookId)}/crc`);
+    const recheck = await h.crm.post(`/v1/webhooks/${String(event.envelope.payload.webhookId)}/crc`, {});
     expect(recheck.data).toEqual({ valid: false, reason: expect.stringContaining('response_token does not match') });
   });
 

@@ -9,18 +9,91 @@ import { allowedAccountIdParam } from './params';
 
 type Input = Record<string, unknown>;
 
-interface ActionRoute {
+/**
+ * One action as an HTTP route under /v1/accounts/:accountId. Its input is put together from
+ * the path (each `:param` fills the input field of the same name, `:user` fills userId or
+ * screenName), the query names listed, and the JSON body when the action takes one. The
+ * OpenAPI document's operations are generated from these routes and the actions' input schemas.
+ */
+export interface ActionRoute {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Under /v1/accounts/:accountId */
   path: string;
   action: SocialAction;
-  input: (req: Request) => Input;
+  /** Input fields named otherwise than their path parameter: `{ postId: 'inReplyToPostId' }`. */
+  fields?: Record<string, string>;
+  query?: string[];
+  body?: boolean;
+  /** What the operation does beyond its name, for the document. */
+  description?: string;
 }
 
-const body = (req: Request): Input => (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Input) : {});
+/** Path parameters of a route, in order: `/lists/:listId/members/:user` has listId and user. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!);
+
+const PAGE = ['count', 'sinceId', 'maxId'];
+const CURSOR_PAGE = ['count', 'cursor'];
+
+/** The CRM's routes for every action, under /v1/accounts/:accountId. Literal paths come before parameter paths they share a prefix with. */
+export const ACTION_ROUTES: ActionRoute[] = [
+  { method: 'get', path: '/timeline', action: 'read_home_timeline', query: PAGE },
+  { method: 'get', path: '/users/:user/timeline', action: 'read_user_timeline', query: PAGE },
+  { method: 'get', path: '/users/:user', action: 'read_user' },
+  { method: 'get', path: '/profile', action: 'read_profile' },
+  { method: 'patch', path: '/profile', action: 'update_profile', body: true },
+  { method: 'get', path: '/settings', action: 'read_settings' },
+  { method: 'patch', path: '/settings', action: 'update_settings', body: true },
+  {
+    method: 'get',
+    path: '/search',
+    action: 'search_posts',
+    query: ['query', 'sinceId', 'count', 'resultType'],
+    description: "The platform's standard search of recent posts as the account (GET /1.1/search/tweets.json, result_type=recent); data is the platform's {statuses, search_metadata}.",
+  },
+  { method: 'get', path: '/following', action: 'read_following', query: CURSOR_PAGE },
+  { method: 'put', path: '/following/:user', action: 'follow' },
+  { method: 'delete', path: '/following/:user', action: 'unfollow' },
+
+  { method: 'post', path: '/posts', action: 'post', body: true },
+  { method: 'delete', path: '/posts/:postId', action: 'delete_post' },
+  { method: 'post', path: '/posts/:postId/replies', action: 'reply', fields: { postId: 'inReplyToPostId' }, body: true },
+  { method: 'post', path: '/posts/:postId/reposts', action: 'repost' },
+  { method: 'put', path: '/posts/:postId/like', action: 'like' },
+  { method: 'delete', path: '/posts/:postId/like', action: 'unlike' },
+
+  { method: 'get', path: '/lists', action: 'read_lists' },
+  { method: 'post', path: '/lists', action: 'create_list', body: true },
+  { method: 'get', path: '/lists/subscriptions', action: 'read_subscribed_lists', query: CURSOR_PAGE },
+  { method: 'get', path: '/lists/:listId/posts', action: 'read_list_posts', query: ['count'] },
+  { method: 'patch', path: '/lists/:listId', action: 'update_list', body: true },
+  { method: 'delete', path: '/lists/:listId', action: 'delete_list' },
+  { method: 'put', path: '/lists/:listId/members/:user', action: 'add_list_member' },
+  { method: 'delete', path: '/lists/:listId/members/:user', action: 'remove_list_member' },
+
+  { method: 'get', path: '/collections', action: 'read_collections', query: ['count'] },
+  { method: 'post', path: '/collections', action: 'create_collection', body: true },
+  { method: 'get', path: '/collections/:collectionId/entries', action: 'read_collection_entries', query: ['count'] },
+  { method: 'patch', path: '/collections/:collectionId', action: 'update_collection', body: true },
+  { method: 'delete', path: '/collections/:collectionId', action: 'delete_collection' },
+  { method: 'put', path: '/collections/:collectionId/entries/:postId', action: 'add_collection_entry' },
+  { method: 'delete', path: '/collections/:collectionId/entries/:postId', action: 'remove_collection_entry' },
+
+  { method: 'put', path: '/mutes/:user', action: 'mute' },
+  { method: 'delete', path: '/mutes/:user', action: 'unmute' },
+  { method: 'put', path: '/blocks/:user', action: 'block' },
+  { method: 'delete', path: '/blocks/:user', action: 'unblock' },
+  { method: 'post', path: '/reports', action: 'report', body: true },
+
+  { method: 'get', path: '/direct-messages', action: 'read_dms', query: CURSOR_PAGE },
+  { method: 'post', path: '/direct-messages', action: 'send_dm', body: true },
+  { method: 'post', path: '/direct-messages/read', action: 'mark_dm_read', body: true },
+  { method: 'post', path: '/direct-messages/typing', action: 'indicate_typing', body: true },
+  { method: 'get', path: '/direct-messages/:eventId', action: 'read_dm' },
+  { method: 'delete', path: '/direct-messages/:eventId', action: 'delete_dm' },
+];
 
 /** Query values as the input wants them: `count` as a number when it is one, the rest as given. */
-function query(req: Request, names: string[]): Input {
+function queryInput(req: Request, names: string[]): Input {
   const out: Input = {};
   for (const name of names) {
     const value = req.query[name];
@@ -31,63 +104,21 @@ function query(req: Request, names: string[]): Input {
 }
 
 /** `:user` in a path: digits name a user by id, anything else by screen name. */
-const user = (req: Request, param = 'user'): Input => {
-  const value = String(req.params[param]);
+function userInput(value: string): Input {
   return /^[0-9]+$/.test(value) ? { userId: value } : { screenName: value.replace(/^@/, '') };
-};
-const p = (req: Request, name: string) => String(req.params[name]);
+}
 
-/** The CRM's routes for every action, under /v1/accounts/:accountId. */
-export const ACTION_ROUTES: ActionRoute[] = [
-  { method: 'get', path: '/timeline', action: 'read_home_timeline', input: (req) => query(req, ['count', 'sinceId', 'maxId']) },
-  { method: 'get', path: '/users/:user/timeline', action: 'read_user_timeline', input: (req) => ({ ...user(req), ...query(req, ['count', 'sinceId', 'maxId']) }) },
-  { method: 'get', path: '/users/:user', action: 'read_user', input: (req) => user(req) },
-  { method: 'get', path: '/profile', action: 'read_profile', input: () => ({}) },
-  { method: 'patch', path: '/profile', action: 'update_profile', input: body },
-  { method: 'get', path: '/settings', action: 'read_settings', input: () => ({}) },
-  { method: 'patch', path: '/settings', action: 'update_settings', input: body },
-  { method: 'get', path: '/search', action: 'search_posts', input: (req) => query(req, ['query', 'sinceId', 'count', 'resultType']) },
-  { method: 'get', path: '/following', action: 'read_following', input: (req) => query(req, ['count', 'cursor']) },
-  { method: 'put', path: '/following/:user', action: 'follow', input: (req) => user(req) },
-  { method: 'delete', path: '/following/:user', action: 'unfollow', input: (req) => user(req) },
-
-  { method: 'post', path: '/posts', action: 'post', input: body },
-  { method: 'delete', path: '/posts/:postId', action: 'delete_post', input: (req) => ({ postId: p(req, 'postId') }) },
-  { method: 'post', path: '/posts/:postId/replies', action: 'reply', input: (req) => ({ ...body(req), inReplyToPostId: p(req, 'postId') }) },
-  { method: 'post', path: '/posts/:postId/reposts', action: 'repost', input: (req) => ({ postId: p(req, 'postId') }) },
-  { method: 'put', path: '/posts/:postId/like', action: 'like', input: (req) => ({ postId: p(req, 'postId') }) },
-  { method: 'delete', path: '/posts/:postId/like', action: 'unlike', input: (req) => ({ postId: p(req, 'postId') }) },
-
-  { method: 'get', path: '/lists', action: 'read_lists', input: () => ({}) },
-  { method: 'get', path: '/lists/subscriptions', action: 'read_subscribed_lists', input: (req) => query(req, ['count', 'cursor']) },
-  { method: 'get', path: '/lists/:listId/posts', action: 'read_list_posts', input: (req) => ({ listId: p(req, 'listId'), ...query(req, ['count']) }) },
-  { method: 'post', path: '/lists', action: 'create_list', input: body },
-  { method: 'patch', path: '/lists/:listId', action: 'update_list', input: (req) => ({ ...body(req), listId: p(req, 'listId') }) },
-  { method: 'delete', path: '/lists/:listId', action: 'delete_list', input: (req) => ({ listId: p(req, 'listId') }) },
-  { method: 'put', path: '/lists/:listId/members/:user', action: 'add_list_member', input: (req) => ({ listId: p(req, 'listId'), ...user(req) }) },
-  { method: 'delete', path: '/lists/:listId/members/:user', action: 'remove_list_member', input: (req) => ({ listId: p(req, 'listId'), ...user(req) }) },
-
-  { method: 'get', path: '/collections', action: 'read_collections', input: (req) => query(req, ['count']) },
-  { method: 'get', path: '/collections/:collectionId/entries', action: 'read_collection_entries', input: (req) => ({ collectionId: p(req, 'collectionId'), ...query(req, ['count']) }) },
-  { method: 'post', path: '/collections', action: 'create_collection', input: body },
-  { method: 'patch', path: '/collections/:collectionId', action: 'update_collection', input: (req) => ({ ...body(req), collectionId: p(req, 'collectionId') }) },
-  { method: 'delete', path: '/collections/:collectionId', action: 'delete_collection', input: (req) => ({ collectionId: p(req, 'collectionId') }) },
-  { method: 'put', path: '/collections/:collectionId/entries/:postId', action: 'add_collection_entry', input: (req) => ({ collectionId: p(req, 'collectionId'), postId: p(req, 'postId') }) },
-  { method: 'delete', path: '/collections/:collectionId/entries/:postId', action: 'remove_collection_entry', input: (req) => ({ collectionId: p(req, 'collectionId'), postId: p(req, 'postId') }) },
-
-  { method: 'put', path: '/mutes/:user', action: 'mute', input: (req) => user(req) },
-  { method: 'delete', path: '/mutes/:user', action: 'unmute', input: (req) => user(req) },
-  { method: 'put', path: '/blocks/:user', action: 'block', input: (req) => user(req) },
-  { method: 'delete', path: '/blocks/:user', action: 'unblock', input: (req) => user(req) },
-  { method: 'post', path: '/reports', action: 'report', input: body },
-
-  { method: 'get', path: '/direct-messages', action: 'read_dms', input: (req) => query(req, ['count', 'cursor']) },
-  { method: 'post', path: '/direct-messages', action: 'send_dm', input: body },
-  { method: 'post', path: '/direct-messages/read', action: 'mark_dm_read', input: body },
-  { method: 'post', path: '/direct-messages/typing', action: 'indicate_typing', input: body },
-  { method: 'get', path: '/direct-messages/:eventId', action: 'read_dm', input: (req) => ({ eventId: p(req, 'eventId') }) },
-  { method: 'delete', path: '/direct-messages/:eventId', action: 'delete_dm', input: (req) => ({ eventId: p(req, 'eventId') }) },
-];
+/** The action's input from the body, then the query, then the path (the path wins: a body cannot retarget the route). */
+export function actionInput(route: ActionRoute, req: Request): Input {
+  const body = route.body && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Input) : {};
+  const input: Input = { ...body, ...queryInput(req, route.query ?? []) };
+  for (const param of pathParams(route.path)) {
+    const value = String(req.params[param]);
+    if (param === 'user') Object.assign(input, userInput(value));
+    else input[route.fields?.[param] ?? param] = value;
+  }
+  return input;
+}
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -129,7 +160,7 @@ export function actionRoutes(router: Router, executor: ActionExecutor): void {
         if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-100 letters, digits or ._:-');
         commandId = `http-${key ?? randomUUID()}`;
       }
-      const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input: route.input(req) }, { final: false });
+      const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input: actionInput(route, req) }, { final: false });
       if (result.outcome !== 'succeeded') throw failureToHttp(result);
       res.json({
         ...(commandId ? { commandId } : {}),
