@@ -20,6 +20,7 @@ import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
+import { XaaAdmin, XaaReplays } from './operations/xaa';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
@@ -28,6 +29,7 @@ export interface RunningService {
   port: number;
   pool: Pool;
   webhooks: WebhookAdmin;
+  xaa: ReturnType<typeof xaaParts>;
   consumer: Consumer<SocialCommandPayload>;
   activityConsumer: Consumer<RawActivityPayload>;
   /** Publishes what auth enqueued in its transactions (account events, command results). */
@@ -45,6 +47,49 @@ export function platformParts(config: AuthConfig, db: AuthDatabase, logger: Logg
     logger,
   });
   return { db, platform, accounts: db.accounts, appCredentials: db.appCredentials, registrations: db.registrations };
+}
+
+/** The X Activity API's use cases: its webhook and subscriptions, and replays after an outage (for the service and the CLI). */
+export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: PlatformClient, logger: Logger) {
+  const admin = new XaaAdmin(
+    { platform, accounts: db.accounts, store: db.xaa, logger },
+    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES },
+  );
+  const replays = new XaaReplays(
+    { platform, store: db.xaa, logger },
+    {
+      rules: { minStartAgeMs: config.XAA_REPLAY_MIN_START_AGE_SECONDS * 1000, minEndAgeMs: config.XAA_REPLAY_MIN_END_AGE_SECONDS * 1000, maxAgeMs: 24 * 3_600_000 },
+      gapMs: config.XAA_REPLAY_GAP_SECONDS * 1000,
+      marginMs: config.XAA_REPLAY_MARGIN_SECONDS * 1000,
+      busyRetryMs: config.XAA_REPLAY_BUSY_RETRY_SECONDS * 1000,
+    },
+  );
+  return { admin, replays };
+}
+
+/**
+ * The heartbeat: at start-up a gap since the last one queues a replay of the missed XAA
+ * deliveries; then every interval auth beats and asks for the replays that became due.
+ * A failure is logged, never fatal: the next round tries again.
+ */
+async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: Logger): Promise<() => Promise<void>> {
+  if (intervalMs === 0) return async () => undefined;
+  const failed = (what: string) => (error: unknown) => logger.warn(what, { reason: (error as Error).message });
+  await replays.checkGapAtStartup().catch(failed('the start-up outage check failed'));
+  let round: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    round ??= replays
+      .tick()
+      .catch(failed('heartbeat failed'))
+      .finally(() => {
+        round = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
@@ -167,6 +212,8 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
+  const xaa = xaaParts(config, db, parts.platform, logger);
+  const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();
 
@@ -175,11 +222,13 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     port,
     pool: db.pool,
     webhooks,
+    xaa,
     consumer,
     activityConsumer,
     relay,
     stop: async () => {
       if (timer) clearInterval(timer);
+      await stopHeartbeat();
       await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
