@@ -6,7 +6,7 @@
  */
 import { PlatformClient } from './adapters/platform/client';
 import { XaaStore } from './adapters/xaa-store';
-import { runCli } from './cli-commands';
+import { HELP, runCli } from './cli-commands';
 import { parseXaaArgs } from './cli-xaa';
 import { XaaReplays, type ReplayOptions } from './operations/xaa';
 import { startHarness, type Harness } from './testing/harness';
@@ -92,6 +92,10 @@ describe('cli xaa', () => {
     expect(await run('xaa', 'replay', '--from', '2026-11-25T07:00Z', '--to', '2026-11-25T06:00Z')).toEqual({ code: 2, err: expect.stringContaining('--from must be before --to') });
     expect(await run('xaa', 'subscribe', 'acme')).toEqual({ code: 2, err: expect.stringContaining('xaa subscribe needs a numeric id') });
     expect(await run('xaa', 'webhook', 'rename')).toEqual({ code: 2, err: expect.stringContaining('cli xaa webhook register|list|delete <webhookId>') });
+  });
+
+  it('lists its commands and the replay settings in --help', () => {
+    for (const line of ['cli xaa webhook register|list|delete <webhookId>', 'cli xaa subscribe|unsubscribe <accountId>', 'cli xaa replay --from <iso time> --to <iso time>', 'XAA_REPLAY_MIN_START_AGE_SECONDS']) expect(HELP).toContain(line);
   });
 
   it('reads a replay window as instants', () => {
