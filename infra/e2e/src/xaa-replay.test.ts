@@ -4,6 +4,7 @@
  * ticketing. Then the webhook is down while more DMs are sent, and auth is restarted with a
  * heartbeat old enough to be an outage: it asks the platform to replay the gap (which starts
  * before the outage, so DMs already ticketed come again) and every DM is in ticketing exactly once.
+ * An account removed from auth leaves its XAA subscriptions.
  */
 import { randomBytes } from 'node:crypto';
 import axios from 'axios';
@@ -65,6 +66,13 @@ async function ticketedDms(accountId: string): Promise<string[]> {
   const list = await http.get(`${ticketingUrl}/v1/tickets?accountId=${accountId}`);
   const tickets = await Promise.all((list.data.items as { id: string }[]).map(async ({ id }) => (await http.get(`${ticketingUrl}/v1/tickets/${id}`)).data));
   return tickets.flatMap((ticket: { activities: { platformEventId: string }[] }) => ticket.activities.map((activity) => activity.platformEventId));
+}
+
+/** The app's bearer token, to read the platform's subscriptions as the app. */
+async function bearer(): Promise<string> {
+  const basic = Buffer.from(`${encodeURIComponent(h.secrets.consumerKey)}:${encodeURIComponent(h.secrets.consumerSecret)}`).toString('base64');
+  const answer = await h.sim.post('/oauth2/token', 'grant_type=client_credentials', { headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' } });
+  return answer.data.access_token as string;
 }
 
 async function sendDm(from: string, to: string, text: string): Promise<string> {
@@ -137,6 +145,14 @@ describe('the X Activity API with a replay after an outage', () => {
     await h.restartAuth();
     expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_replays')).rows[0].n).toBe(1);
     expect((await cli('xaa', 'unsubscribe', account)).json).toEqual({ accountId: account, removed: 10 });
+    expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_subscriptions')).rows[0].n).toBe(0);
+  }, 60_000);
+
+  it('unsubscribes an account that is removed from auth', async () => {
+    expect((await cli('xaa', 'subscribe', customer)).json.created).toHaveLength(10);
+    expect((await h.crm.delete(`/v1/accounts/${customer}`)).status).toBe(204);
+    const left = (await h.sim.get('/2/activity/subscriptions', { headers: { authorization: `Bearer ${await bearer()}` } })).data;
+    expect(left.meta.result_count).toBe(0);
     expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_subscriptions')).rows[0].n).toBe(0);
   }, 60_000);
 });

@@ -105,8 +105,14 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
+  const xaa = xaaParts(config, db, platform, logger);
+  // A removed account leaves both webhook APIs.
+  const unsubscribe = async (accountId: string) => {
+    await xaa.admin.unsubscribeRemoved(accountId);
+    return webhooks.unsubscribe(accountId);
+  };
   const accountService = new AccountService(
-    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
+    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -127,7 +133,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
-  return { webhooks, accountService, executor };
+  return { webhooks, xaa, accountService, executor };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
@@ -196,7 +202,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const apiCredentials = db.apiCredentials;
   const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
@@ -212,7 +218,6 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
-  const xaa = xaaParts(config, db, parts.platform, logger);
   const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();

@@ -122,6 +122,11 @@ export class XaaAdmin {
     return { accountId, removed };
   }
 
+  /** When an account is removed: its subscriptions, if auth made any (no platform call otherwise). */
+  async unsubscribeRemoved(accountId: string): Promise<void> {
+    if ((await this.deps.store.subscriptionsOf(accountId)).length > 0) await this.unsubscribe(accountId);
+  }
+
   async subscriptionsOf(accountId: string) {
     return this.deps.store.subscriptionsOf(accountId);
   }
