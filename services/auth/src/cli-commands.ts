@@ -5,6 +5,7 @@ import type { Logger } from '@crm/logging';
 import { Broker, Publisher } from '@crm/messaging';
 import { AuthDatabase } from './adapters/database';
 import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
+import { runXaaCli, XAA_USAGE } from './cli-xaa';
 import type { AuthConfig } from './config';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
@@ -13,7 +14,8 @@ export const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id
        cli subscription add|check|remove <accountId>
        cli subscription list|count
        cli rotate-key
-${CREDENTIALS_USAGE}`;
+${CREDENTIALS_USAGE}
+${XAA_USAGE}`;
 
 /** The stack's per-service forms (`pnpm start` reads AUTH_DATABASE_URL, ...), honoured where the plain name is unset. */
 const STACK_PREFIXED = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'AMQP_URL'] as const;
@@ -33,6 +35,9 @@ Reads auth's own settings (services/auth/README.md lists them all), among them:
   DATABASE_URL (or AUTH_DATABASE_URL, as pnpm start reads it), DATABASE_MIGRATION_URL (or AUTH_DATABASE_MIGRATION_URL)
   AMQP_URL (or AUTH_AMQP_URL)        the broker, for announcements (webhook check, credentials revoke)
   SOCIAL_API_URL, SOCIAL_CONSUMER_KEY, SOCIAL_CONSUMER_SECRET, SOCIAL_ENV_NAME, PUBLIC_WEBHOOK_URL
+  XAA_EVENT_TYPES                    the event types \`xaa subscribe\` subscribes an account to (all a help desk needs by default)
+  XAA_REPLAY_MIN_START_AGE_SECONDS, XAA_REPLAY_MIN_END_AGE_SECONDS   the platform's replay rules: \`xaa replay\` queues a window
+                                     too recent and asks for it when allowed (the running auth asks on its heartbeat)
   CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS (rotate-key)
   NODE_ENV                           development or test: local development secrets; otherwise every secret must be set`;
 
@@ -109,6 +114,7 @@ async function subscriptionCommand(verb: string, target: string | undefined, web
 /** Runs one CLI command; resolves with the exit code. */
 export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
   if (argv[0] === 'credentials') return runCredentialsCli(argv.slice(1), config, logger, io);
+  if (argv[0] === 'xaa') return runXaaCli(argv.slice(1), config, logger, io);
   const args = parseCliArgs(argv);
   if ('problem' in args) {
     io.err(`${args.problem}\n${USAGE}`);

@@ -11,6 +11,9 @@
  *   pnpm --filter @crm/auth cli rotate-key
  *   pnpm --filter @crm/auth cli credentials create --name <name> --scopes <scope,...> [--accounts <id,...>] [--tracking-clients <id,...>]
  *   pnpm --filter @crm/auth cli credentials list | revoke <credentialId>
+ *   pnpm --filter @crm/auth cli xaa webhook register | list | delete <webhookId>
+ *   pnpm --filter @crm/auth cli xaa subscribe | unsubscribe <accountId>
+ *   pnpm --filter @crm/auth cli xaa replay --from <iso time> --to <iso time>
  *
  * Prints JSON. Exit codes: 0 done, 1 failed, 2 usage. `--help` lists the commands and the variables read.
  */

@@ -1,5 +1,14 @@
 import { accessSpecs } from '@crm/access';
-import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { HELP_DESK_EVENT_TYPES } from './domain/xaa';
+
+/** A comma-separated choice among the help desk's XAA event types. */
+const xaaEventTypes = makeValidator<string[]>((input) => {
+  const items = input.split(',').map((item) => item.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !(HELP_DESK_EVENT_TYPES as readonly string[]).includes(item));
+  if (items.length === 0 || unknown.length > 0) throw new Error(`must be a comma-separated list of ${HELP_DESK_EVENT_TYPES.join(', ')}${unknown.length ? `; not ${unknown.join(', ')}` : ''}`);
+  return items;
+});
 
 /**
  * auth's settings. The LOCAL_DEV values let `pnpm start` run on a developer's machine; they
@@ -32,6 +41,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
         default: ['guest'],
         desc: "Broker users allowed to get the webhook key over auth.rpc (webhook-ingest's; comma-separated). The broker vouches for a request's user id; a provisioned deployment that leaves the default refuses the key to everyone.",
       }),
+      XAA_EVENT_TYPES: xaaEventTypes({ default: [...HELP_DESK_EVENT_TYPES], desc: 'The X Activity API event types each account is subscribed to (comma-separated; like.create is likes of the account\'s posts); all a help desk needs by default.' }),
+      HEARTBEAT_INTERVAL_MS: wholeNumber(0)({ default: 60_000, desc: 'How often auth notes it is alive (and asks for queued XAA replays that became due); 0 turns it off.' }),
+      XAA_REPLAY_GAP_SECONDS: wholeNumber(1)({ default: 120, desc: 'A heartbeat older than this at start-up is an outage: auth asks the platform to replay the XAA deliveries of the gap.' }),
+      XAA_REPLAY_MARGIN_SECONDS: wholeNumber(0)({ default: 120, desc: 'How far before the last heartbeat a replay starts (what overlaps, deduplication absorbs).' }),
+      XAA_REPLAY_MIN_START_AGE_SECONDS: wholeNumber(0)({ default: 31 * 60, desc: "The platform's rule: a replay's start must be at least this old; a window too recent waits until it is." }),
+      XAA_REPLAY_MIN_END_AGE_SECONDS: wholeNumber(0)({ default: 10 * 60, desc: "The platform's rule: a replay's end must be at least this old." }),
+      XAA_REPLAY_BUSY_RETRY_SECONDS: wholeNumber(1)({ default: 300, desc: 'When the platform is running another replay job (one at a time), how long a window waits before it is asked for again.' }),
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often announcements left in the outbox (broker down, a crash before the publish) are published again.' }),
     },
     env,

@@ -20,6 +20,7 @@ import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
+import { XaaAdmin, XaaReplays } from './operations/xaa';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 /** auth's HTTP API, from the workspace root: every request is checked against it before a route sees it. */
@@ -30,6 +31,7 @@ export interface RunningService {
   port: number;
   pool: Pool;
   webhooks: WebhookAdmin;
+  xaa: ReturnType<typeof xaaParts>;
   consumer: Consumer<SocialCommandPayload>;
   activityConsumer: Consumer<RawActivityPayload>;
   /** Publishes what auth enqueued in its transactions (account events, command results). */
@@ -49,6 +51,49 @@ export function platformParts(config: AuthConfig, db: AuthDatabase, logger: Logg
   return { db, platform, accounts: db.accounts, appCredentials: db.appCredentials, registrations: db.registrations };
 }
 
+/** The X Activity API's use cases: its webhook and subscriptions, and replays after an outage (for the service and the CLI). */
+export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: PlatformClient, logger: Logger) {
+  const admin = new XaaAdmin(
+    { platform, accounts: db.accounts, store: db.xaa, logger },
+    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES },
+  );
+  const replays = new XaaReplays(
+    { platform, store: db.xaa, logger },
+    {
+      rules: { minStartAgeMs: config.XAA_REPLAY_MIN_START_AGE_SECONDS * 1000, minEndAgeMs: config.XAA_REPLAY_MIN_END_AGE_SECONDS * 1000, maxAgeMs: 24 * 3_600_000 },
+      gapMs: config.XAA_REPLAY_GAP_SECONDS * 1000,
+      marginMs: config.XAA_REPLAY_MARGIN_SECONDS * 1000,
+      busyRetryMs: config.XAA_REPLAY_BUSY_RETRY_SECONDS * 1000,
+    },
+  );
+  return { admin, replays };
+}
+
+/**
+ * The heartbeat: at start-up a gap since the last one queues a replay of the missed XAA
+ * deliveries; then every interval auth beats and asks for the replays that became due.
+ * A failure is logged, never fatal: the next round tries again.
+ */
+async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: Logger): Promise<() => Promise<void>> {
+  if (intervalMs === 0) return async () => undefined;
+  const failed = (what: string) => (error: unknown) => logger.warn(what, { reason: (error as Error).message });
+  await replays.checkGapAtStartup().catch(failed('the start-up outage check failed'));
+  let round: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    round ??= replays
+      .tick()
+      .catch(failed('heartbeat failed'))
+      .finally(() => {
+        round = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
+}
+
 export function registerConfigSecrets(config: AuthConfig): void {
   for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
 }
@@ -62,8 +107,14 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     { platform, accounts, registrations, logger },
     { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
   );
+  const xaa = xaaParts(config, db, platform, logger);
+  // A removed account leaves both webhook APIs.
+  const unsubscribe = async (accountId: string) => {
+    await xaa.admin.unsubscribeRemoved(accountId);
+    return webhooks.unsubscribe(accountId);
+  };
   const accountService = new AccountService(
-    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe: (accountId) => webhooks.unsubscribe(accountId) },
+    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -84,7 +135,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
-  return { webhooks, accountService, executor };
+  return { webhooks, xaa, accountService, executor };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
@@ -153,7 +204,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const apiCredentials = db.apiCredentials;
   const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
@@ -170,6 +221,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
+  const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();
 
@@ -178,11 +230,13 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     port,
     pool: db.pool,
     webhooks,
+    xaa,
     consumer,
     activityConsumer,
     relay,
     stop: async () => {
       if (timer) clearInterval(timer);
+      await stopHeartbeat();
       await Promise.all([consumer.stop(), activityConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);

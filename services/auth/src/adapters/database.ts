@@ -12,6 +12,7 @@ import { AuthEvents } from './events';
 import { rotateCredentialsKey } from './key-rotation';
 import { Keyring } from './keyring';
 import { WebhookRegistrations } from './webhook-registrations';
+import { XaaStore } from './xaa-store';
 
 /**
  * auth's database, migrated when opened, and the stores bound to its pool: the one place
@@ -25,6 +26,7 @@ export class AuthDatabase {
   readonly connectionRequests: ConnectionRequests;
   readonly commands: CommandStore;
   readonly apiCredentials: ApiCredentialStore;
+  readonly xaa: XaaStore;
 
   private constructor(
     readonly pool: Pool,
@@ -37,6 +39,7 @@ export class AuthDatabase {
     this.connectionRequests = new ConnectionRequests(pool, this.keys);
     this.commands = new CommandStore(pool);
     this.apiCredentials = new ApiCredentialStore(pool);
+    this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
   }
 
   /** Creates the database when missing, migrates it as the migration role, and opens a pool as the service's role. */

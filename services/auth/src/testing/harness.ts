@@ -54,6 +54,8 @@ export interface HarnessOptions {
   /** The webhook URL auth registers; a switchable test webhook when not given. */
   webhookUrl?: (env: { vhost: TestVirtualHost; consumerSecret: string; envName: string; logger: Logger }) => Promise<{ url: string; close: () => Promise<void> }>;
   env?: Record<string, string>;
+  /** Settings of the simulated platform beyond its secrets and webhook URL. */
+  simulatorEnv?: Record<string, string>;
 }
 
 export interface Harness {
@@ -78,6 +80,8 @@ export interface Harness {
   connect: (user: string) => Promise<string>;
   /** Connects, registers the webhook (the first account is its owner) and subscribes. */
   connectAndSubscribe: (user: string) => Promise<string>;
+  /** Stops auth and starts it again on the same settings and database (a restart after a crash, when its heartbeat was made old). */
+  restartAuth: () => Promise<RunningService>;
   /** Requests the platform received at `path` (most recent first). */
   platformRequests: (path: string, method?: string) => Promise<PlatformRequestLogEntry[]>;
   waitForPublished: (routingKey: string, match?: (payload: Record<string, unknown>) => boolean) => Promise<Published>;
@@ -125,7 +129,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     stops.push(webhook.close);
   }
 
-  const simulatorConfig = loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: secrets.consumerKey, SOCIAL_CONSUMER_SECRET: secrets.consumerSecret, SOCIAL_ENV_NAME: envName, WEBHOOK_URL: webhookUrl });
+  const simulatorConfig = loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: secrets.consumerKey, SOCIAL_CONSUMER_SECRET: secrets.consumerSecret, SOCIAL_ENV_NAME: envName, WEBHOOK_URL: webhookUrl, ...options.simulatorEnv });
   const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   const simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
 
@@ -144,7 +148,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     WEBHOOK_CHECK_INTERVAL_MS: '0',
     ...options.env,
   });
-  const auth = await startAuth(config, { logger });
+  let auth = await startAuth(config, { logger });
   const authUrl = `http://127.0.0.1:${auth.port}`;
 
   // Catch what auth publishes, on a queue of our own bound to its exchanges.
@@ -216,7 +220,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     return found!;
   }
 
-  return {
+  const harness: Harness = {
     auth,
     config,
     authUrl,
@@ -232,6 +236,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     webhook,
     connect,
     connectAndSubscribe,
+    restartAuth: async () => {
+      await auth.stop();
+      auth = await startAuth({ ...config, PORT: auth.port }, { logger });
+      harness.auth = auth;
+      return auth;
+    },
     platformRequests,
     waitForPublished,
     stop: async () => {
@@ -242,4 +252,5 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await Promise.all([db.drop(), vhost.drop()]);
     },
   };
+  return harness;
 }

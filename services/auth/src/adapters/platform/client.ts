@@ -41,10 +41,13 @@ function parseBody(response: AxiosResponse<string>): unknown {
   }
 }
 
-/** The first `{code, message}` of the platform's `{"errors":[...]}` answer. */
+/** The first `{code, message}` of the platform's `{"errors":[...]}` answer, or a v2 problem's detail. */
 export function platformErrorOf(data: unknown): { code: number | null; message: string } {
   const first = (data as { errors?: { code?: unknown; message?: unknown }[] } | null)?.errors?.[0];
   if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message };
+  // v2 routes answer problem details: `{title, detail, type, status}`.
+  const problem = data as { detail?: unknown } | null;
+  if (typeof problem?.detail === 'string') return { code: null, message: problem.detail };
   return { code: null, message: typeof data === 'string' && data ? data.slice(0, 300) : 'no error message' };
 }
 

@@ -1,0 +1,70 @@
+/** The X Activity API's rules as auth applies them: the event types a help desk needs, and replay windows. */
+
+/** What a help desk subscribes each account to; `like.create` only for likes of the account's posts. */
+export const HELP_DESK_EVENT_TYPES = [
+  'dm.received',
+  'dm.sent',
+  'post.mention.create',
+  'post.reply.create',
+  'post.quote.create',
+  'post.repost.create',
+  'post.delete',
+  'like.create',
+  'follow.create',
+  'oauth.revoke',
+] as const;
+
+export type HelpDeskEventType = (typeof HELP_DESK_EVENT_TYPES)[number];
+
+/** The filter of an account's subscription to an event type. */
+export function subscriptionFilter(accountId: string, eventType: string): { user_id: string; direction?: 'in' } {
+  return eventType === 'like.create' ? { user_id: accountId, direction: 'in' } : { user_id: accountId };
+}
+
+/** The platform's replay rules (its defaults: the last 24 h, the start 31 min old, the end 10 min old). */
+export interface ReplayRules {
+  minStartAgeMs: number;
+  minEndAgeMs: number;
+  maxAgeMs: number;
+}
+
+export const MINUTE_MS = 60_000;
+const floorMinute = (at: number) => Math.floor(at / MINUTE_MS) * MINUTE_MS;
+
+/** A window as the platform takes it: whole minutes, the end minute included. */
+export interface ReplayWindow {
+  from: number;
+  to: number;
+  /** The earliest time the platform accepts the request. */
+  notBefore: number;
+}
+
+/**
+ * The window to replay for deliveries missed between `missedFrom` and `missedUntil`, in whole
+ * minutes, and when the platform's age rules allow asking for it.
+ */
+export function replayWindow(missedFrom: number, missedUntil: number, rules: ReplayRules): ReplayWindow {
+  const from = floorMinute(missedFrom);
+  const to = Math.max(floorMinute(missedUntil), from + MINUTE_MS);
+  return { from, to, notBefore: Math.max(from + rules.minStartAgeMs, to + rules.minEndAgeMs) };
+}
+
+/**
+ * The window as it can be asked for at `now`: a start older than the platform keeps is moved up
+ * (what is older is gone); null when nothing of it is left.
+ */
+export function clampToRetention(window: { from: number; to: number }, now: number, rules: ReplayRules): { from: number; to: number } | null {
+  const oldest = floorMinute(now - rules.maxAgeMs) + MINUTE_MS;
+  const from = Math.max(window.from, oldest);
+  return from < window.to ? { from, to: window.to } : null;
+}
+
+/** `YYYYMMDDHHmm` in UTC, the form the platform takes replay times in. */
+export function replayTime(at: number): string {
+  return new Date(at).toISOString().replace(/[-T:]/g, '').slice(0, 12);
+}
+
+/** Whether a heartbeat this old means auth was down long enough to have missed deliveries. */
+export function isOutage(lastBeat: number | null, now: number, gapMs: number): boolean {
+  return lastBeat !== null && now - lastBeat > gapMs;
+}
