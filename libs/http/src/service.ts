@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { exitOnConfigError } from '@crm/config';
 import { createLogger, type Logger } from '@crm/logging';
+import { shutdownTelemetry } from '@crm/telemetry';
 
 /** Listens on `port` (0 picks a free one) and resolves with the server once it listens. */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
@@ -99,7 +100,8 @@ export async function runService<C extends BaseConfig>(definition: ServiceDefini
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   try {
     const service = await definition.start(config, { logger });
-    const steps = 'stopSteps' in service ? service.stopSteps : [service.stop];
+    // The last step sends the spans still buffered.
+    const steps = [...('stopSteps' in service ? service.stopSteps : [service.stop]), shutdownTelemetry];
     stopOnSignals(logger, steps, definition.stopTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS);
     const url = `http://127.0.0.1:${service.port}`;
     logger.info(`${definition.name} ready`, { url, health: `${url}/health/ready` });

@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
+import { inSpan } from '@crm/telemetry';
+import { inMemoryTracing } from '@crm/telemetry/src/testing/in-memory';
 import { createLogger } from './logger';
 import { runWithContext } from './context';
 import { MAX_REMEMBERED_SECRETS, registerSecret, rememberedSecretCount, REDACTED } from './redact';
@@ -26,6 +28,16 @@ describe('logger', () => {
     const { logger, lines } = captured();
     runWithContext({ correlationId: 'corr-1' }, () => logger.info('hello', { ticketId: 't1' }));
     expect(lines()[0]).toMatchObject({ message: 'hello', service: 'test', correlationId: 'corr-1', ticketId: 't1', level: 'info' });
+  });
+
+  it('adds the trace and span ids of the active span beside the correlation id, and none outside a span', async () => {
+    const spans = inMemoryTracing('logging-test');
+    const { logger, lines } = captured();
+    await runWithContext({ correlationId: 'corr-2' }, () => inSpan('work', {}, async () => logger.info('inside')));
+    logger.info('outside');
+    const span = (await spans.finished()).find((s) => s.name === 'work')!;
+    expect(lines()[0]).toMatchObject({ message: 'inside', correlationId: 'corr-2', traceId: span.spanContext().traceId, spanId: span.spanContext().spanId });
+    expect(lines()[1]).not.toHaveProperty('traceId');
   });
 
   it('masks secret-named fields at any depth and registered secret values anywhere', () => {

@@ -1,16 +1,22 @@
 import winston from 'winston';
+import { currentTraceIds } from '@crm/telemetry';
 import { currentContext } from './context';
 import { redact, redactField } from './redact';
 
 export type Logger = winston.Logger;
 
-/** Adds the current correlation context and masks secrets in every field, including the message. */
+/** Adds the current correlation context and trace ids, and masks secrets in every field, including the message. */
 const contextAndRedaction = winston.format((info) => {
   const context = currentContext();
   if (context) {
     for (const [key, value] of Object.entries(context)) {
       if (info[key] === undefined) info[key] = value;
     }
+  }
+  const ids = currentTraceIds();
+  if (ids) {
+    info.traceId = ids.traceId;
+    info.spanId = ids.spanId;
   }
   for (const key of Object.keys(info)) {
     if (key === 'level' || key === 'timestamp') continue;
@@ -19,7 +25,7 @@ const contextAndRedaction = winston.format((info) => {
   return info;
 });
 
-/** One JSON line per event on stdout, with service name, timestamp and correlation id. */
+/** One JSON line per event on stdout, with service name, timestamp, correlation id and (when traced) trace and span ids. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return winston.createLogger({
     level,

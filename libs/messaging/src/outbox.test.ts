@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { trace } from '@opentelemetry/api';
 import amqplib from 'amqplib';
 import { defineContract, type Topology } from '@crm/contracts';
 import { createPool, withTransaction, type Pool } from '@crm/db';
+import { inSpan } from '@crm/telemetry';
+import { inMemoryTracing } from '@crm/telemetry/src/testing/in-memory';
 import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { Broker } from './broker';
 import { enqueueOutbox, OutboxRelay, type OutboxRow } from './outbox';
@@ -18,7 +21,8 @@ let vhost: TestVirtualHost;
 let pool: Pool;
 let broker: Broker;
 let publisher: Publisher;
-let received: { messageId: string; routingKey: string; body: { payload: { n: number } } }[];
+let received: { messageId: string; routingKey: string; headers: Record<string, unknown>; body: { payload: { n: number } } }[];
+const spans = inMemoryTracing('outbox-test');
 let connection: amqplib.ChannelModel;
 
 beforeAll(async () => {
@@ -26,7 +30,7 @@ beforeAll(async () => {
   pool = createPool(db.url);
   await pool.query(`CREATE TABLE outbox (
     id bigserial PRIMARY KEY, exchange text NOT NULL, routing_key text NOT NULL, envelope jsonb NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now(), attempts integer NOT NULL DEFAULT 0, last_error text)`);
+    created_at timestamptz NOT NULL DEFAULT now(), attempts integer NOT NULL DEFAULT 0, last_error text, trace_context jsonb)`);
   await pool.query('CREATE TABLE notes (n integer PRIMARY KEY, settled text)');
   broker = new Broker({ url: vhost.url, name: 'outbox-test', logger });
   publisher = new Publisher(broker, topology);
@@ -40,7 +44,7 @@ beforeAll(async () => {
   await channel.bindQueue(queue, exchange, '#');
   await channel.consume(queue, (message) => {
     if (!message) return;
-    received.push({ messageId: String(message.properties.messageId), routingKey: message.fields.routingKey, body: JSON.parse(message.content.toString('utf8')) });
+    received.push({ messageId: String(message.properties.messageId), routingKey: message.fields.routingKey, headers: message.properties.headers ?? {}, body: JSON.parse(message.content.toString('utf8')) });
   }, { noAck: true });
 });
 
@@ -158,5 +162,25 @@ describe('transactional outbox', () => {
     expect(received.map((m) => m.body.payload.n).sort()).toEqual([60, 61]);
     await relay.stop();
   });
-});
 
+  it('publishes a message in the trace of the work that stored it, however much later the relay runs', async () => {
+    spans.reset();
+    const relay = new OutboxRelay({ pool, publisher, logger });
+    const traceId = await inSpan('a request', {}, async () => {
+      await storeNote(70);
+      return trace.getActiveSpan()!.spanContext().traceId;
+    });
+    await storeNote(71);
+    await relay.kick();
+    await waitFor(() => received.length === 2, { what: 'both notes announced' });
+
+    const traced = received.find((m) => m.body.payload.n === 70)!;
+    expect(traced.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    const publish = (await spans.finished()).find((span) => span.attributes['messaging.message.id'] === traced.messageId)!;
+    expect(publish).toMatchObject({ name: 'test.notes publish' });
+    expect(publish.spanContext().traceId).toBe(traceId);
+    // The untraced one starts a trace of its own: no stored context, no borrowed one.
+    expect(received.find((m) => m.body.payload.n === 71)!.headers.traceparent).not.toContain(traceId);
+    await relay.stop();
+  });
+});

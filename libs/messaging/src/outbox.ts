@@ -2,6 +2,8 @@ import prometheus from 'prom-client';
 import { ContractViolation, type Envelope } from '@crm/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
+import { contextOf, traceCarrier, type TraceCarrier } from '@crm/telemetry';
+import { context } from '@opentelemetry/api';
 import type { Publisher } from './publisher';
 
 /**
@@ -16,8 +18,12 @@ import type { Publisher } from './publisher';
  *     envelope    jsonb NOT NULL,
  *     created_at  timestamptz NOT NULL DEFAULT now(),
  *     attempts    integer NOT NULL DEFAULT 0,
- *     last_error  text
+ *     last_error  text,
+ *     trace_context jsonb
  *   );
+ *
+ * `trace_context` keeps the W3C trace context of the work that stored the message, so the
+ * relay publishes it in that trace (a reply's command carries the trace of the request that made it).
  */
 
 export interface OutboxRow {
@@ -25,6 +31,7 @@ export interface OutboxRow {
   exchange: string;
   routing_key: string;
   envelope: Envelope<Record<string, unknown>>;
+  trace_context: TraceCarrier | null;
 }
 
 /** A message to store in the outbox. */
@@ -42,10 +49,13 @@ export async function enqueueOutbox(client: PoolClient, exchange: string, routin
 /** Stores several messages in one statement, relayed in the order given. */
 export async function enqueueOutboxMany(client: PoolClient, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  await client.query('INSERT INTO outbox (exchange, routing_key, envelope) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])', [
+  const trace = traceCarrier();
+  const traceContext = Object.keys(trace).length > 0 ? JSON.stringify(trace) : null;
+  await client.query('INSERT INTO outbox (exchange, routing_key, envelope, trace_context) SELECT *, $4::jsonb FROM unnest($1::text[], $2::text[], $3::jsonb[])', [
     messages.map((m) => m.exchange),
     messages.map((m) => m.routingKey),
     messages.map((m) => JSON.stringify(m.envelope)),
+    traceContext,
   ]);
 }
 
@@ -54,7 +64,7 @@ export async function enqueueOutboxMany(client: PoolClient, messages: OutboxMess
  * are skipped, so each is in one relay's hands at a time.
  */
 async function claimOutbox(client: PoolClient, limit: number): Promise<OutboxRow[]> {
-  const { rows } = await client.query<OutboxRow>('SELECT id, exchange, routing_key, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  const { rows } = await client.query<OutboxRow>('SELECT id, exchange, routing_key, envelope, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
   return rows;
 }
 
@@ -176,7 +186,8 @@ export class OutboxRelay {
   /** Publishes one row: true when it is settled (confirmed, or unpublishable and settled), false when it stays for the next round. */
   private async relayOne(client: PoolClient, row: OutboxRow): Promise<boolean> {
     try {
-      await this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope);
+      // In the trace of the work that stored it, not of this relay round.
+      await context.with(contextOf(row.trace_context), () => this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope));
     } catch (error) {
       const reason = (error as Error).message;
       if (!(error instanceof ContractViolation)) {

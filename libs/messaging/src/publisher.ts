@@ -3,6 +3,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel } from 'amqplib';
 import { validateEnvelope, type Contract, type Envelope, type Topology } from '@crm/contracts';
 import { currentCorrelationId } from '@crm/logging';
+import { inSpan, SpanKind, traceCarrier } from '@crm/telemetry';
 import type { Broker } from './broker';
 import { Headers } from './headers';
 import { prepareTopology } from './topology';
@@ -30,6 +31,7 @@ export function makeEnvelope<P>(contract: Contract<P>, producer: string, payload
   };
 }
 
+/** A message's properties; its headers carry the correlation id and the W3C trace context of the work that sends it. */
 export function messageProperties(envelope: Envelope, headers: Record<string, unknown> = {}) {
   return {
     persistent: true,
@@ -39,7 +41,20 @@ export function messageProperties(envelope: Envelope, headers: Record<string, un
     appId: envelope.producer,
     contentType: 'application/json',
     timestamp: Math.floor(Date.now() / 1000),
-    headers: { [Headers.correlationId]: envelope.correlationId, ...headers },
+    headers: { [Headers.correlationId]: envelope.correlationId, ...traceCarrier(), ...headers },
+  };
+}
+
+/** OpenTelemetry's messaging attributes of a publish. */
+export function publishAttributes(exchange: string, routingKey: string, envelope: Envelope) {
+  return {
+    'messaging.system': 'rabbitmq',
+    'messaging.operation.type': 'send',
+    'messaging.destination.name': exchange,
+    'messaging.rabbitmq.destination.routing_key': routingKey,
+    'messaging.message.id': envelope.id,
+    'messaging.message.conversation_id': envelope.correlationId,
+    'crm.message.type': envelope.type,
   };
 }
 
@@ -76,13 +91,16 @@ export class Publisher {
   async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number } = {}): Promise<void> {
     validateEnvelope(envelope);
     const body = Buffer.from(JSON.stringify(envelope));
-    try {
-      await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
-      brokerMetrics.published.inc({ exchange });
-    } catch (error) {
-      brokerMetrics.publishFailures.inc({ exchange });
-      throw new PublishError(`broker did not confirm ${envelope.type} ${envelope.id}: ${(error as Error).message}`);
-    }
+    // A span of its own: the message's headers name it, so the consumer's span is its child.
+    await inSpan(`${exchange || '(default)'} publish`, { kind: SpanKind.PRODUCER, attributes: publishAttributes(exchange, routingKey, envelope) }, async () => {
+      try {
+        await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
+        brokerMetrics.published.inc({ exchange });
+      } catch (error) {
+        brokerMetrics.publishFailures.inc({ exchange });
+        throw new PublishError(`broker did not confirm ${envelope.type} ${envelope.id}: ${(error as Error).message}`);
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Topology } from '@crm/contracts';
 import { runWithContext, type Logger } from '@crm/logging';
+import { contextOf, inSpan, SpanKind } from '@crm/telemetry';
 import type { Broker } from './broker';
 import { Headers } from './headers';
 import { prepareTopology, type TopologyMode } from './topology';
@@ -62,7 +63,7 @@ export abstract class QueueConsumer {
       messageId: message.properties.messageId,
       queue: this.options.queue,
     };
-    const work = runWithContext(context, () => this.handle(channel, message))
+    const work = runWithContext(context, () => this.handleInSpan(channel, message))
       .catch((error: unknown) => {
         this.logger.error('message handling crashed; it will be redelivered', { err: error });
       })
@@ -71,6 +72,21 @@ export abstract class QueueConsumer {
         for (const listener of this.settledListeners) listener(message.properties.messageId as string | undefined);
       });
     this.inFlight.add(work);
+  }
+
+  /** Handles the message in a consumer span, the child of the span that published it (its headers' trace context). */
+  private handleInSpan(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': message.fields.exchange,
+      'messaging.rabbitmq.destination.routing_key': message.fields.routingKey,
+      'messaging.consumer.group.name': this.options.queue,
+      'messaging.message.id': message.properties.messageId as string | undefined,
+      'crm.message.type': message.properties.type as string | undefined,
+      'crm.message.redelivered': message.fields.redelivered,
+    };
+    return inSpan(`${this.options.queue} process`, { kind: SpanKind.CONSUMER, parent: contextOf(message.properties.headers), attributes }, () => this.handle(channel, message));
   }
 
   /**

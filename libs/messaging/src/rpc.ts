@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { RpcReply, validateEnvelope, type Contract, type Envelope, type RpcReplyPayload, type Topology } from '@crm/contracts';
+import { inSpan, SpanKind } from '@crm/telemetry';
 import type { Broker } from './broker';
 import { makeEnvelope, messageProperties } from './publisher';
 import { QueueConsumer, settle } from './queue-consumer';
@@ -148,6 +149,11 @@ export class RpcClient {
 
   /** Sends a request and resolves with the result; rejects with RpcError or RpcTimeout. */
   async call<P, R>(queue: string, contract: Contract<P>, payload: P, options: { timeoutMs?: number } = {}): Promise<R> {
+    const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.destination.name': queue, 'rpc.method': contract.type };
+    return inSpan(`${queue} call`, { kind: SpanKind.CLIENT, attributes }, () => this.send<P, R>(queue, contract, payload, options));
+  }
+
+  private async send<P, R>(queue: string, contract: Contract<P>, payload: P, options: { timeoutMs?: number }): Promise<R> {
     const timeoutMs = options.timeoutMs ?? 5_000;
     const requestId = randomUUID();
     const envelope = makeEnvelope(contract, this.producer, payload);

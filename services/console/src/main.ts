@@ -1,6 +1,8 @@
+import './telemetry';
 import { exitOnConfigError } from '@crm/config';
 import { stopOnSignals } from '@crm/http';
 import { createLogger } from '@crm/logging';
+import { shutdownTelemetry } from '@crm/telemetry';
 import { readConfig } from './config';
 import { startConsole } from './service';
 
@@ -8,7 +10,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger('console', config.LOG_LEVEL);
   const service = await startConsole(config, { logger });
-  stopOnSignals(logger, [service.stop], config.SHUTDOWN_TIMEOUT_MS);
+  stopOnSignals(logger, [service.stop, shutdownTelemetry], config.SHUTDOWN_TIMEOUT_MS);
 }
 
 main().catch(exitOnConfigError);

@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@crm/http';
 import { acceptsLocalDevToken, loadTicketingConfig, type TicketingConfig } from './config';
 import { startTicketing } from './service';

@@ -1,3 +1,4 @@
+import './telemetry';
 import { runService } from '@crm/http';
 import { readConfig } from './config';
 import { startTracking } from './service';

@@ -1,10 +1,14 @@
+import { context, type Context } from '@opentelemetry/api';
 import type { Envelope, RawActivityPayload } from '@crm/contracts';
+import { inSpan, linkTo } from '@crm/telemetry';
 import type { TicketingStore } from '../adapters/db/store';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from './errors';
 import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome, type RecordOptions } from './record-delivery';
 
 interface Waiting extends DeliveryInput {
+  /** The trace of the message that brought it. */
+  trace: Context;
   resolve: (outcome: DeliveryOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -54,7 +58,7 @@ export class DeliveryBatches {
   record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) setImmediate(() => this.flush());
-      this.waiting.push({ envelope, interpretation, resolve, reject });
+      this.waiting.push({ envelope, interpretation, trace: context.active(), resolve, reject });
     });
   }
 
@@ -65,7 +69,7 @@ export class DeliveryBatches {
   private async run(batch: Waiting[]): Promise<void> {
     let outcomes: BatchOutcome[];
     try {
-      outcomes = await recordDeliveries(this.store, batch, this.options);
+      outcomes = await this.commit(batch);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
       else for (const one of batch) void this.run([one]);
@@ -76,5 +80,14 @@ export class DeliveryBatches {
       if (outcome === 'busy') one.reject(new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
       else one.resolve(outcome);
     });
+  }
+
+  /**
+   * The batch's transaction in a span of its own: the child of the first delivery's message span,
+   * linked to every delivery's, so each delivery's trace shows where its ticket was committed.
+   */
+  private commit(batch: Waiting[]): Promise<BatchOutcome[]> {
+    const attributes = { 'crm.deliveries': batch.length, 'crm.events': batch.reduce((n, one) => n + one.interpretation.events.length, 0) };
+    return inSpan('ticketing commit deliveries', { parent: batch[0]!.trace, links: batch.flatMap((one) => linkTo(one.trace)), attributes }, () => recordDeliveries(this.store, batch, this.options));
   }
 }
