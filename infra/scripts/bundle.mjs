@@ -2,11 +2,14 @@
 // dependencies, so the production image needs no node_modules and no TypeScript. The
 // service's migrations/ folder ships beside dist/, where the bundle looks for it. A service
 // with migrations also gets dist/migrate.js, which applies them and exits (a deployment's
-// migration Job runs it as the role that owns the database).
+// migration Job runs it as the role that owns the database). The plugin hands express, pg and
+// pg-pool to OpenTelemetry's instrumentations, which cannot patch bundled modules through
+// require hooks (Node's http still comes through require and is patched as usual).
 import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { instrumentedPackages } from '../../libs/telemetry/esbuild-plugin.mjs';
 
 const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const migrateEntry = join(workspaceRoot, 'libs', 'db', 'src', 'migrate-main.ts');
@@ -36,4 +39,5 @@ await build({
   // Optional native bindings that pg and amqplib only load when present.
   external: ['pg-native', 'cloudflare:sockets'],
   logLevel: 'warning',
+  plugins: [instrumentedPackages()],
 });

@@ -6,20 +6,19 @@
  * finished spans to a file. A signed DM from the social platform simulator must make one trace
  * from webhook-ingest's POST through the broker to ticketing's commit of the ticket.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import axios from 'axios';
-import { closeServer, listen, portOf, type ReadyMessage } from '@crm/http';
+import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
 import type { SpanLine } from '@crm/telemetry/src/testing/span-file-preload';
 import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { ROOT, stackEnvironments, startServiceProcess, type ServiceProcess } from './service-process';
 
-const ROOT = resolve(__dirname, '..', '..', '..');
 const PRELOAD = join(ROOT, 'libs', 'telemetry', 'src', 'testing', 'span-file-preload.ts');
 const CONSUMER_SECRET = `trace-secret-${randomBytes(12).toString('hex')}`;
 const CRM_TOKEN = `trace-token-${randomBytes(12).toString('hex')}`;
@@ -28,40 +27,17 @@ const SERVER = 1;
 const CONSUMER = 4;
 const PRODUCER = 3;
 
-interface Running {
-  child: ChildProcess;
-  port: number;
-  stdout: () => string;
-  exited: Promise<unknown>;
-}
-
 const http = axios.create({ validateStatus: () => true });
 const spanFile = join(mkdtempSync(join(tmpdir(), 'spans-')), 'spans.jsonl');
-const running: Record<string, Running> = {};
+const running: Record<string, ServiceProcess> = {};
 let vhost: TestVirtualHost;
 let databases: TestDatabase[] = [];
 let simulator: Server;
 let simulatorUrl: string;
 
-/** Starts a service's main.ts in its own process with the span-file preload; resolves once it says it is ready. */
-async function startService(name: string, env: Record<string, string>): Promise<Running> {
-  const child = fork(join(ROOT, 'services', name, 'src', 'main.ts'), [], {
-    execArgv: ['--import', 'tsx', '--import', PRELOAD],
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'debug', OTEL_SERVICE_NAME: name, SPAN_FILE: spanFile, ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise((done) => child.once('exit', done));
-  const ready = await Promise.race([
-    new Promise<ReadyMessage>((done) => child.once('message', (message) => done(message as ReadyMessage))),
-    exited.then(() => {
-      throw new Error(`${name} exited before it was ready: ${err || out.slice(-2000)}`);
-    }),
-  ]);
-  return { child, port: ready.port, stdout: () => out, exited };
+/** Starts a service's main.ts through tsx with the span-file preload. */
+function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
+  return startServiceProcess(join(ROOT, 'services', name, 'src', 'main.ts'), ['--import', 'tsx', '--import', PRELOAD], { OTEL_SERVICE_NAME: name, SPAN_FILE: spanFile, ...env });
 }
 
 const spans = (): SpanLine[] =>
@@ -76,22 +52,15 @@ beforeAll(async () => {
   vhost = await freshVirtualHost('e2e_trace');
   databases = await Promise.all([freshDatabase('e2e_trace_auth'), freshDatabase('e2e_trace_ticketing')]);
   const [authDb, ticketingDb] = databases as [TestDatabase, TestDatabase];
-  const common = { AMQP_URL: vhost.url };
-  const [auth, ingest, ticketing] = await Promise.all([
-    startService('auth', {
-      ...common,
-      DATABASE_URL: authDb.url,
-      SOCIAL_API_URL: 'http://127.0.0.1:9',
-      SOCIAL_CONSUMER_KEY: 'trace-consumer-key',
-      SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
-      SOCIAL_ENV_NAME: 'e2e',
-      PUBLIC_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/e2e',
-      CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-      CRM_API_TOKENS: CRM_TOKEN,
-    }),
-    startService('webhook-ingest', common),
-    startService('ticketing', { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: CRM_TOKEN }),
-  ]);
+  const env = stackEnvironments({
+    amqpUrl: vhost.url,
+    authDatabaseUrl: authDb.url,
+    ticketingDatabaseUrl: ticketingDb.url,
+    consumerSecret: CONSUMER_SECRET,
+    crmToken: CRM_TOKEN,
+    credentialsKey: randomBytes(32).toString('base64'),
+  });
+  const [auth, ingest, ticketing] = await Promise.all([startService('auth', env.auth), startService('webhook-ingest', env['webhook-ingest']), startService('ticketing', env.ticketing)]);
   Object.assign(running, { auth, 'webhook-ingest': ingest, ticketing });
 
   const configured = await http.put(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${ACCOUNT}`, { pageName: 'Traced account' }, { headers: { authorization: `Bearer ${CRM_TOKEN}` } });
@@ -103,8 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (simulator) await closeServer(simulator);
-  for (const service of Object.values(running)) service.child.kill('SIGTERM');
-  await Promise.all(Object.values(running).map((service) => service.exited));
+  await Promise.all(Object.values(running).map((service) => service.stop()));
   await Promise.all([...databases.map((db) => db.drop()), vhost?.drop()]);
 }, 60_000);
 
@@ -119,10 +87,17 @@ describe('one trace from the webhook to the ticket', () => {
     expect(sent.data.webhookStatus).toBe(200);
     const commit = (await waitFor(() => spans().find((span) => span.service === 'ticketing' && span.name === 'ticketing commit deliveries'), { what: 'the commit span' }))!;
 
-    const trace = spans().filter((span) => span.traceId === commit.traceId);
-    const post = trace.find((span) => span.service === 'webhook-ingest' && span.kind === SERVER && span.name === 'POST /webhooks/:envName');
-    const publish = trace.find((span) => span.service === 'webhook-ingest' && span.kind === PRODUCER && span.name === 'social.activity publish');
-    const consume = trace.find((span) => span.service === 'ticketing' && span.kind === CONSUMER && span.name === 'ticketing.activity process');
+    // Each process writes its spans as they end: wait until the ones that make the path are in.
+    const findIn = (trace: SpanLine[]) => ({
+      post: trace.find((span) => span.service === 'webhook-ingest' && span.kind === SERVER && span.name === 'POST /webhooks/:envName'),
+      publish: trace.find((span) => span.service === 'webhook-ingest' && span.kind === PRODUCER && span.name === 'social.activity publish'),
+      consume: trace.find((span) => span.service === 'ticketing' && span.kind === CONSUMER && span.name === 'ticketing.activity process'),
+    });
+    const trace = (await waitFor(() => {
+      const inTrace = spans().filter((span) => span.traceId === commit.traceId);
+      return Object.values(findIn(inTrace)).every(Boolean) ? inTrace : undefined;
+    }, { what: 'the whole trace' }))!;
+    const { post, publish, consume } = findIn(trace);
     expect(post).toMatchObject({ attributes: expect.objectContaining({ 'http.route': '/webhooks/:envName' }) });
     expect(post!.parentSpanId).toBeUndefined();
     expect(publish).toMatchObject({ attributes: expect.objectContaining({ 'messaging.destination.name': 'social.activity', 'messaging.system': 'rabbitmq' }) });

@@ -5,7 +5,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
+import { patchBundledModules } from './bundled';
 
 /** Probes and scrapes: a span each would drown the traces of real work. */
 const POLLED = /^\/(health\/|metrics(\?|$))/;
@@ -24,7 +25,7 @@ function spanProcessorsFromEnv(env: NodeJS.ProcessEnv): SpanProcessor[] {
 }
 
 /** The instrumentations every service runs: HTTP server and client, Express routes, PostgreSQL queries. */
-export function instrumentations(): Instrumentation[] {
+export function instrumentations(): InstrumentationBase[] {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request: IncomingMessage) => POLLED.test(request.url ?? ''),
@@ -45,14 +46,17 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
   const env = process.env;
   const holder = globalThis as Holder;
   if (holder[STARTED] !== undefined) return;
+  const instrumented = instrumentations();
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || serviceName,
-    instrumentations: instrumentations(),
+    instrumentations: instrumented,
     spanProcessors: options.spanProcessors ?? spanProcessorsFromEnv(env),
     // Metrics are Prometheus' (GET /metrics) and logs go to stdout: the SDK exports neither.
     metricReaders: [],
     logRecordProcessors: [],
   });
   sdk.start();
-  holder[STARTED] = env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' ? null : sdk;
+  const disabled = env.OTEL_SDK_DISABLED?.toLowerCase() === 'true';
+  if (!disabled) patchBundledModules(instrumented);
+  holder[STARTED] = disabled ? null : sdk;
 }
