@@ -43,19 +43,35 @@ export async function startServiceProcess(entry: string, execArgv: string[], env
 }
 
 /** What auth, webhook-ingest and ticketing need to run together in production mode on a test's virtual host and databases. */
-export function stackEnvironments(options: { amqpUrl: string; authDatabaseUrl: string; ticketingDatabaseUrl: string; consumerSecret: string; crmToken: string; credentialsKey: string }) {
+export interface StackOptions {
+  amqpUrl: string;
+  authDatabaseUrl: string;
+  ticketingDatabaseUrl: string;
+  consumerSecret: string;
+  crmToken: string;
+  credentialsKey: string;
+  /** The platform's API (the simulator's) and the webhook it delivers to, when the test uses them. */
+  socialApiUrl?: string;
+  webhookUrl?: string;
+}
+
+export const CONSUMER_KEY = 'e2e-consumer-key';
+export const ENV_NAME = 'e2e';
+
+export function stackEnvironments(options: StackOptions) {
   const common = { AMQP_URL: options.amqpUrl };
   return {
     auth: {
       ...common,
       DATABASE_URL: options.authDatabaseUrl,
-      SOCIAL_API_URL: 'http://127.0.0.1:9',
-      SOCIAL_CONSUMER_KEY: 'e2e-consumer-key',
+      SOCIAL_API_URL: options.socialApiUrl ?? 'http://127.0.0.1:9',
+      SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
       SOCIAL_CONSUMER_SECRET: options.consumerSecret,
-      SOCIAL_ENV_NAME: 'e2e',
-      PUBLIC_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/e2e',
+      SOCIAL_ENV_NAME: ENV_NAME,
+      PUBLIC_WEBHOOK_URL: options.webhookUrl ?? `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
       CREDENTIALS_KEY: options.credentialsKey,
       CRM_API_TOKENS: options.crmToken,
+      WEBHOOK_CHECK_INTERVAL_MS: '0',
     },
     'webhook-ingest': common,
     ticketing: { ...common, DATABASE_URL: options.ticketingDatabaseUrl, CRM_API_TOKENS: options.crmToken },

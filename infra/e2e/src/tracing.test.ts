@@ -4,7 +4,8 @@
  * `pnpm start` runs them), so the instrumentations patch http, express and pg through require
  * hooks as in production. A preload gives each an in-memory span exporter that appends its
  * finished spans to a file. A signed DM from the social platform simulator must make one trace
- * from webhook-ingest's POST through the broker to ticketing's commit of the ticket.
+ * from webhook-ingest's POST through the broker to ticketing's commit of the ticket, and a reply
+ * from the ticket one trace from ticketing's POST through its outbox and auth to the platform.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -16,8 +17,8 @@ import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
 import type { SpanLine } from '@crm/telemetry/src/testing/span-file-preload';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { ROOT, stackEnvironments, startServiceProcess, type ServiceProcess } from './service-process';
+import { browserSession, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { CONSUMER_KEY, ENV_NAME, ROOT, stackEnvironments, startServiceProcess, type ServiceProcess } from './service-process';
 
 const PRELOAD = join(ROOT, 'libs', 'telemetry', 'src', 'testing', 'span-file-preload.ts');
 const CONSUMER_SECRET = `trace-secret-${randomBytes(12).toString('hex')}`;
@@ -26,6 +27,8 @@ const ACCOUNT = '1001';
 const SERVER = 1;
 const CONSUMER = 4;
 const PRODUCER = 3;
+const CLIENT = 2;
+const DM_ROUTE = '/1.1/direct_messages/events/new.json';
 
 const http = axios.create({ validateStatus: () => true });
 const spanFile = join(mkdtempSync(join(tmpdir(), 'spans-')), 'spans.jsonl');
@@ -34,6 +37,9 @@ let vhost: TestVirtualHost;
 let databases: TestDatabase[] = [];
 let simulator: Server;
 let simulatorUrl: string;
+let authUrl: string;
+let ticketingUrl: string;
+const bearer = { headers: { authorization: `Bearer ${CRM_TOKEN}` } };
 
 /** Starts a service's main.ts through tsx with the span-file preload. */
 function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
@@ -60,14 +66,22 @@ beforeAll(async () => {
     crmToken: CRM_TOKEN,
     credentialsKey: randomBytes(32).toString('base64'),
   });
-  const [auth, ingest, ticketing] = await Promise.all([startService('auth', env.auth), startService('webhook-ingest', env['webhook-ingest']), startService('ticketing', env.ticketing)]);
-  Object.assign(running, { auth, 'webhook-ingest': ingest, ticketing });
-
-  const configured = await http.put(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${ACCOUNT}`, { pageName: 'Traced account' }, { headers: { authorization: `Bearer ${CRM_TOKEN}` } });
-  if (configured.status !== 201) throw new Error(`partner configuration for ${ACCOUNT}: HTTP ${configured.status}`);
-  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: 'e2e', WEBHOOK_URL: `http://127.0.0.1:${ingest.port}/webhooks/e2e` });
+  // webhook-ingest first, whose address the simulator delivers to; then auth, which calls the simulator's platform API.
+  const ingest = await startService('webhook-ingest', env['webhook-ingest']);
+  running['webhook-ingest'] = ingest;
+  const webhookUrl = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
+  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: CONSUMER_KEY, SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl });
   simulator = await listen(createSimulatorApp({ config: simulatorConfig, logger: testLogger('simulator') }), 0, '127.0.0.1');
   simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
+  const [auth, ticketing] = await Promise.all([
+    startService('auth', { ...env.auth, SOCIAL_API_URL: simulatorUrl, PUBLIC_WEBHOOK_URL: webhookUrl }),
+    startService('ticketing', env.ticketing),
+  ]);
+  Object.assign(running, { auth, ticketing });
+  authUrl = `http://127.0.0.1:${auth.port}`;
+  ticketingUrl = `http://127.0.0.1:${ticketing.port}`;
+  const configured = await http.put(`${ticketingUrl}/v1/partner-configs/${ACCOUNT}`, { pageName: 'Traced account' }, bearer);
+  if (configured.status !== 201) throw new Error(`partner configuration for ${ACCOUNT}: HTTP ${configured.status}`);
 }, 120_000);
 
 afterAll(async () => {
@@ -123,5 +137,60 @@ describe('one trace from the webhook to the ticket', () => {
     for (const line of lines) expect(line).toMatchObject({ traceId: commit.traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/), correlationId: expect.any(String) });
     const ingestLines = running['webhook-ingest']!.stdout().split('\n').filter((line) => line.includes(commit.traceId));
     expect(ingestLines.length).toBeGreaterThan(0);
+  });
+});
+
+/** What an agent's browser does: connects an account through the three-legged flow; resolves with its id. */
+async function connectAccount(user: string): Promise<string> {
+  const started = await http.post(`${authUrl}/v1/connections`, undefined, bearer);
+  expect(started.status).toBe(201);
+  const browser = browserSession();
+  const opened = await browser.get(started.data.authorizeUrl as string);
+  const authorizeUrl = new URL(String(opened.headers.location));
+  const page = await browser.get<string>(authorizeUrl.toString());
+  const token = /name="oauth_token" value="([^"]+)"/.exec(page.data)?.[1];
+  const action = /<form method="post" action="([^"]+)"/.exec(page.data)?.[1];
+  const approved = await browser.post(new URL(action!, authorizeUrl).toString(), new URLSearchParams({ oauth_token: token!, user, decision: 'approve' }).toString(), {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  const callback = await browser.get(String(approved.headers.location));
+  expect(callback.status).toBe(303);
+  return new URL(String(callback.headers.location)).searchParams.get('accountId')!;
+}
+
+describe('one trace from a reply to the platform', () => {
+  it("follows the reply from ticketing's POST through the outbox, social.commands and auth to its call to the platform", async () => {
+    const accountId = await connectAccount('@traced_support');
+    await waitFor(async () => (await http.get(`${ticketingUrl}/v1/accounts/${accountId}`, bearer)).data.status === 'connected', { what: 'ticketing sees the account connected' });
+    expect((await http.put(`${ticketingUrl}/v1/partner-configs/${accountId}`, { pageName: 'Traced support' }, bearer)).status).toBe(201);
+    const customer = (await http.post(`${simulatorUrl}/control/platform/users`, { screenName: 'bea', name: 'Bea Customer' })).data.id_str as string;
+    const sent = await http.post(`${simulatorUrl}/control/direct-messages`, { from: { id: customer, screenName: 'bea', name: 'Bea Customer' }, to: accountId, text: 'is it shipped?' });
+    expect(sent.data.webhookStatus).toBe(200);
+    const ticketId = await waitFor(async () => ((await http.get(`${ticketingUrl}/v1/tickets?accountId=${accountId}`, bearer)).data.items as { id: string }[])[0]?.id, { what: "bea's ticket" });
+
+    expect((await http.post(`${ticketingUrl}/v1/tickets/${ticketId}/replies`, { text: 'It left today.' }, bearer)).status).toBe(202);
+    const call = (await waitFor(() => spans().find((span) => span.service === 'auth' && span.kind === CLIENT && String(span.attributes['url.full']).endsWith(DM_ROUTE)), { what: "auth's call to the platform" }))!;
+
+    const findIn = (trace: SpanLine[]) => ({
+      reply: trace.find((span) => span.service === 'ticketing' && span.kind === SERVER && span.name === 'POST /v1/tickets/:id/replies'),
+      publish: trace.find((span) => span.service === 'ticketing' && span.kind === PRODUCER && span.name === 'social.commands publish'),
+      consume: trace.find((span) => span.service === 'auth' && span.kind === CONSUMER && span.name === 'auth.commands process'),
+    });
+    const trace = (await waitFor(() => {
+      const inTrace = spans().filter((span) => span.traceId === call.traceId);
+      return Object.values(findIn(inTrace)).every(Boolean) ? inTrace : undefined;
+    }, { what: 'the whole reply trace' }))!;
+    const { reply, publish, consume } = findIn(trace);
+    expect(reply!.parentSpanId).toBeUndefined();
+    // Published later by the relay, yet in the request's trace: the outbox row kept its context.
+    expect(trace.filter((span) => span.service === 'ticketing').map((span) => span.spanId)).toContain(publish!.parentSpanId);
+    expect(consume!.parentSpanId).toBe(publish!.spanId);
+    expect(call.attributes['http.request.method']).toBe('POST');
+    // The call to the platform is made within the command's handling.
+    const ancestors = (span: SpanLine): string[] => {
+      const parent = trace.find((candidate) => candidate.spanId === span.parentSpanId);
+      return parent ? [parent.spanId, ...ancestors(parent)] : [];
+    };
+    expect(ancestors(call)).toContain(consume!.spanId);
   });
 });
