@@ -7,6 +7,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import { patchBundledModules } from './bundled';
+import { STARTED, type Holder } from './holder';
 
 /** Probes and scrapes: a span each would drown the traces of real work. */
 const POLLED = /^\/(health\/|metrics(\?|$))/;
@@ -16,10 +17,8 @@ export interface TelemetryOptions {
   spanProcessors?: SpanProcessor[];
 }
 
-import { STARTED, type Holder } from './holder';
-
 /** OTLP over HTTP when an endpoint is configured; otherwise spans are made (trace context, log ids) and dropped. */
-function spanProcessorsFromEnv(env: NodeJS.ProcessEnv): SpanProcessor[] {
+export function spanProcessorsFromEnv(env: NodeJS.ProcessEnv): SpanProcessor[] {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   return endpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [new NoopSpanProcessor()];
 }
@@ -29,6 +28,8 @@ export function instrumentations(): InstrumentationBase[] {
   return [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request: IncomingMessage) => POLLED.test(request.url ?? ''),
+      // Calls made by timers (webhook checks, ...) outside any traced work would each start a trace of their own.
+      requireParentforOutgoingSpans: true,
     }),
     // Route spans only: a span per middleware (helmet, JSON parsing, metrics...) tells nothing.
     new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
