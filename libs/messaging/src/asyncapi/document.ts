@@ -51,6 +51,8 @@ const HEADERS = {
   type: 'object',
   properties: {
     [Headers.correlationId]: { type: 'string', description: "The envelope's correlationId, for tracing a request through every service." },
+    traceparent: { type: 'string', description: 'W3C trace context of the span that published the message (OpenTelemetry, docs/observability.md); absent when tracing is off.' },
+    tracestate: { type: 'string', description: 'W3C trace state that travels with traceparent, when there is any.' },
     [Headers.attempts]: { type: 'integer', description: 'Failed attempts so far (set when the consumer sends the message to a retry queue or its DLQ).' },
     [Headers.deferrals]: { type: 'integer', description: 'Times the handler put the message off (RetryLater): not failures.' },
     [Headers.failureReason]: { type: 'string', description: 'Why the last attempt failed (retry queues and DLQs).' },
