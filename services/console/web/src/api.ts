@@ -1,10 +1,18 @@
 /** The console server's API, as the browser calls it: the session cookie and, on writes, the CSRF token. */
 
+/** One refused field of a request, as the services' request checks list them: `{in: 'body', field: 'routing.rules[0].queue', message}`. */
+export interface FieldProblem {
+  in: string;
+  field: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly fields: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -31,9 +39,9 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     throw new ApiError(0, 'network', 'the console cannot be reached; check your connection');
   }
   if (response.status === 204) return undefined as T;
-  const data = (await response.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  const data = (await response.json().catch(() => null)) as { error?: { code: string; message: string; fields?: FieldProblem[] } } | null;
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error?.code ?? 'error', data?.error?.message ?? `the request failed (${response.status})`);
+    throw new ApiError(response.status, data?.error?.code ?? 'error', data?.error?.message ?? `the request failed (${response.status})`, data?.error?.fields ?? []);
   }
   return data as T;
 }

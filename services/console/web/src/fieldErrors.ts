@@ -1,9 +1,19 @@
 import { ApiError } from './api';
 
-/** ticketing's validation message split by the JSON pointer each part names: `/routing/rules/0/queue` → its message. */
+/** A body field as the request checks name it (`routing.rules[0].queue`) as a JSON pointer (`/routing/rules/0/queue`). */
+const pointerOf = (field: string) => `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+
+/**
+ * A refused request's problems by the JSON pointer of the field each names: from the list of
+ * refused fields the request checks give, else from ticketing's own message (`/routing/rules/0/queue ...; ...`).
+ */
 export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError) || error.status !== 400) return {};
   const byPointer: Record<string, string> = {};
+  for (const problem of error.fields.filter((p) => p.in === 'body')) {
+    const pointer = pointerOf(problem.field);
+    byPointer[pointer] = `${pointer} ${problem.message}`;
+  }
   for (const part of error.message.split('; ')) {
     const pointer = /^(\/[^\s]*)/.exec(part.trim())?.[1];
     if (pointer) byPointer[pointer] = part.trim();
