@@ -73,9 +73,14 @@ export class Publisher {
     ]);
   }
 
-  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number } = {}): Promise<void> {
+  /**
+   * Publishes `envelope` once it is valid. `options.json` is its JSON when the caller has it
+   * already (webhook-ingest writes a delivery's received JSON into it instead of serialising
+   * the delivery's parse again); it must be the JSON of the same envelope.
+   */
+  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string } = {}): Promise<void> {
     validateEnvelope(envelope);
-    const body = Buffer.from(JSON.stringify(envelope));
+    const body = Buffer.from(options.json ?? JSON.stringify(envelope));
     try {
       await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
       brokerMetrics.published.inc({ exchange });
