@@ -2,12 +2,13 @@
  * Where webhook-ingest's time goes: self time of a V8 CPU profile of its bundle (what
  * `BENCH_CPU_PROF=<dir> pnpm bench:ingest` writes), by category and by function.
  *
- *   tsx bench/ingest/profile.ts <file.cpuprofile> [requests]
+ *   tsx bench/ingest/profile.ts <file.cpuprofile> [requests] [bundle]
  *
  * Only the busiest BENCH_SECONDS (10) of the profile count: the ones under wrk's load, not the
  * start or the wait while the other server is measured. With `requests` (what the bench
  * printed for that server), each category is also given in µs per request. webhook-ingest's
- * bundle is read from services/webhook-ingest/dist/main.js, as the bench built it; the
+ * bundle is read from `bundle`, by default services/webhook-ingest/dist/main.js as the bench
+ * built it; the
  * anchor runs from source, so its samples carry their own file names.
  *
  * The bundle is one file, so a sample's module is found from esbuild's `// <path>` comment
@@ -100,9 +101,8 @@ function busiestWindow(profile: Profile, byId: Map<number, ProfileNode>, span: n
 }
 
 function main(): void {
-  const [profileFile, requests] = process.argv.slice(2);
-  if (!profileFile) throw new Error('usage: tsx bench/ingest/profile.ts <file.cpuprofile> [requests]');
-  const bundleFile = path.join(__dirname, '..', '..', 'services', 'webhook-ingest', 'dist', 'main.js');
+  const [profileFile, requests, bundleFile = path.join(__dirname, '..', '..', 'services', 'webhook-ingest', 'dist', 'main.js')] = process.argv.slice(2);
+  if (!profileFile) throw new Error('usage: tsx bench/ingest/profile.ts <file.cpuprofile> [requests] [bundle]');
   const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Profile;
   const moduleAt = moduleIndex(readFileSync(bundleFile, 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
