@@ -29,7 +29,7 @@ interface Profile {
 
 /** Category of a module path or URL, first match wins. */
 const CATEGORIES: Array<[string, RegExp]> = [
-  ['signature (HMAC over the raw bytes)', /webhook-signature|internal\/crypto/],
+  ['signature and hashes (HMAC, SHA-256; ETag in the anchor)', /webhook-signature|internal\/crypto/],
   ['JSON parse and shape check', /domain\/delivery|libs\/contracts\/src\/(delivery|json-depth)/],
   ['logging', /winston|logform|libs\/logging|triple-beam|readable-stream|safe-stable-stringify|colors|internal\/console/],
   ['metrics', /prom-client|libs\/http\/src\/metrics|bintrees|tdigest|perf_hooks/],
