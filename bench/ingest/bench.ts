@@ -12,12 +12,14 @@
  *
  *   pnpm bench:ingest        (tsx bench/ingest/bench.ts)
  *
- * Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_LOG_LEVEL (webhook-ingest's LOG_LEVEL: info,
- * its production default), BENCH_CPU_PROF=<dir> (webhook-ingest and the anchor write V8 CPU
- * profiles in <dir>/webhook-ingest and <dir>/anchor as they stop; `tsx bench/ingest/profile.ts
- * <file>` sums one up). Besides the rates it prints
- * the CPU time each process spent per request (from /proc), which the machine's other work
- * disturbs less than the rates. Bounded: wrk stops after its duration; the run after both.
+ * Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS (1; with more, anchor and
+ * webhook-ingest are measured in turn that many times and the ratio is of their totals),
+ * BENCH_LOG_LEVEL (webhook-ingest's LOG_LEVEL: info, its production default),
+ * BENCH_CPU_PROF=<dir> (both servers write V8 CPU profiles in <dir>/webhook-ingest and
+ * <dir>/anchor as they stop; `tsx bench/ingest/profile.ts <file>` sums one up). Besides the
+ * rates it prints the CPU time each process spent per request (from /proc), which the
+ * machine's other work disturbs less than the rates. Bounded: wrk stops after its duration;
+ * the run after the last.
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,8 @@ const root = path.join(__dirname, '..', '..');
 const SECRET = 'bench-consumer-secret';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Anchor and webhook-ingest measured in turn this many times; the ratio is of their totals, so a swing in the machine's other work weighs on both. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const logger = createLogger('bench-ingest', 'warn');
 /** Ports of their own (41000 and up, a random offset), so runs beside other work on the machine do not collide. */
 const ANCHOR_PORT = 41000 + Math.floor(Math.random() * 10000) * 2;
@@ -151,12 +155,21 @@ async function main(): Promise<void> {
     const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
     console.log(`ingest bench: ${body.length}-byte signed DM, ${CONNECTIONS} connections, ${SECONDS} s each; load ${load()}`);
     const broker = await brokerPid();
-    const anchor = await measure(`http://127.0.0.1:${ANCHOR_PORT}/webhooks/bench`, script, { process: bare.pid });
-    const measured = await measure(`http://127.0.0.1:${INGEST_PORT}/webhooks/bench`, script, { process: ingest.pid, broker });
-    console.log(`bare express:    ${anchor.rps.toFixed(0)} req/s (p99 ${anchor.p99}, non-2xx ${anchor.non2xx}); CPU per request: ${anchor.cpu}`);
-    console.log(`webhook-ingest:  ${measured.rps.toFixed(0)} req/s (p99 ${measured.p99}, non-2xx ${measured.non2xx}); CPU per request: ${measured.cpu}`);
-    console.log(`ratio: ${(measured.rps / anchor.rps).toFixed(2)}; load after ${load()}; requests: anchor ${Math.round(anchor.rps * SECONDS)}, webhook-ingest ${Math.round(measured.rps * SECONDS)}`);
-    if (measured.non2xx > 0) throw new Error('webhook-ingest answered something other than 200: the figure does not count confirmed deliveries only');
+    let anchorRequests = 0;
+    let ingestRequests = 0;
+    let non2xx = 0;
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const anchor = await measure(`http://127.0.0.1:${ANCHOR_PORT}/webhooks/bench`, script, { process: bare.pid });
+      const measured = await measure(`http://127.0.0.1:${INGEST_PORT}/webhooks/bench`, script, { process: ingest.pid, broker });
+      const label = ROUNDS > 1 ? ` (round ${round})` : '';
+      console.log(`bare express${label}:    ${anchor.rps.toFixed(0)} req/s (p99 ${anchor.p99}, non-2xx ${anchor.non2xx}); CPU per request: ${anchor.cpu}`);
+      console.log(`webhook-ingest${label}:  ${measured.rps.toFixed(0)} req/s (p99 ${measured.p99}, non-2xx ${measured.non2xx}); CPU per request: ${measured.cpu}`);
+      anchorRequests += anchor.rps * SECONDS;
+      ingestRequests += measured.rps * SECONDS;
+      non2xx += measured.non2xx;
+    }
+    console.log(`ratio: ${(ingestRequests / anchorRequests).toFixed(2)}; load after ${load()}; requests: anchor ${Math.round(anchorRequests)}, webhook-ingest ${Math.round(ingestRequests)}`);
+    if (non2xx > 0) throw new Error('webhook-ingest answered something other than 200: the figure does not count confirmed deliveries only');
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map(exited)); // a CPU profile is written as the process exits
