@@ -26,6 +26,15 @@ describe('envelopeJson', () => {
     expect(validateEnvelope(JSON.parse(spliced), RawActivity).payload.delivery).toEqual(JSON.parse(text));
   });
 
+  it('puts the delivery last when the payload has members after it (an XAA delivery)', () => {
+    const delivery = { data: { event_uuid: 'e-1', text: 'hi' } };
+    const payload = { envName: 'dev', kind: 'direct_message_events' as const, forUserId: '1', receivedAt: '2026-11-25T06:00:00.000Z', bodySha256: 'a'.repeat(64), delivery, api: 'xaa' as const };
+    const envelope = makeEnvelope(RawActivity, 'webhook-ingest', payload, { id: 'xaa-e-1', correlationId: 'corr-1' });
+    const spliced = envelopeJson(envelope, JSON.stringify(delivery));
+    expect(JSON.parse(spliced)).toEqual(JSON.parse(JSON.stringify(envelope)));
+    expect(spliced.endsWith(`"api":"xaa","delivery":${JSON.stringify(delivery)}}}`)).toBe(true);
+  });
+
   it('keeps the delivery as it was received, not as a second serialisation writes it', () => {
     const { spliced } = serialisedBothWays('{"for_user_id":"1","direct_message_events":[{"big":9007199254740993}]}');
     expect(spliced).toContain('"delivery":{"for_user_id":"1","direct_message_events":[{"big":9007199254740993}]}}}');
