@@ -19,12 +19,28 @@ export interface DeliveryOutcome {
 export interface RecordOptions {
   /** Held deliveries one account may have; more are refused (left to the DLQ, from which `pnpm dlq replay` brings them back). */
   heldCap?: number;
+  /** Appends every delivery handed in to the raw log, in the same transaction (live consuming; a rebuild replays the log instead). */
+  logRaw?: boolean;
 }
 
-/** One delivery to record: its envelope and the domain events it holds. */
+/** One delivery to record: its envelope and the domain events it holds (null: interpretation refused it, it is only logged). */
 export interface DeliveryInput {
   envelope: Envelope<RawActivityPayload>;
+  interpretation: Interpretation | null;
+}
+
+/** A delivery with events to record. */
+interface Recordable extends DeliveryInput {
   interpretation: Interpretation;
+}
+
+const hasEvents = (delivery: DeliveryInput): delivery is Recordable => (delivery.interpretation?.events.length ?? 0) > 0;
+
+/** The envelopes to log: each delivery once, in the order handed in. */
+function toLog(deliveries: DeliveryInput[], options: RecordOptions): Envelope<RawActivityPayload>[] {
+  if (!options.logRaw) return [];
+  const byId = new Map(deliveries.map(({ envelope }) => [envelope.id, envelope] as const));
+  return [...byId.values()];
 }
 
 /** What became of each delivery of a batch: recorded or held, or not touched because another transaction holds one of its conversations. */
@@ -37,7 +53,7 @@ export const sourceOf = (envelope: Envelope<RawActivityPayload>): DeliverySource
 const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
 
 /** Records (or holds) one delivery whose locks the transaction holds. */
-async function recordOne(tx: TicketingTx, { envelope, interpretation }: DeliveryInput, configs: Map<string, PartnerConfig>, options: RecordOptions): Promise<DeliveryOutcome> {
+async function recordOne(tx: TicketingTx, { envelope, interpretation }: Recordable, configs: Map<string, PartnerConfig>, options: RecordOptions): Promise<DeliveryOutcome> {
   const { accountId, events } = interpretation;
   if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, sourceOf(envelope), { locksTaken: true }) };
   const config = configs.get(accountId);
@@ -50,7 +66,8 @@ async function recordOne(tx: TicketingTx, { envelope, interpretation }: Delivery
 }
 
 /**
- * Records the events of several deliveries (tickets, activities, contacts) in one transaction,
+ * Records the events of several deliveries (tickets, activities, contacts) in one transaction
+ * (with their raw log entries when `logRaw`: a busy delivery is logged all the same, once),
  * each per its account's partner configuration; a delivery of an account without one is held
  * in that transaction (released once the account is configured). Nothing is dropped. The
  * conversations' locks are tried first, without waiting: a delivery with a conversation another
@@ -58,9 +75,14 @@ async function recordOne(tx: TicketingTx, { envelope, interpretation }: Delivery
  * (shared) are taken in the same statement, and their configurations read once for the batch.
  */
 export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[], options: RecordOptions = {}): Promise<BatchOutcome[]> {
-  const work = deliveries.map((delivery) => (delivery.interpretation.events.length > 0 ? delivery : null));
-  if (work.every((delivery) => delivery === null)) return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
+  const work = deliveries.map((delivery) => (hasEvents(delivery) ? delivery : null));
+  const logged = toLog(deliveries, options);
+  if (work.every((delivery) => delivery === null)) {
+    await store.rawLog.append(logged);
+    return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
+  }
   return store.transaction(async (tx) => {
+    await tx.rawLog.append(logged);
     const accounts = [...new Set(work.flatMap((delivery) => (delivery && needsConfiguration(delivery.interpretation) ? [delivery.interpretation.accountId] : [])))];
     const busy = await tx.locks.forDeliveries(
       work.map((delivery) => delivery?.interpretation.events.map(lockKeyOf) ?? []),
