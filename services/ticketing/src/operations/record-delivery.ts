@@ -3,7 +3,8 @@ import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { lockKeyOf, type Interpretation } from '../domain/events';
 import type { PartnerConfig } from '../domain/partner-config';
 import { ConversationBusy } from './errors';
-import { recordEvents } from './recording/record-events';
+import { recordInWindow } from './recording/record-events';
+import { RecordingWindow } from './recording/window';
 import { emptyCounts, type Counts, type DeliverySource } from './recording/recorder';
 
 export type { Counts } from './recording/recorder';
@@ -52,17 +53,22 @@ export const sourceOf = (envelope: Envelope<RawActivityPayload>): DeliverySource
 /** A revoke needs no configuration; everything else is recorded per the account's partner configuration. */
 const needsConfiguration = (interpretation: Interpretation) => interpretation.events.some((event) => event.kind !== 'subscription_revoked');
 
-/** Records (or holds) one delivery whose locks the transaction holds. */
-async function recordOne(tx: TicketingTx, { envelope, interpretation }: Recordable, configs: Map<string, PartnerConfig>, options: RecordOptions): Promise<DeliveryOutcome> {
-  const { accountId, events } = interpretation;
-  if (!needsConfiguration(interpretation)) return { held: false, counts: await recordEvents(tx, events, null, sourceOf(envelope), { locksTaken: true }) };
-  const config = configs.get(accountId);
-  if (!config) {
-    const held = await tx.held.hold(envelope, accountId, events.length, options.heldCap ?? Number.MAX_SAFE_INTEGER);
-    if (held === 'full') return { held: false, counts: emptyCounts(), refused: `account ${accountId} has no partner configuration and already ${options.heldCap} held deliveries (HELD_MAX_PER_ACCOUNT); configure it, then replay this DLQ` };
-    return { held: true, counts: emptyCounts() };
-  }
-  return { held: false, counts: await recordEvents(tx, events, config, sourceOf(envelope), { locksTaken: true }) };
+/** What becomes of one delivery whose locks the transaction holds: recorded with a configuration (or none, a revoke), or held. */
+type Plan = { record: Recordable; config: PartnerConfig | null } | { hold: Recordable } | { done: BatchOutcome };
+
+function planOf(delivery: Recordable | null, busy: boolean, configs: Map<string, PartnerConfig>): Plan {
+  if (busy) return { done: 'busy' };
+  if (!delivery) return { done: { held: false, counts: emptyCounts() } };
+  if (!needsConfiguration(delivery.interpretation)) return { record: delivery, config: null };
+  const config = configs.get(delivery.interpretation.accountId);
+  return config ? { record: delivery, config } : { hold: delivery };
+}
+
+/** Holds a delivery of an account without a configuration, or refuses it when the account has as many held as it may. */
+async function hold(tx: TicketingTx, { envelope, interpretation }: Recordable, options: RecordOptions): Promise<DeliveryOutcome> {
+  const held = await tx.held.hold(envelope, interpretation.accountId, interpretation.events.length, options.heldCap ?? Number.MAX_SAFE_INTEGER);
+  if (held === 'full') return { held: false, counts: emptyCounts(), refused: `account ${interpretation.accountId} has no partner configuration and already ${options.heldCap} held deliveries (HELD_MAX_PER_ACCOUNT); configure it, then replay this DLQ` };
+  return { held: true, counts: emptyCounts() };
 }
 
 /**
@@ -89,11 +95,16 @@ export async function recordDeliveries(store: TicketingStore, deliveries: Delive
       accounts,
     );
     const configs = await tx.partnerConfigs.loadMany(accounts);
+    const plans = work.map((delivery, i) => planOf(delivery, busy[i]!, configs));
+    const window = new RecordingWindow(tx, await tx.now());
+    await window.prepare(plans.flatMap((plan) => ('record' in plan ? [plan.record.interpretation.events] : [])));
     const outcomes: BatchOutcome[] = [];
-    for (const [i, delivery] of work.entries()) {
-      if (busy[i]) outcomes.push('busy');
-      else outcomes.push(delivery ? await recordOne(tx, delivery, configs, options) : { held: false, counts: emptyCounts() });
+    for (const plan of plans) {
+      if ('done' in plan) outcomes.push(plan.done);
+      else if ('hold' in plan) outcomes.push(await hold(tx, plan.hold, options));
+      else outcomes.push({ held: false, counts: await recordInWindow(window, plan.record.interpretation.events, plan.config, sourceOf(plan.record.envelope)) });
     }
+    await window.finish();
     return outcomes;
   });
 }
