@@ -1,7 +1,7 @@
 import type { Logger } from '@crm/logging';
 import type { SlaTicket } from '../adapters/db/sla';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
-import { slaPolicyOf } from '../domain/partner-config';
+import { slaPolicyOf, type PartnerConfig } from '../domain/partner-config';
 import { SYSTEM_ACTOR } from '../domain/workflow';
 import { evaluateSla, isAtRisk, SLA_CLOCKS, SLA_STAGES, timerDue, type SlaClock, type SlaEvaluation, type SlaStage, type StatusChange } from '../domain/sla';
 import { TicketNotFound } from './errors';
@@ -59,19 +59,20 @@ async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock
  * timeline entry and `ticket.sla_breached` in the outbox; or `ticket.sla_at_risk`), and
  * schedules the others (none while a clock is paused or stopped).
  */
-export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<SlaOutcome> {
+export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date, knownConfig?: PartnerConfig): Promise<SlaOutcome> {
   const history = await syncHistory(tx, ticket, now);
-  const config = await tx.partnerConfigs.load(ticket.accountId);
+  const config = knownConfig ?? (await tx.partnerConfigs.load(ticket.accountId));
   if (!config) return NOTHING;
   const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, slaPolicyOf(config));
   const fired: SlaOutcome['fired'] = [];
+  const scheduled: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[] = [];
   let breached = false;
   for (const clock of SLA_CLOCKS) {
     const breachDue = timerDue(evaluation, clock, 'breach');
     for (const stage of SLA_STAGES) {
       const dueAt = timerDue(evaluation, clock, stage);
       if (!dueAt || dueAt > now) {
-        await tx.sla.scheduleTimer(ticket.id, clock, stage, dueAt);
+        scheduled.push({ clock, stage, dueAt });
         continue;
       }
       if (stage === 'breach') breached = true;
@@ -81,6 +82,7 @@ export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now:
       else if (await fire(tx, ticket, { clock, stage, dueAt }, now)) fired.push({ clock, stage, dueAt });
     }
   }
+  await tx.sla.scheduleTimers(ticket.id, scheduled);
   await tx.sla.saveSlaState(ticket.id, {
     firstResponseDueAt: evaluation.firstResponse.dueAt,
     resolutionDueAt: evaluation.resolution.dueAt,
@@ -90,10 +92,13 @@ export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now:
   return { fired, evaluation };
 }
 
-/** Locks a ticket and re-evaluates its SLA in the caller's transaction (recording, after opening or reopening one; a first response). */
-export async function reevaluateSlaIn(tx: TicketingTx, ticketId: string, now: Date): Promise<SlaOutcome> {
+/**
+ * Locks a ticket and re-evaluates its SLA in the caller's transaction (recording, after opening
+ * or reopening one; a first response). `config`: its account's, when the transaction has it.
+ */
+export async function reevaluateSlaIn(tx: TicketingTx, ticketId: string, now: Date, config?: PartnerConfig): Promise<SlaOutcome> {
   const ticket = await tx.sla.lockSlaTicket(ticketId);
-  return ticket ? evaluateTicketSla(tx, ticket, now) : NOTHING;
+  return ticket ? evaluateTicketSla(tx, ticket, now, config) : NOTHING;
 }
 
 /**

@@ -81,13 +81,15 @@ export class SlaRepository {
     return rows.map((row) => ({ clock: row.clock, stage: row.stage, dueAt: row.due_at, firedAt: row.fired_at }));
   }
 
-  /** Sets when a timer is due (null: not running); a timer that has fired keeps its time. */
-  async scheduleTimer(ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date | null): Promise<void> {
+  /** Sets when timers are due (null: not running), in one statement; a timer that has fired keeps its time. */
+  async scheduleTimers(ticketId: string, timers: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[]): Promise<void> {
+    if (timers.length === 0) return;
     await this.db.query(
-      `INSERT INTO sla_timers (ticket_id, clock, stage, due_at) VALUES ($1, $2, $3, $4)
+      `INSERT INTO sla_timers (ticket_id, clock, stage, due_at)
+       SELECT $1, clock, stage, due_at FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS t(clock, stage, due_at)
        ON CONFLICT (ticket_id, clock, stage) DO UPDATE SET due_at = EXCLUDED.due_at
         WHERE sla_timers.fired_at IS NULL AND sla_timers.due_at IS DISTINCT FROM EXCLUDED.due_at`,
-      [ticketId, clock, stage, dueAt],
+      [ticketId, timers.map((t) => t.clock), timers.map((t) => t.stage), timers.map((t) => t.dueAt)],
     );
   }
 

@@ -153,7 +153,7 @@ export class Recorder {
     this.window.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
     this.announcements.created.push({ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId });
     this.opened.push(ticketId);
-    await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
+    await reevaluateSlaIn(this.tx, ticketId, this.now, this.partner); // its SLA timers
     return ticketId;
   }
 
@@ -199,7 +199,7 @@ export class Recorder {
   /** A customer wrote again: the ticket is open, and its SLA clocks resume. */
   async reopen(ticketId: string): Promise<void> {
     await recordReopen(this.tx, ticketId, this.now);
-    await reevaluateSlaIn(this.tx, ticketId, this.now);
+    await reevaluateSlaIn(this.tx, ticketId, this.now, this.config ?? undefined);
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
