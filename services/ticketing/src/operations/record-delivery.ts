@@ -3,7 +3,7 @@ import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { lockKeyOf, type Interpretation } from '../domain/events';
 import type { PartnerConfig } from '../domain/partner-config';
 import { ConversationBusy } from './errors';
-import { recordInWindow } from './recording/record-events';
+import { prerecord, recordInWindow, recorderIn } from './recording/record-events';
 import { RecordingWindow } from './recording/window';
 import { emptyCounts, type Counts, type DeliverySource } from './recording/recorder';
 
@@ -97,12 +97,15 @@ export async function recordDeliveries(store: TicketingStore, deliveries: Delive
     const configs = await tx.partnerConfigs.loadMany(accounts);
     const plans = work.map((delivery, i) => planOf(delivery, busy[i]!, configs));
     const window = new RecordingWindow(tx, await tx.now());
-    await window.prepare(plans.flatMap((plan) => ('record' in plan ? [plan.record.interpretation.events] : [])));
+    const recordings = plans.flatMap((plan) => ('record' in plan ? [{ plan, events: plan.record.interpretation.events }] : []));
+    await window.prepare(recordings.map(({ events }) => events));
+    const recorders = new Map(recordings.map(({ plan, events }) => [plan, { recorder: recorderIn(window, events, plan.config, sourceOf(plan.record.envelope)), events }]));
+    await prerecord(window, [...recorders.values()]);
     const outcomes: BatchOutcome[] = [];
     for (const plan of plans) {
       if ('done' in plan) outcomes.push(plan.done);
       else if ('hold' in plan) outcomes.push(await hold(tx, plan.hold, options));
-      else outcomes.push({ held: false, counts: await recordInWindow(window, plan.record.interpretation.events, plan.config, sourceOf(plan.record.envelope)) });
+      else outcomes.push({ held: false, counts: await recordInWindow(recorders.get(plan)!.recorder, plan.record.interpretation.events) });
     }
     await window.finish();
     return outcomes;

@@ -4,7 +4,7 @@ import type { PartnerConfig } from '../../domain/partner-config';
 import type { SocialEvent, SubscriptionRevoked } from '../../domain/social-events';
 import { recordContactAction } from './contact-actions';
 import { recordIndicator } from './conversation-state';
-import { recordDmReceived, recordDmSent } from './direct-messages';
+import { activeJoinOf, recordDmReceived, recordDmSent } from './direct-messages';
 import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
 import { autoMerge } from '../auto-merge';
@@ -56,21 +56,32 @@ function apply(recorder: Recorder, event: SocialEvent): Promise<Outcome> {
   }
 }
 
+/** One delivery's recording in the window: a Recorder for it, its CRM events after those of the deliveries before. */
+export const recorderIn = (window: RecordingWindow, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource): Recorder =>
+  new Recorder(window, events[0]?.accountId ?? '', config, source);
+
+/**
+ * What can be recorded for all the deliveries at once before their events are applied one by
+ * one: the activities of DMs joining their conversations' open tickets (activeJoinOf).
+ */
+export async function prerecord(window: RecordingWindow, deliveries: { recorder: Recorder; events: SocialEvent[] }[]): Promise<void> {
+  const activities = deliveries.flatMap(({ recorder, events }) => (recorder.configuration ? events.flatMap((event) => activeJoinOf(recorder, event) ?? []) : []));
+  await window.prerecord(activities);
+}
+
 /**
  * Records the events of one delivery of the window's transaction, in time order. A partner
  * configuration that merges tickets automatically looks at the tickets the delivery opened once
  * it is recorded: the window is finished first (summaries, CRM events), and what the merge
  * moved is read again by the next delivery.
  */
-export async function recordInWindow(window: RecordingWindow, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource): Promise<Counts> {
+export async function recordInWindow(recorder: Recorder, events: SocialEvent[]): Promise<Counts> {
   const counts = emptyCounts();
-  if (events.length === 0) return counts;
-  const recorder = new Recorder(window, events[0]!.accountId, config, source);
   for (const event of inTimeOrder(events)) counts[await apply(recorder, event)] += 1;
-  if (config?.merge.enabled && recorder.opened.length > 0) {
-    await window.finish();
+  if (recorder.configuration?.merge.enabled && recorder.opened.length > 0) {
+    await recorder.settle();
     await autoMerge(recorder);
-    window.forgetHolders();
+    recorder.forgetHolders();
   }
   return counts;
 }
@@ -85,7 +96,7 @@ export async function recordEvents(tx: TicketingTx, events: SocialEvent[], confi
   if (!locksTaken) await tx.locks.keys(events.map(lockKeyOf));
   const window = new RecordingWindow(tx, await tx.now());
   await window.prepare([events]);
-  const counts = await recordInWindow(window, events, config, source);
+  const counts = await recordInWindow(recorderIn(window, events, config, source), events);
   await window.finish();
   return counts;
 }

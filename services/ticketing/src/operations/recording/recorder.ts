@@ -120,7 +120,8 @@ export class Recorder {
    * to date and the CRM hears of the activity again.
    */
   async record(activity: NewActivity): Promise<Recorded> {
-    const id = await this.tx.activities.record(activity);
+    const { ticketId } = activity;
+    const id = (ticketId !== null ? await this.window.takePrerecorded({ ...activity, ticketId }) : null) ?? (await this.tx.activities.record(activity));
     if (id) return { id };
     const edited = activity.text === null ? null : await this.tx.activities.reviseText(activity);
     if (!edited) return { outcome: 'duplicate' };
@@ -167,9 +168,19 @@ export class Recorder {
     return this.window.finish();
   }
 
+  /** What another transaction's work (an automatic merge) may have changed is read again when needed. */
+  forgetHolders(): void {
+    this.window.forgetHolders();
+  }
+
   /** The ticket was folded into another and deleted: nothing to bring up to date. */
   deletedTicket(ticketId: string): void {
     this.window.deletedTicket(ticketId);
+  }
+
+  /** The ticket holding a DM conversation as the window read it, without reading it (undefined: not read). */
+  knownHolder(conversationKey: string): TicketState | null | undefined {
+    return this.window.holders.get(conversationKey);
   }
 
   /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per transaction. */

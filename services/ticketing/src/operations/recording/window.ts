@@ -1,3 +1,4 @@
+import type { NewActivity } from '../../adapters/db/activities';
 import type { CrmEventSpec } from '../../adapters/db/crm-events';
 import type { TicketingTx } from '../../adapters/db/store';
 import { contactOf } from '../../domain/event-contacts';
@@ -5,6 +6,9 @@ import { dmConversationKey } from '../../domain/events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
 import type { SocialEvent, SocialUser } from '../../domain/social-events';
 import { subjectOf, type TicketState } from '../../domain/tickets';
+
+/** An activity's key: one account's platform event. */
+const eventKey = (activity: NewActivity) => `${activity.accountId}\u0000${activity.platformEventId}`;
 
 /** A contact's key within a window: one account's platform user. */
 const contactKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
@@ -73,6 +77,8 @@ export class RecordingWindow {
   private readonly contacts = new Map<string, string>();
   /** Tickets whose activities changed, with their account's configuration (routing looks at it). */
   private readonly changed = new Map<string, PartnerConfig | null>();
+  /** Activities recorded before their events are applied (prerecord), by account and platform event. */
+  private readonly prerecorded = new Map<string, { id: string; ticketId: string | null }>();
   /** CRM events, per delivery: the tickets it opened first, then the activities it placed. */
   private readonly announcements: { created: CrmEventSpec[]; placed: CrmEventSpec[] }[] = [];
 
@@ -116,10 +122,33 @@ export class RecordingWindow {
     this.changed.delete(ticketId);
   }
 
+  /**
+   * Records, in one statement, activities whose place is known before any event is applied
+   * (a DM joining its conversation's open ticket): applying their events then finds them
+   * recorded (takePrerecorded) instead of inserting each.
+   */
+  async prerecord(activities: NewActivity[]): Promise<void> {
+    const ids = await this.tx.activities.recordMany(activities);
+    activities.forEach((activity, i) => {
+      const id = ids[i];
+      if (id) this.prerecorded.set(eventKey(activity), { id, ticketId: activity.ticketId });
+    });
+  }
+
+  /** The id of the activity prerecord recorded for this one (put on the activity's ticket, should that have changed since); null when it did not. */
+  async takePrerecorded(activity: NewActivity & { ticketId: string }): Promise<string | null> {
+    const key = eventKey(activity);
+    const found = this.prerecorded.get(key);
+    if (!found) return null;
+    this.prerecorded.delete(key);
+    if (found.ticketId !== activity.ticketId) await this.tx.activities.attach(found.id, activity.ticketId);
+    return found.id;
+  }
+
   /** The summaries of the changed tickets brought up to date, then the CRM events emitted, in order. */
   async finish(): Promise<void> {
     await this.refreshChangedTickets();
-    const events = this.announcements.splice(0).flatMap(({ created, placed }) => [...created, ...placed]);
+    const events = this.announcements.flatMap(({ created, placed }) => [...created.splice(0), ...placed.splice(0)]);
     await this.tx.crmEvents.emitAll(events);
   }
 
