@@ -25,21 +25,14 @@ export interface SlaOutcome {
 
 const NOTHING: SlaOutcome = { fired: [], evaluation: null };
 
-/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed). */
-async function syncHistory(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<StatusChange[]> {
-  const history = await tx.sla.readStatusHistory(ticket.id);
-  if (history.length === 0) {
-    const opening = { status: 'open' as const, at: ticket.createdAt };
-    await tx.sla.appendStatus(ticket.id, opening);
-    history.push(opening);
-  }
-  const last = history.at(-1)!;
-  if (last.status !== ticket.status) {
-    const change = { status: ticket.status, at: last.at > now ? last.at : now };
-    await tx.sla.appendStatus(ticket.id, change);
-    history.push(change);
-  }
-  return history;
+/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed); and what it adds to the stored one. */
+function syncHistory(ticket: SlaTicket, now: Date): { history: StatusChange[]; appended: StatusChange[] } {
+  const history = [...ticket.history];
+  const appended: StatusChange[] = [];
+  if (history.length === 0) appended.push({ status: 'open', at: ticket.createdAt });
+  const last = [...history, ...appended].at(-1)!;
+  if (last.status !== ticket.status) appended.push({ status: ticket.status, at: last.at > now ? last.at : now });
+  return { history: [...history, ...appended], appended };
 }
 
 /** Flags, records and announces one timer that is due; false when it had fired before. */
@@ -60,9 +53,12 @@ async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock
  * schedules the others (none while a clock is paused or stopped).
  */
 export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date, knownConfig?: PartnerConfig): Promise<SlaOutcome> {
-  const history = await syncHistory(tx, ticket, now);
+  const { history, appended } = syncHistory(ticket, now);
   const config = knownConfig ?? (await tx.partnerConfigs.load(ticket.accountId));
-  if (!config) return NOTHING;
+  if (!config) {
+    await tx.sla.saveEvaluation(ticket.id, { statuses: appended, timers: [], state: null });
+    return NOTHING;
+  }
   const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, slaPolicyOf(config));
   const fired: SlaOutcome['fired'] = [];
   const scheduled: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[] = [];
@@ -82,12 +78,10 @@ export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now:
       else if (await fire(tx, ticket, { clock, stage, dueAt }, now)) fired.push({ clock, stage, dueAt });
     }
   }
-  await tx.sla.scheduleTimers(ticket.id, scheduled);
-  await tx.sla.saveSlaState(ticket.id, {
-    firstResponseDueAt: evaluation.firstResponse.dueAt,
-    resolutionDueAt: evaluation.resolution.dueAt,
-    breached,
-    atRisk: isAtRisk(evaluation, now),
+  await tx.sla.saveEvaluation(ticket.id, {
+    statuses: appended,
+    timers: scheduled,
+    state: { firstResponseDueAt: evaluation.firstResponse.dueAt, resolutionDueAt: evaluation.resolution.dueAt, breached, atRisk: isAtRisk(evaluation, now) },
   });
   return { fired, evaluation };
 }
