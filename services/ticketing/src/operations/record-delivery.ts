@@ -78,7 +78,8 @@ async function hold(tx: TicketingTx, { envelope, interpretation }: Recordable, o
  * in that transaction (released once the account is configured). Nothing is dropped. The
  * conversations' locks are tried first, without waiting: a delivery with a conversation another
  * transaction holds is left untouched (`busy`) for its caller to try later. The accounts' locks
- * (shared) are taken in the same statement, and their configurations read once for the batch.
+ * (shared) are taken in the same statement, and their configurations read once for the batch;
+ * what the recorded deliveries all need is done once for them (RecordingWindow).
  */
 export async function recordDeliveries(store: TicketingStore, deliveries: DeliveryInput[], options: RecordOptions = {}): Promise<BatchOutcome[]> {
   const work = deliveries.map((delivery) => (hasEvents(delivery) ? delivery : null));
