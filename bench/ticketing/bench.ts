@@ -207,7 +207,10 @@ async function main(): Promise<void> {
     /** Posts a signed delivery; resolves when webhook-ingest answered 200. */
     async function post(delivery: object): Promise<number> {
       const bytes = serializeLikePlatform(delivery);
-      const response = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
+      const request = () => fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
+      // A connection that failed (reset, connect timeout on a machine this busy) is tried again, as the platform retries a
+      // webhook; the same bytes are the same delivery, recorded once.
+      const response = await request().catch(() => request()).catch(() => request());
       const acceptedAt = performance.now();
       if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
       return acceptedAt;

@@ -43,7 +43,7 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   'webhook-ingest': access([Exchanges.socialActivity, Exchanges.authRpc]),
   // rpc.auth: auth.credential.verify and search; the webhook key is refused to ticketing by the method's callers.
   ticketing: hearsRevocations(
-    access([Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.trackingRpc, Exchanges.authRpc], Queues.ticketingActivity, Queues.ticketingRawLog, Queues.ticketingCommandResults, Queues.ticketingAccountEvents),
+    access([Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.trackingRpc, Exchanges.authRpc], Queues.ticketingActivity, Queues.ticketingCommandResults, Queues.ticketingAccountEvents),
   ),
   auth: hearsRevocations(access([Exchanges.socialCommandResults, Exchanges.accountEvents, Exchanges.accessEvents, REPLIES], Queues.authRpc, Queues.authCommands, Queues.authActivity)),
   tracking: hearsRevocations(access([REPLIES, Exchanges.authRpc], Queues.trackingRpc)),

@@ -111,8 +111,12 @@ export interface Consumption {
 }
 
 export const CONSUMPTIONS: Consumption[] = [
-  { queue: Queues.ticketingActivity, consumer: 'ticketing', contracts: [RawActivity], summary: 'Interprets each delivery into tickets, contacts and timeline entries.' },
-  { queue: Queues.ticketingRawLog, consumer: 'ticketing', contracts: [RawActivity], summary: 'Keeps every accepted delivery in the raw log, whatever the interpretation makes of it.' },
+  {
+    queue: Queues.ticketingActivity,
+    consumer: 'ticketing',
+    contracts: [RawActivity],
+    summary: 'Interprets each delivery into tickets, contacts and timeline entries, and keeps it in the raw log, whatever the interpretation makes of it.',
+  },
   { queue: Queues.ticketingCommandResults, consumer: 'ticketing', contracts: [SocialCommandResult], summary: 'Records the outcome of the commands ticketing sent.' },
   {
     queue: Queues.ticketingAccountEvents,

@@ -53,8 +53,6 @@ export const Queues = {
   ticketingActivity: 'ticketing.activity',
   ticketingCommandResults: 'ticketing.command-results',
   ticketingAccountEvents: 'ticketing.account-events',
-  /** Every accepted delivery again, for ticketing's raw log (kept whatever the interpretation makes of it). */
-  ticketingRawLog: 'ticketing.raw-log',
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
   authActivity: 'auth.activity',
@@ -79,7 +77,6 @@ export const SYSTEM_TOPOLOGY: Topology = {
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
-    { name: Queues.ticketingRawLog, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
     { name: Queues.ticketingCommandResults, kind: 'work', bindings: [{ exchange: Exchanges.socialCommandResults, routingKey: '#' }], retry: DEFAULT_RETRY },
     // auth's account events, `account.revoked` (auth's too) included.
     {

@@ -2,7 +2,6 @@
 import { parseArgs } from 'node:util';
 import { createPool, ensureDatabase, migrate } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { RawLog } from './adapters/db/raw-log';
 import { TicketingStore } from './adapters/db/store';
 import type { TicketingConfig } from './config';
 import { rebuildFromRawLog, type RebuildProgress } from './operations/rebuild';
@@ -58,7 +57,7 @@ export async function runCli(argv: string[], config: TicketingConfig, logger: Lo
       io.err('the database at --into already holds tickets; rebuild into a fresh one');
       return 1;
     }
-    const rawLog = new RawLog(source.pool);
+    const { rawLog } = source;
     const total = await rawLog.count(args.accountId);
     const report = (progress: RebuildProgress) => io.err(`rebuild: ${progress.read} of ${total} deliveries read, ${progress.invalid} invalid, ${progress.held} held`);
     let last = 0;

@@ -14,9 +14,8 @@ import { TicketingStore } from './adapters/db/store';
 import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
-import { RawLog } from './adapters/db/raw-log';
+import type { RawLog } from './adapters/db/raw-log';
 import { watchHeldDeliveries } from './adapters/metrics';
-import { createRawLogHandler } from './handlers/raw-log-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
@@ -94,7 +93,6 @@ function requireWorkQueue(topology: Topology, queue: string): void {
 
 interface ConsumedQueues {
   activityQueue: string;
-  rawLogQueue: string;
   accountEventsQueue: string;
   commandResultsQueue: string;
 }
@@ -103,7 +101,6 @@ interface ConsumedQueues {
 function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues {
   const queues = {
     activityQueue: options.activityQueue ?? Queues.ticketingActivity,
-    rawLogQueue: Queues.ticketingRawLog,
     accountEventsQueue: options.accountEventsQueue ?? Queues.ticketingAccountEvents,
     commandResultsQueue: options.commandResultsQueue ?? Queues.ticketingCommandResults,
   };
@@ -126,15 +123,8 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
 }
 
 /** The consumers of activity, account events and command results. */
-function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps & { rawLog: RawLog; onRawLogged?: (envelopeId: string) => void }) {
+function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps) {
   return {
-    rawLogConsumer: new Consumer<RawActivityPayload>(broker, {
-      queue: queues.rawLogQueue,
-      topology,
-      contracts: [RawActivity],
-      prefetch: 20,
-      handler: createRawLogHandler(deps.rawLog, { logger: deps.logger, onLogged: deps.onRawLogged }),
-    }),
     consumer: new Consumer<RawActivityPayload>(broker, {
       queue: queues.activityQueue,
       topology,
@@ -222,7 +212,7 @@ async function serve(
   options: TicketingOptions,
   parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife; access: AccessControl },
 ): Promise<Server> {
-  const consumers = [parts.consumer, parts.rawLogConsumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
+  const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
     await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready(), parts.access.ready()]);
     const app = createHttpApp({
@@ -248,7 +238,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
   return [
     async () => {
       clearInterval(parts.releaseTimer);
-      await Promise.all([parts.consumer, parts.rawLogConsumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
+      await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
     () => parts.life.endStreams(),
@@ -283,9 +273,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const broker = new Broker({ url: config.AMQP_URL, name: 'ticketing', logger, topology: config.BROKER_TOPOLOGY });
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
-  const rawLog = new RawLog(store.pool);
+  const { rawLog } = store;
   watchHeldDeliveries(store);
-  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, rawLog, onRawLogged: options.onRawLogged });
+  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });

@@ -12,18 +12,18 @@ import type { HandlerDeps } from './handler-deps';
 export const DELIVERY_ID_HEADER = 'x-delivery-id';
 export const EVENT_INDEX_HEADER = 'x-event-index';
 
-/** A delivery that can never become domain events goes to the DLQ at once, with the reason. */
-function interpret(payload: RawActivityPayload): Interpretation {
+/** The delivery's domain events, or the error to throw once it is logged (a PermanentFailure with the reason when it can never become any). */
+function interpret(payload: RawActivityPayload): { interpretation: Interpretation } | { refusal: unknown } {
   try {
-    return interpretActivity(payload);
+    return { interpretation: interpretActivity(payload) };
   } catch (error) {
-    if (error instanceof InvalidActivity) throw new PermanentFailure(`invalid ${payload.kind} delivery: ${error.message}`);
-    throw error;
+    if (error instanceof InvalidActivity) return { refusal: new PermanentFailure(`invalid ${payload.kind} delivery: ${error.message}`) };
+    return { refusal: error };
   }
 }
 
 /** A busy conversation is no failure: the delivery waits in the delay queue, leaving its consumer slot to other conversations. */
-async function record(batches: DeliveryBatches, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+async function record(batches: DeliveryBatches, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null): Promise<DeliveryOutcome> {
   try {
     return await batches.record(envelope, interpretation);
   } catch (error) {
@@ -45,12 +45,19 @@ async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interp
 
 /**
  * The consumer of `ticketing.activity`: raw activity -> domain events -> recorded (or held), in
- * one transaction with the other deliveries of the same prefetch window (DeliveryBatches).
+ * one transaction with the other deliveries of the same prefetch window (DeliveryBatches), and
+ * logged in the raw log as it came in that transaction, whatever interpretation makes of it: a
+ * delivery it refuses is logged, then dead-lettered.
  */
 export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActivityPayload> {
-  const batches = new DeliveryBatches(deps.store, { heldCap: deps.heldCap });
+  const batches = new DeliveryBatches(deps.store, { heldCap: deps.heldCap, logRaw: true, onLogged: deps.onRawLogged });
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
-    const interpretation = interpret(envelope.payload);
+    const interpreted = interpret(envelope.payload);
+    if ('refusal' in interpreted) {
+      await record(batches, envelope, null);
+      throw interpreted.refusal;
+    }
+    const { interpretation } = interpreted;
     const { held, counts, refused } = await record(batches, envelope, interpretation);
     if (refused) throw new PermanentFailure(refused);
     await deadLetterRejected(envelope, interpretation, context);

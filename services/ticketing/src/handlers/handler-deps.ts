@@ -9,4 +9,6 @@ export interface HandlerDeps {
   heldCap?: number;
   /** Called with the envelope id once a message is handled (its effect committed, or nothing to do). */
   onHandled?: (envelopeId: string) => void;
+  /** Called with a delivery's envelope id once it is in the raw log. */
+  onRawLogged?: (envelopeId: string) => void;
 }

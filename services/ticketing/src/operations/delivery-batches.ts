@@ -21,7 +21,7 @@ function batchesOf(waiting: Waiting[]): Waiting[][] {
   let current: Waiting[] = [];
   let events = 0;
   for (const one of waiting) {
-    const size = one.interpretation.events.length;
+    const size = one.interpretation?.events.length ?? 0;
     if (current.length > 0 && events + size > MOST_EVENTS_PER_BATCH) {
       batches.push(current);
       current = [];
@@ -32,6 +32,11 @@ function batchesOf(waiting: Waiting[]): Waiting[][] {
   }
   if (current.length > 0) batches.push(current);
   return batches;
+}
+
+export interface BatchOptions extends RecordOptions {
+  /** Called with each delivery's envelope id once its raw log entry is committed (when `logRaw`). */
+  onLogged?: (envelopeId: string) => void;
 }
 
 /**
@@ -47,11 +52,14 @@ export class DeliveryBatches {
 
   constructor(
     private readonly store: TicketingStore,
-    private readonly options: RecordOptions = {},
+    private readonly options: BatchOptions = {},
   ) {}
 
-  /** Recorded or held with the others handed in meanwhile; a busy conversation rejects with ConversationBusy. */
-  record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation): Promise<DeliveryOutcome> {
+  /**
+   * Recorded or held with the others handed in meanwhile (only logged when `interpretation` is
+   * null: refused); a busy conversation rejects with ConversationBusy.
+   */
+  record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null): Promise<DeliveryOutcome> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) setImmediate(() => this.flush());
       this.waiting.push({ envelope, interpretation, resolve, reject });
@@ -67,14 +75,31 @@ export class DeliveryBatches {
     try {
       outcomes = await recordDeliveries(this.store, batch, this.options);
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
+      if (batch.length === 1) await this.logAlone(batch[0]!, error);
       else for (const one of batch) void this.run([one]);
       return;
     }
+    for (const one of batch) if (this.options.logRaw) this.options.onLogged?.(one.envelope.id);
     batch.forEach((one, i) => {
       const outcome = outcomes[i]!;
       if (outcome === 'busy') one.reject(new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
       else one.resolve(outcome);
     });
+  }
+
+  /**
+   * A delivery whose recording failed is still logged, in a statement of its own, so it is in
+   * the raw log should its retries run out; then its caller gets the recording's failure.
+   */
+  private async logAlone(one: Waiting, failure: unknown): Promise<void> {
+    if (this.options.logRaw) {
+      try {
+        await this.store.rawLog.append([one.envelope]);
+        this.options.onLogged?.(one.envelope.id);
+      } catch {
+        // The database is unreachable too: the retry of the delivery logs it.
+      }
+    }
+    one.reject(failure);
   }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@crm/logging';
 import type { SlaTicket } from '../adapters/db/sla';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
-import { slaPolicyOf } from '../domain/partner-config';
+import { slaPolicyOf, type PartnerConfig } from '../domain/partner-config';
 import { SYSTEM_ACTOR } from '../domain/workflow';
 import { evaluateSla, isAtRisk, SLA_CLOCKS, SLA_STAGES, timerDue, type SlaClock, type SlaEvaluation, type SlaStage, type StatusChange } from '../domain/sla';
 import { TicketNotFound } from './errors';
@@ -25,21 +25,14 @@ export interface SlaOutcome {
 
 const NOTHING: SlaOutcome = { fired: [], evaluation: null };
 
-/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed). */
-async function syncHistory(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<StatusChange[]> {
-  const history = await tx.sla.readStatusHistory(ticket.id);
-  if (history.length === 0) {
-    const opening = { status: 'open' as const, at: ticket.createdAt };
-    await tx.sla.appendStatus(ticket.id, opening);
-    history.push(opening);
-  }
-  const last = history.at(-1)!;
-  if (last.status !== ticket.status) {
-    const change = { status: ticket.status, at: last.at > now ? last.at : now };
-    await tx.sla.appendStatus(ticket.id, change);
-    history.push(change);
-  }
-  return history;
+/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed); and what it adds to the stored one. */
+function syncHistory(ticket: SlaTicket, now: Date): { history: StatusChange[]; appended: StatusChange[] } {
+  const history = [...ticket.history];
+  const appended: StatusChange[] = [];
+  if (history.length === 0) appended.push({ status: 'open', at: ticket.createdAt });
+  const last = [...history, ...appended].at(-1)!;
+  if (last.status !== ticket.status) appended.push({ status: ticket.status, at: last.at > now ? last.at : now });
+  return { history: [...history, ...appended], appended };
 }
 
 /** Flags, records and announces one timer that is due; false when it had fired before. */
@@ -59,19 +52,23 @@ async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock
  * timeline entry and `ticket.sla_breached` in the outbox; or `ticket.sla_at_risk`), and
  * schedules the others (none while a clock is paused or stopped).
  */
-export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date): Promise<SlaOutcome> {
-  const history = await syncHistory(tx, ticket, now);
-  const config = await tx.partnerConfigs.load(ticket.accountId);
-  if (!config) return NOTHING;
+export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date, knownConfig?: PartnerConfig): Promise<SlaOutcome> {
+  const { history, appended } = syncHistory(ticket, now);
+  const config = knownConfig ?? (await tx.partnerConfigs.load(ticket.accountId));
+  if (!config) {
+    await tx.sla.saveEvaluation(ticket.id, { statuses: appended, timers: [], state: null });
+    return NOTHING;
+  }
   const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, slaPolicyOf(config));
   const fired: SlaOutcome['fired'] = [];
+  const scheduled: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[] = [];
   let breached = false;
   for (const clock of SLA_CLOCKS) {
     const breachDue = timerDue(evaluation, clock, 'breach');
     for (const stage of SLA_STAGES) {
       const dueAt = timerDue(evaluation, clock, stage);
       if (!dueAt || dueAt > now) {
-        await tx.sla.scheduleTimer(ticket.id, clock, stage, dueAt);
+        scheduled.push({ clock, stage, dueAt });
         continue;
       }
       if (stage === 'breach') breached = true;
@@ -81,19 +78,21 @@ export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now:
       else if (await fire(tx, ticket, { clock, stage, dueAt }, now)) fired.push({ clock, stage, dueAt });
     }
   }
-  await tx.sla.saveSlaState(ticket.id, {
-    firstResponseDueAt: evaluation.firstResponse.dueAt,
-    resolutionDueAt: evaluation.resolution.dueAt,
-    breached,
-    atRisk: isAtRisk(evaluation, now),
+  await tx.sla.saveEvaluation(ticket.id, {
+    statuses: appended,
+    timers: scheduled,
+    state: { firstResponseDueAt: evaluation.firstResponse.dueAt, resolutionDueAt: evaluation.resolution.dueAt, breached, atRisk: isAtRisk(evaluation, now) },
   });
   return { fired, evaluation };
 }
 
-/** Locks a ticket and re-evaluates its SLA in the caller's transaction (recording, after opening or reopening one; a first response). */
-export async function reevaluateSlaIn(tx: TicketingTx, ticketId: string, now: Date): Promise<SlaOutcome> {
+/**
+ * Locks a ticket and re-evaluates its SLA in the caller's transaction (recording, after opening
+ * or reopening one; a first response). `config`: its account's, when the transaction has it.
+ */
+export async function reevaluateSlaIn(tx: TicketingTx, ticketId: string, now: Date, config?: PartnerConfig): Promise<SlaOutcome> {
   const ticket = await tx.sla.lockSlaTicket(ticketId);
-  return ticket ? evaluateTicketSla(tx, ticket, now) : NOTHING;
+  return ticket ? evaluateTicketSla(tx, ticket, now, config) : NOTHING;
 }
 
 /**

@@ -13,7 +13,7 @@ import { dmDelivery, dmEvent, rawActivity, userObject } from '../testing/deliver
 import { AccountUnavailable, InvalidPartnerConfig, InvalidReply, NothingToReplyTo, TicketNotFound } from './errors';
 import { mirrorAccountChange } from './mirror-account-event';
 import { recordCommandResult, recordUnsendableCommand } from './record-command-result';
-import { recordDelivery, type DeliveryOutcome } from './record-delivery';
+import { recordDeliveries, recordDelivery, type DeliveryOutcome } from './record-delivery';
 import { HeldRelease } from './release-held';
 import { savePartnerConfig } from './save-partner-config';
 import { Replies } from './send-reply';
@@ -222,6 +222,53 @@ describe('a delivery of several events', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ subject: 'any news?', last_activity_at: new Date(t0 + 1_000) });
     expect((await timeline(all[0]!.id)).map((a) => a.text)).toEqual(['any news?', '@acme where is my order?']);
+  });
+});
+
+describe('a prefetch window of deliveries', () => {
+  /** A store whose every statement is counted. */
+  function countingStore(): { store: TicketingStore; statements: () => number; end: () => Promise<void> } {
+    const counted = new pg.Pool({ connectionString: db.url, max: 2 });
+    let statements = 0;
+    counted.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => ((statements += 1), query(...args));
+    });
+    return { store: new TicketingStore(counted), statements: () => statements, end: () => counted.end() };
+  }
+  const envelopeOf = (delivery: object) => {
+    const payload = rawActivity(delivery);
+    const envelope = makeEnvelope(RawActivity, 'webhook-ingest', payload);
+    return { envelope, interpretation: interpretActivity(payload) };
+  };
+
+  it('records ten DMs joining open tickets in one transaction of a dozen statements, each once, in order for the CRM', async () => {
+    const account = newAccount();
+    await configure(account);
+    const customers = [0, 1, 2].map((i) => ({ id: `31${account}${i}`, screenName: `c${i}`, name: `Customer ${i}` }));
+    await recordDeliveries(store, customers.map((customer) => envelopeOf(directMessageReceived({ account, customer, text: `hello from ${customer.name}` }))), { logRaw: true });
+    const window = Array.from({ length: 10 }, (_, i) => envelopeOf(directMessageReceived({ account, customer: customers[i % 3]!, text: `message ${i}` })));
+    const { rows: before } = await pool.query<{ n: string }>('SELECT max(id) AS n FROM outbox');
+    const counting = countingStore();
+    try {
+      const outcomes = await recordDeliveries(counting.store, window, { logRaw: true });
+      expect(outcomes.map((outcome) => outcome !== 'busy' && outcome.counts.appended)).toEqual(window.map(() => 1));
+      // BEGIN, raw log, locks, configurations, contacts, conversations' tickets, the ten DMs, summaries, CRM events (3), COMMIT.
+      expect(counting.statements()).toBeLessThanOrEqual(12);
+      const again = await recordDeliveries(counting.store, window, { logRaw: true });
+      expect(again.map((outcome) => outcome !== 'busy' && outcome.counts.duplicate)).toEqual(window.map(() => 1));
+    } finally {
+      await counting.end();
+    }
+    const all = await tickets(account);
+    expect(all).toHaveLength(3);
+    for (const [i, customer] of customers.entries()) {
+      const ticket = all.find((t) => t.subject === `hello from ${customer.name}`)!;
+      expect((await timeline(ticket.id)).map((a) => a.text)).toEqual([`hello from ${customer.name}`, ...window.flatMap((_, j) => (j % 3 === i ? [`message ${j}`] : []))]);
+    }
+    const { rows: announced } = await pool.query<{ envelope: { payload: { type: string; activity: { text: string } } } }>('SELECT envelope FROM outbox WHERE id > $1 ORDER BY id', [before[0]!.n ?? 0]);
+    expect(announced.map((row) => [row.envelope.payload.type, row.envelope.payload.activity.text])).toEqual(window.map((_, i) => ['ticket.activity', `message ${i}`]));
+    expect(await store.rawLog.count(account)).toBe(13);
   });
 });
 

@@ -90,6 +90,55 @@ export class ActivityRepository {
   }
 
   /**
+   * record() of several activities in one statement: each one's id, or null when its platform
+   * event is recorded already (before, or by an earlier one of the same call).
+   */
+  async recordMany(activities: NewActivity[]): Promise<(string | null)[]> {
+    if (activities.length === 0) return [];
+    const column = <T>(pick: (activity: NewActivity) => T) => activities.map(pick);
+    const { rows } = await this.db.query<{ id: string; n: string }>(
+      `WITH given AS (
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::uuid[], $9::uuid[],
+                              $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[], $15::jsonb[], $16::timestamptz[])
+           WITH ORDINALITY AS g(account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id, contact_id,
+                                conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw, text_received_at, n)),
+       inserted AS (
+         INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id,
+                                 contact_id, conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw,
+                                 text_received_at, deleted, deleted_at)
+         SELECT g.account_id, g.ticket_id, g.kind, g.direction, g.text, g.platform_event_id, g.occurred_at, g.author_contact_id,
+                g.contact_id, g.conversation_key, g.parent_post_id, g.related_post_id, g.attachments, g.source_envelope_id, g.raw,
+                g.text_received_at, d.post_id IS NOT NULL, d.deleted_at
+           FROM given g LEFT JOIN deleted_posts d ON d.account_id = g.account_id AND d.post_id = g.platform_event_id
+          ORDER BY g.n
+         ON CONFLICT (account_id, platform_event_id) DO NOTHING
+         RETURNING id, account_id, platform_event_id)
+       SELECT i.id, min(g.n) AS n FROM inserted i JOIN given g ON g.account_id = i.account_id AND g.platform_event_id = i.platform_event_id GROUP BY i.id`,
+      [
+        column((a) => a.accountId),
+        column((a) => a.ticketId),
+        column((a) => a.kind),
+        column((a) => a.direction),
+        column((a) => a.text),
+        column((a) => a.platformEventId),
+        column((a) => a.occurredAt),
+        column((a) => a.authorContactId),
+        column((a) => a.contactId),
+        column((a) => a.conversationKey),
+        column((a) => a.parentPostId),
+        column((a) => a.relatedPostId),
+        column((a) => JSON.stringify(a.attachments)),
+        column((a) => a.sourceEnvelopeId),
+        column((a) => JSON.stringify(a.raw)),
+        column((a) => a.receivedAt),
+      ],
+    );
+    const ids: (string | null)[] = activities.map(() => null);
+    for (const row of rows) ids[Number(row.n) - 1] = row.id;
+    return ids;
+  }
+
+  /**
    * The platform event is recorded already: a text it never had is an edit. The newest text
    * (by when it was received) is the activity's, the others are kept in `edits`; a text seen
    * before changes nothing (null).

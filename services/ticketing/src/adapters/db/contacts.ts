@@ -18,28 +18,47 @@ export class ContactRepository {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Creates or refreshes the contact of a platform user for an account and returns its id.
-   * Name, screen name, avatar, followers and verified come from the newest user object seen
-   * (an older event never brings back an old name); a user known by id only fills gaps and
-   * changes nothing else.
+   * Creates or refreshes the contacts of platform users for accounts, in one statement, and
+   * returns their ids in the order given. Name, screen name, avatar, followers and verified come
+   * from the newest user object seen (an older event never brings back an old name); a user
+   * known by id only fills gaps and changes nothing else. Each account and user at most once
+   * per call (one statement may not change a row twice).
    */
-  async upsert(accountId: string, user: SocialUser, observedAt: Date): Promise<string> {
-    const { rows } = await this.db.query<{ id: string }>(
-      `INSERT INTO contacts (account_id, platform_user_id, screen_name, name, avatar_url, followers_count, verified, profile, profile_observed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, CASE WHEN $8::jsonb IS NULL THEN NULL ELSE $9::timestamptz END)
-       ON CONFLICT (account_id, platform_user_id) DO UPDATE SET
-         ${refreshed('screen_name')},
-         ${refreshed('name')},
-         ${refreshed('avatar_url')},
-         ${refreshed('followers_count')},
-         ${refreshed('verified')},
-         profile = CASE WHEN ${NEWER} THEN EXCLUDED.profile ELSE contacts.profile END,
-         updated_at = CASE WHEN ${NEWER} THEN now() ELSE contacts.updated_at END,
-         profile_observed_at = CASE WHEN ${NEWER} THEN EXCLUDED.profile_observed_at ELSE contacts.profile_observed_at END
-       RETURNING id`,
-      [accountId, user.id, user.screenName, user.name, user.avatarUrl, user.followersCount, user.verified, user.raw, observedAt],
+  async upsertMany(sightings: { accountId: string; user: SocialUser; observedAt: Date }[]): Promise<string[]> {
+    if (sightings.length === 0) return [];
+    const column = <T>(pick: (sighting: { accountId: string; user: SocialUser; observedAt: Date }) => T) => sightings.map(pick);
+    const { rows } = await this.db.query<{ id: string; n: string }>(
+      `WITH given AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::boolean[], $8::jsonb[], $9::timestamptz[])
+           WITH ORDINALITY AS g(account_id, platform_user_id, screen_name, name, avatar_url, followers_count, verified, profile, observed_at, n)),
+       upserted AS (
+         INSERT INTO contacts (account_id, platform_user_id, screen_name, name, avatar_url, followers_count, verified, profile, profile_observed_at)
+         SELECT account_id, platform_user_id, screen_name, name, avatar_url, followers_count, verified, profile, CASE WHEN profile IS NULL THEN NULL ELSE observed_at END
+           FROM given ORDER BY n
+         ON CONFLICT (account_id, platform_user_id) DO UPDATE SET
+           ${refreshed('screen_name')},
+           ${refreshed('name')},
+           ${refreshed('avatar_url')},
+           ${refreshed('followers_count')},
+           ${refreshed('verified')},
+           profile = CASE WHEN ${NEWER} THEN EXCLUDED.profile ELSE contacts.profile END,
+           updated_at = CASE WHEN ${NEWER} THEN now() ELSE contacts.updated_at END,
+           profile_observed_at = CASE WHEN ${NEWER} THEN EXCLUDED.profile_observed_at ELSE contacts.profile_observed_at END
+         RETURNING id, account_id, platform_user_id)
+       SELECT u.id, g.n FROM upserted u JOIN given g ON g.account_id = u.account_id AND g.platform_user_id = u.platform_user_id ORDER BY g.n`,
+      [
+        column((s) => s.accountId),
+        column((s) => s.user.id),
+        column((s) => s.user.screenName),
+        column((s) => s.user.name),
+        column((s) => s.user.avatarUrl),
+        column((s) => s.user.followersCount),
+        column((s) => s.user.verified),
+        column((s) => (s.user.raw === null ? null : JSON.stringify(s.user.raw))),
+        column((s) => s.observedAt),
+      ],
     );
-    return rows[0]!.id;
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Envelope, RawActivityPayload } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import type { Queryable } from './queryable';
 
 /** One entry of the raw log, as read back for a rebuild. */
 export interface RawLogEntry {
@@ -21,29 +21,49 @@ interface RawLogRow {
   message: Buffer;
 }
 
+/** The statement that logs deliveries, in the order given, each once ($1..$7: arrays of rawLogColumns' values). */
+export const APPEND_RAW_LOG = `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
+  SELECT id, env_name, kind, for_user_id, received_at, body_sha256, convert_to(message, 'UTF8')
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+      WITH ORDINALITY AS t(id, env_name, kind, for_user_id, received_at, body_sha256, message, n)
+   ORDER BY n
+  ON CONFLICT (delivery_id) DO NOTHING`;
+
+/** The columns of APPEND_RAW_LOG, one array each, the envelopes' order kept. */
+export function rawLogColumns(envelopes: Envelope<RawActivityPayload>[]): unknown[] {
+  return [
+    envelopes.map((envelope) => envelope.id),
+    envelopes.map((envelope) => envelope.payload.envName),
+    envelopes.map((envelope) => envelope.payload.kind),
+    envelopes.map((envelope) => envelope.payload.forUserId),
+    envelopes.map((envelope) => envelope.payload.receivedAt),
+    envelopes.map((envelope) => envelope.payload.bodySha256),
+    envelopes.map((envelope) => JSON.stringify(envelope)),
+  ];
+}
+
 /**
  * The append-only raw log of accepted deliveries (migration raw-log). The service adds and
  * reads; entries past the retention go through `raw_log_purge`, which runs as the table's owner.
  */
 export class RawLog {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly db: Queryable) {}
 
-  /** Logs a delivery once: the same delivery again (a redelivery, the platform sending it twice) adds nothing. */
-  async append(envelope: Envelope<RawActivityPayload>): Promise<boolean> {
-    const { payload } = envelope;
-    const { rowCount } = await this.pool.query(
-      `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id) DO NOTHING`,
-      [envelope.id, payload.envName, payload.kind, payload.forUserId, payload.receivedAt, payload.bodySha256, Buffer.from(JSON.stringify(envelope), 'utf8')],
-    );
-    return rowCount === 1;
+  /**
+   * Logs deliveries once each, in one statement: the same delivery again (a redelivery, the
+   * platform sending it twice) adds nothing. Answers how many were new.
+   */
+  async append(envelopes: Envelope<RawActivityPayload>[]): Promise<number> {
+    if (envelopes.length === 0) return 0;
+    const { rowCount } = await this.db.query(APPEND_RAW_LOG, rawLogColumns(envelopes));
+    return rowCount ?? 0;
   }
 
   /** Deletes entries logged before `cutoff`, in batches of `batchSize`; answers how many went. */
   async purgeBefore(cutoff: Date, batchSize = 5_000): Promise<number> {
     let purged = 0;
     for (;;) {
-      const { rows } = await this.pool.query<{ purged: number }>('SELECT raw_log_purge($1, $2) AS purged', [cutoff, batchSize]);
+      const { rows } = await this.db.query<{ purged: number }>('SELECT raw_log_purge($1, $2) AS purged', [cutoff, batchSize]);
       purged += rows[0]!.purged;
       if (rows[0]!.purged < batchSize) return purged;
     }
@@ -51,7 +71,7 @@ export class RawLog {
 
   /** How many entries there are, of one account or of all. */
   async count(accountId?: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM raw_log WHERE $1::text IS NULL OR for_user_id = $1', [accountId ?? null]);
+    const { rows } = await this.db.query<{ n: string }>('SELECT count(*) AS n FROM raw_log WHERE $1::text IS NULL OR for_user_id = $1', [accountId ?? null]);
     return Number(rows[0]!.n);
   }
 
@@ -59,7 +79,7 @@ export class RawLog {
   async *inOrder(accountId?: string, pageSize = 500): AsyncGenerator<RawLogEntry> {
     let after = '0';
     for (;;) {
-      const { rows } = await this.pool.query<RawLogRow>(
+      const { rows } = await this.db.query<RawLogRow>(
         `SELECT seq, delivery_id, env_name, for_user_id, logged_at, message FROM raw_log
          WHERE seq > $1 AND ($2::text IS NULL OR for_user_id = $2) ORDER BY seq LIMIT $3`,
         [after, accountId ?? null, pageSize],

@@ -12,6 +12,8 @@ export interface SlaTicket {
   priority: string | null;
   breached: boolean;
   atRisk: boolean;
+  /** Its status history, in order (ticket_sla_history). */
+  history: StatusChange[];
 }
 
 export interface SlaTimer {
@@ -30,9 +32,13 @@ interface TicketRow {
   priority: string | null;
   sla_breached: boolean;
   sla_at_risk: boolean;
+  history: { status: TicketStatus; at: string }[];
 }
 
-const TICKET = `SELECT id, account_id, status, created_at, first_response_at, priority, sla_breached, sla_at_risk FROM tickets WHERE id = $1`;
+const TICKET = `SELECT id, account_id, status, created_at, first_response_at, priority, sla_breached, sla_at_risk,
+       (SELECT coalesce(json_agg(json_build_object('status', h.status, 'at', h.at) ORDER BY h.at, h.id), '[]')
+          FROM ticket_sla_history h WHERE h.ticket_id = tickets.id) AS history
+  FROM tickets WHERE id = $1`;
 
 const slaTicket = (row: TicketRow | undefined): SlaTicket | null =>
   row
@@ -45,6 +51,7 @@ const slaTicket = (row: TicketRow | undefined): SlaTicket | null =>
         priority: row.priority,
         breached: row.sla_breached,
         atRisk: row.sla_at_risk,
+        history: row.history.map((change) => ({ status: change.status, at: new Date(change.at) })),
       }
     : null;
 
@@ -64,15 +71,6 @@ export class SlaRepository {
     return slaTicket(rows[0]);
   }
 
-  async readStatusHistory(ticketId: string): Promise<StatusChange[]> {
-    const { rows } = await this.db.query<{ status: TicketStatus; at: Date }>('SELECT status, at FROM ticket_sla_history WHERE ticket_id = $1 ORDER BY at, id', [ticketId]);
-    return rows;
-  }
-
-  async appendStatus(ticketId: string, change: StatusChange): Promise<void> {
-    await this.db.query('INSERT INTO ticket_sla_history (ticket_id, status, at) VALUES ($1, $2, $3)', [ticketId, change.status, change.at]);
-  }
-
   async readTimers(ticketId: string): Promise<SlaTimer[]> {
     const { rows } = await this.db.query<{ clock: SlaClock; stage: SlaStage; due_at: Date | null; fired_at: Date | null }>(
       'SELECT clock, stage, due_at, fired_at FROM sla_timers WHERE ticket_id = $1',
@@ -81,13 +79,49 @@ export class SlaRepository {
     return rows.map((row) => ({ clock: row.clock, stage: row.stage, dueAt: row.due_at, firedAt: row.fired_at }));
   }
 
-  /** Sets when a timer is due (null: not running); a timer that has fired keeps its time. */
-  async scheduleTimer(ticketId: string, clock: SlaClock, stage: SlaStage, dueAt: Date | null): Promise<void> {
+  /**
+   * What an evaluation found, in one statement: the statuses to append to the history, when the
+   * timers not due yet are due (null: not running; a timer that has fired keeps its time), and
+   * the ticket's due times and flags (null: left as they are).
+   */
+  async saveEvaluation(
+    ticketId: string,
+    found: {
+      statuses: StatusChange[];
+      timers: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[];
+      state: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null; breached: boolean; atRisk: boolean } | null;
+    },
+  ): Promise<void> {
+    const { statuses, timers, state } = found;
     await this.db.query(
-      `INSERT INTO sla_timers (ticket_id, clock, stage, due_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (ticket_id, clock, stage) DO UPDATE SET due_at = EXCLUDED.due_at
-        WHERE sla_timers.fired_at IS NULL AND sla_timers.due_at IS DISTINCT FROM EXCLUDED.due_at`,
-      [ticketId, clock, stage, dueAt],
+      `WITH statuses AS (
+         INSERT INTO ticket_sla_history (ticket_id, status, at)
+         SELECT $1, status, at FROM unnest($2::text[], $3::timestamptz[]) WITH ORDINALITY AS s(status, at, n) ORDER BY n
+         RETURNING 1),
+       timers AS (
+         INSERT INTO sla_timers (ticket_id, clock, stage, due_at)
+         SELECT $1, clock, stage, due_at FROM unnest($4::text[], $5::text[], $6::timestamptz[]) AS t(clock, stage, due_at)
+         ON CONFLICT (ticket_id, clock, stage) DO UPDATE SET due_at = EXCLUDED.due_at
+          WHERE sla_timers.fired_at IS NULL AND sla_timers.due_at IS DISTINCT FROM EXCLUDED.due_at
+         RETURNING 1),
+       state AS (
+         UPDATE tickets SET first_response_due_at = $7, resolution_due_at = $8, sla_breached = sla_breached OR $9, sla_at_risk = $10
+          WHERE id = $1 AND $11
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM statuses) + (SELECT count(*) FROM timers) + (SELECT count(*) FROM state) AS changed`,
+      [
+        ticketId,
+        statuses.map((change) => change.status),
+        statuses.map((change) => change.at),
+        timers.map((timer) => timer.clock),
+        timers.map((timer) => timer.stage),
+        timers.map((timer) => timer.dueAt),
+        state?.firstResponseDueAt ?? null,
+        state?.resolutionDueAt ?? null,
+        state?.breached ?? false,
+        state?.atRisk ?? false,
+        state !== null,
+      ],
     );
   }
 
@@ -98,14 +132,6 @@ export class SlaRepository {
       [ticketId, clock, stage, dueAt, firedAt],
     );
     return (rowCount ?? 0) > 0;
-  }
-
-  /** The ticket's due times and flags as the last evaluation found them. */
-  async saveSlaState(ticketId: string, state: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null; breached: boolean; atRisk: boolean }): Promise<void> {
-    await this.db.query(
-      `UPDATE tickets SET first_response_due_at = $2, resolution_due_at = $3, sla_breached = sla_breached OR $4, sla_at_risk = $5 WHERE id = $1`,
-      [ticketId, state.firstResponseDueAt, state.resolutionDueAt, state.breached, state.atRisk],
-    );
   }
 
   /** A breach on the ticket's timeline: an event activity keyed by ticket and clock, so it is written once. */

@@ -11,6 +11,7 @@ import { Locks } from './locks';
 import { MergeRepository } from './merges';
 import { OutboundRepository } from './outbound';
 import { PartnerConfigRepository } from './partner-configs';
+import { RawLog } from './raw-log';
 import { TicketLifeRepository } from './ticket-life';
 import { SearchQueryRepository } from './search-queries';
 import { SlaRepository } from './sla';
@@ -49,6 +50,8 @@ export interface TicketingTx {
   /** What the CRM and the live inbox hear of the transaction's changes. */
   crmEvents: CrmEventRepository;
   webhooks: WebhookRepository;
+  /** Every accepted delivery as it came (append-only). */
+  rawLog: RawLog;
 }
 
 /** The read side: queries outside any transaction, for the API and the release sweep. */
@@ -102,6 +105,7 @@ function boundTo(db: PoolClient): TicketingTx {
     webhooks: new WebhookRepository(db),
     sla: new SlaRepository(db),
     searchQueries: new SearchQueryRepository(db),
+    rawLog: new RawLog(db),
   };
 }
 
@@ -112,9 +116,12 @@ function boundTo(db: PoolClient): TicketingTx {
  */
 export class TicketingStore {
   readonly read: TicketingReads;
+  /** The raw log outside any transaction: counted, read in order for a rebuild, purged. */
+  readonly rawLog: RawLog;
 
   /** The connection pool, for adapters that run their own transactions (the outbox relay). */
   constructor(readonly pool: Pool) {
+    this.rawLog = new RawLog(pool);
     this.read = {
       tickets: new TicketQueries(pool),
       accounts: new AccountRepository(pool),

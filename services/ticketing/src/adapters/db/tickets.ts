@@ -52,6 +52,30 @@ export class TicketRepository {
     return followMerged(this.db, state(rows[0]));
   }
 
+  /**
+   * conversationHolder of several conversations in one statement (each locked for this
+   * transaction; a merged one followed to its target), by conversation key.
+   */
+  async conversationHolders(conversations: { accountId: string; conversationKey: string }[]): Promise<Map<string, TicketState | null>> {
+    const holders = new Map<string, TicketState | null>();
+    if (conversations.length === 0) return holders;
+    const sorted = [...new Map(conversations.map((c) => [c.conversationKey, c] as const)).values()].sort((a, b) => a.conversationKey.localeCompare(b.conversationKey));
+    const { rows } = await this.db.query<StateRow & { conversation_key: string }>(
+      `SELECT k.conversation_key, t.id, t.status, t.resolved_at
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(account_id, conversation_key, n)
+         LEFT JOIN LATERAL (
+           SELECT id, status, resolved_at FROM tickets
+            WHERE account_id = k.account_id AND conversation_key = k.conversation_key
+            ORDER BY status IN ('open', 'pending') DESC, created_at DESC, id DESC
+            LIMIT 1
+            FOR UPDATE) t ON true
+        ORDER BY k.n`,
+      [sorted.map((c) => c.accountId), sorted.map((c) => c.conversationKey)],
+    );
+    for (const row of rows) holders.set(row.conversation_key, await followMerged(this.db, row.id === null ? null : state(row)));
+    return holders;
+  }
+
   /** The ticket holding a post (as any of its activities), locked for this transaction. */
   async holdingPost(accountId: string, postId: string): Promise<TicketState | null> {
     const { rows } = await this.db.query<StateRow>(
@@ -101,12 +125,16 @@ export class TicketRepository {
   }
 
   /**
-   * Brings a ticket's last activity time (and updated_at) up to date from its activities and
-   * returns what the rest of its summary is made of, with the subject it has now: one statement
-   * for the common case, where the subject and routing stay (updateSummary changes them).
+   * Brings tickets' last activity time (and updated_at) up to date from their activities and
+   * returns what the rest of each summary is made of, with the subject it has now, by ticket
+   * id: one statement for all, for the common case, where the subject and routing stay
+   * (updateSummary changes them).
    */
-  async touchSummary(ticketId: string, now: Date): Promise<TicketSummary & { subject: string }> {
+  async touchSummaries(ticketIds: string[], now: Date): Promise<Map<string, TicketSummary & { subject: string }>> {
+    const summaries = new Map<string, TicketSummary & { subject: string }>();
+    if (ticketIds.length === 0) return summaries;
     const { rows } = await this.db.query<{
+      id: string;
       platform_event_id: string | null;
       kind: string | null;
       text: string | null;
@@ -117,29 +145,31 @@ export class TicketRepository {
       subject: string;
       reroutable: boolean;
     }>(
-      `WITH f AS (
-         SELECT a.platform_event_id, a.kind, a.text, c.platform_user_id AS sender_id, c.screen_name AS sender_screen_name, a.raw->>'lang' AS lang
-           FROM activities a LEFT JOIN contacts c ON c.id = a.author_contact_id
-          WHERE a.ticket_id = $1 AND a.direction = 'inbound'
-          ORDER BY a.occurred_at, a.platform_event_id LIMIT 1)
-       UPDATE tickets t SET updated_at = $2,
-              last_activity_at = COALESCE((SELECT max(occurred_at) FROM activities WHERE ticket_id = $1), t.last_activity_at)
-         FROM (SELECT 1) AS one LEFT JOIN f ON true
-        WHERE t.id = $1
-       RETURNING f.platform_event_id, f.kind, f.text, f.sender_id, f.sender_screen_name, f.lang, t.last_activity_at AS last_at, t.subject,
+      `UPDATE tickets t SET updated_at = $2, last_activity_at = COALESCE(l.last_at, t.last_activity_at)
+         FROM unnest($1::uuid[]) AS ids(id)
+         LEFT JOIN LATERAL (
+           SELECT a.platform_event_id, a.kind, a.text, c.platform_user_id AS sender_id, c.screen_name AS sender_screen_name, a.raw->>'lang' AS lang
+             FROM activities a LEFT JOIN contacts c ON c.id = a.author_contact_id
+            WHERE a.ticket_id = ids.id AND a.direction = 'inbound'
+            ORDER BY a.occurred_at, a.platform_event_id LIMIT 1) f ON true
+         LEFT JOIN LATERAL (SELECT max(occurred_at) AS last_at FROM activities WHERE ticket_id = ids.id) l ON true
+        WHERE t.id = ids.id
+       RETURNING t.id, f.platform_event_id, f.kind, f.text, f.sender_id, f.sender_screen_name, f.lang, t.last_activity_at AS last_at, t.subject,
                  t.auto_routed AND f.platform_event_id IS DISTINCT FROM t.routed_by_event_id AS reroutable`,
-      [ticketId, now],
+      [[...new Set(ticketIds)].sort(), now],
     );
-    const row = rows[0]!;
-    return {
-      first:
-        row.kind && row.platform_event_id
-          ? { platformEventId: row.platform_event_id, kind: row.kind, text: row.text, senderId: row.sender_id, senderScreenName: row.sender_screen_name, lang: row.lang }
-          : null,
-      lastActivityAt: row.last_at,
-      reroutable: row.reroutable,
-      subject: row.subject,
-    };
+    for (const row of rows) {
+      summaries.set(row.id, {
+        first:
+          row.kind && row.platform_event_id
+            ? { platformEventId: row.platform_event_id, kind: row.kind, text: row.text, senderId: row.sender_id, senderScreenName: row.sender_screen_name, lang: row.lang }
+            : null,
+        lastActivityAt: row.last_at,
+        reroutable: row.reroutable,
+        subject: row.subject,
+      });
+    }
+    return summaries;
   }
 
   /**

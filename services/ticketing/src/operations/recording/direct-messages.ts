@@ -1,8 +1,23 @@
 import { dmConversationKey } from '../../domain/events';
 import { dispositionOf } from '../../domain/partner-config';
-import type { DmReceived, DmSent } from '../../domain/social-events';
-import { placeInbound } from '../../domain/tickets';
+import type { DmReceived, DmSent, SocialEvent } from '../../domain/social-events';
+import { isActive, placeInbound } from '../../domain/tickets';
+import type { NewActivity } from '../../adapters/db/activities';
 import type { Outcome, Recorder } from './recorder';
+
+/**
+ * The activity of a customer's DM that joins its conversation's open or pending ticket, as the
+ * window read it before any event was applied; null for any other event. Recording never makes
+ * an active ticket inactive (a merge does: not with automatic merges), so it is where the DM
+ * goes when its event is applied, and it can be recorded with the window's others at once.
+ */
+export function activeJoinOf(recorder: Recorder, event: SocialEvent): NewActivity | null {
+  if (event.kind !== 'dm_received' || recorder.partner.merge.enabled || dispositionOf(event.kind, recorder.partner) !== 'ticket') return null;
+  const conversationKey = dmConversationKey(event.accountId, event.counterpart.id);
+  const holder = recorder.knownHolder(conversationKey);
+  if (!holder || !isActive(holder.status)) return null;
+  return recorder.activity(event, 'inbound', { text: event.text, conversationKey, attachments: event.attachments, ticketId: holder.id });
+}
 
 /** A customer's DM: joins the conversation's ticket (reopening it within the window), else opens one. */
 export async function recordDmReceived(recorder: Recorder, event: DmReceived): Promise<Outcome> {

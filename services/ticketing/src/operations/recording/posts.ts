@@ -93,6 +93,7 @@ async function adoptThread(
         continue;
       }
       note(await tx.activities.moveAll(orphan.id, ticketId));
+      await recorder.settle();
       await tx.tickets.delete(orphan.id);
       recorder.deletedTicket(orphan.id);
     }

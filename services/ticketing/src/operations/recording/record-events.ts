@@ -1,15 +1,15 @@
 import type { TicketingTx } from '../../adapters/db/store';
-import { contactOf } from '../../domain/event-contacts';
 import { lockKeyOf } from '../../domain/events';
 import type { PartnerConfig } from '../../domain/partner-config';
-import type { SocialEvent, SocialUser, SubscriptionRevoked } from '../../domain/social-events';
+import type { SocialEvent, SubscriptionRevoked } from '../../domain/social-events';
 import { recordContactAction } from './contact-actions';
 import { recordIndicator } from './conversation-state';
-import { recordDmReceived, recordDmSent } from './direct-messages';
+import { activeJoinOf, recordDmReceived, recordDmSent } from './direct-messages';
 import { recordInboundPost, recordOwnPost, recordPostDeleted } from './posts';
 import { recordOwnReaction, recordReaction } from './reactions';
 import { autoMerge } from '../auto-merge';
 import { emptyCounts, Recorder, type Counts, type DeliverySource, type Outcome } from './recorder';
+import { inTimeOrder, RecordingWindow } from './window';
 
 /** The account's owner revoked the app: the accounts mirror says so (the revoke beats the connection it revokes). */
 async function recordRevoke({ tx }: Recorder, event: SubscriptionRevoked): Promise<Outcome> {
@@ -56,44 +56,47 @@ function apply(recorder: Recorder, event: SocialEvent): Promise<Outcome> {
   }
 }
 
+/** One delivery's recording in the window: a Recorder for it, its CRM events after those of the deliveries before. */
+export const recorderIn = (window: RecordingWindow, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource): Recorder =>
+  new Recorder(window, events[0]?.accountId ?? '', config, source);
+
 /**
- * The user objects worth upserting, in time order: of the same user seen several times with
- * the same profile, only the latest sighting (the earlier ones change nothing the latest does
- * not), so a long conversation in one delivery upserts its contact once.
+ * What can be recorded for all the deliveries at once before their events are applied one by
+ * one: the activities of DMs joining their conversations' open tickets (activeJoinOf).
  */
-function sightings(ordered: SocialEvent[]): { user: SocialUser; at: Date; accountId: string }[] {
-  const latest = new Map<string, { user: SocialUser; at: Date; accountId: string }>();
-  for (const event of ordered) {
-    const user = contactOf(event);
-    if (user === null || user.id === event.accountId) continue;
-    latest.set(`${user.id}\u0000${JSON.stringify(user)}`, { user, at: new Date(event.occurredAt), accountId: event.accountId });
-  }
-  return [...latest.values()];
+export async function prerecord(window: RecordingWindow, deliveries: { recorder: Recorder; events: SocialEvent[] }[]): Promise<void> {
+  const activities = deliveries.flatMap(({ recorder, events }) => (recorder.configuration ? events.flatMap((event) => activeJoinOf(recorder, event) ?? []) : []));
+  await window.prerecord(activities);
 }
 
-/** Upserts the contacts of the events, sorted by user id (so concurrent transactions never wait on each other crosswise); their ids by user id. */
-async function upsertContacts(tx: TicketingTx, ordered: SocialEvent[]): Promise<Map<string, string>> {
-  const profiles = sightings(ordered).sort((a, b) => a.user.id.localeCompare(b.user.id) || a.at.getTime() - b.at.getTime());
-  const contacts = new Map<string, string>();
-  for (const { user, at, accountId } of profiles) contacts.set(user.id, await tx.contacts.upsert(accountId, user, at));
-  return contacts;
+/**
+ * Records the events of one delivery of the window's transaction, in time order. A partner
+ * configuration that merges tickets automatically looks at the tickets the delivery opened once
+ * it is recorded: the window is finished first (summaries, CRM events), and what the merge
+ * moved is read again by the next delivery.
+ */
+export async function recordInWindow(recorder: Recorder, events: SocialEvent[]): Promise<Counts> {
+  const counts = emptyCounts();
+  for (const event of inTimeOrder(events)) counts[await apply(recorder, event)] += 1;
+  if (recorder.configuration?.merge.enabled && recorder.opened.length > 0) {
+    await recorder.settle();
+    await autoMerge(recorder);
+    recorder.forgetHolders();
+  }
+  return counts;
 }
 
 /**
  * Records the events of one delivery in the caller's transaction: takes the locks of their
  * conversations (sorted), upserts their contacts, applies each event in time order, then
- * brings the summary of each ticket it changed up to date. `locksTaken`: the caller holds the
- * conversations' locks already (else they are waited for, bounded by the lock timeout).
+ * brings the summary of each ticket it changed up to date and tells the CRM. `locksTaken`: the
+ * caller holds the conversations' locks already (else they are waited for, bounded by the lock timeout).
  */
 export async function recordEvents(tx: TicketingTx, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource, { locksTaken = false } = {}): Promise<Counts> {
   if (!locksTaken) await tx.locks.keys(events.map(lockKeyOf));
-  const now = await tx.now();
-  const ordered = [...events].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt) || a.platformEventId.localeCompare(b.platformEventId));
-  const recorder = new Recorder(tx, config, source, now, await upsertContacts(tx, ordered));
-  const counts = emptyCounts();
-  for (const event of ordered) counts[await apply(recorder, event)] += 1;
-  await recorder.refreshChangedTickets();
-  await recorder.announcePlaced();
-  await autoMerge(recorder);
+  const window = new RecordingWindow(tx, await tx.now());
+  await window.prepare([events]);
+  const counts = await recordInWindow(recorderIn(window, events, config, source), events);
+  await window.finish();
   return counts;
 }

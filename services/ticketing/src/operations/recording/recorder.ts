@@ -3,7 +3,9 @@ import type { TicketingTx } from '../../adapters/db/store';
 import { contactOf } from '../../domain/event-contacts';
 import type { Post, SocialEvent, SocialUser } from '../../domain/social-events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
-import { newTicket, subjectOf, type TicketState } from '../../domain/tickets';
+import { newTicket, type TicketState } from '../../domain/tickets';
+import type { CrmEventSpec } from '../../adapters/db/crm-events';
+import type { RecordingWindow } from './window';
 import { SYSTEM_ACTOR } from '../../domain/workflow';
 import { recordReopen } from '../reopen';
 import { reevaluateSlaIn } from '../sla';
@@ -39,31 +41,30 @@ export type Placement = 'append' | 'reopen';
 
 /**
  * The context of one delivery's recording, shared by the recorders of each event family:
- * the transaction, the partner configuration, the transaction's clock and the contacts
- * upserted for the delivery; and the steps every family takes (build an activity, open a
- * ticket, join one, note a ticket whose summary must be brought up to date).
+ * the transaction's window (RecordingWindow: contacts, DM conversations' tickets, and what is
+ * done once at its end), the partner configuration and the transaction's clock; and the steps
+ * every family takes (build an activity, open a ticket, join one, note a ticket whose summary
+ * must be brought up to date).
  */
 export class Recorder {
   /** Tickets this delivery opened (the partner configuration's merge rules look at them once it is recorded). */
   readonly opened: string[] = [];
-  /** Tickets whose activities changed: their summaries are brought up to date once, at the end of the delivery. */
-  private readonly changed = new Set<string>();
-  /** Activities placed on tickets, announced to the CRM once the summaries are up to date. */
-  private readonly placed: { ticketId: string; activityId: string }[] = [];
-  /**
-   * The ticket holding each DM conversation the delivery touched, as this transaction left it:
-   * under the conversation's lock only this transaction changes it, so it is read once per
-   * delivery, not once per message.
-   */
-  private readonly holders = new Map<string, TicketState | null>();
+  readonly tx: TicketingTx;
+  readonly now: Date;
+  /** The CRM events of this delivery, emitted at the end of the window. */
+  private readonly announcements: { created: CrmEventSpec[]; placed: CrmEventSpec[] };
 
   constructor(
-    readonly tx: TicketingTx,
+    private readonly window: RecordingWindow,
+    /** The account whose activity the delivery is. */
+    private readonly accountId: string,
     private readonly config: PartnerConfig | null,
     private readonly source: DeliverySource,
-    readonly now: Date,
-    private readonly contacts: Map<string, string>,
-  ) {}
+  ) {
+    this.tx = window.tx;
+    this.now = window.now;
+    this.announcements = window.startDelivery();
+  }
 
   /** The account's configuration, if it has one. */
   get configuration(): PartnerConfig | null {
@@ -77,7 +78,7 @@ export class Recorder {
   }
 
   contactId(user: SocialUser | null): string | null {
-    return user ? (this.contacts.get(user.id) ?? null) : null;
+    return user ? this.window.contactId(this.accountId, user) : null;
   }
 
   /** The activity row an event becomes, on no ticket yet. */
@@ -119,13 +120,14 @@ export class Recorder {
    * to date and the CRM hears of the activity again.
    */
   async record(activity: NewActivity): Promise<Recorded> {
-    const id = await this.tx.activities.record(activity);
+    const { ticketId } = activity;
+    const id = (ticketId !== null ? await this.window.takePrerecorded({ ...activity, ticketId }) : null) ?? (await this.tx.activities.record(activity));
     if (id) return { id };
     const edited = activity.text === null ? null : await this.tx.activities.reviseText(activity);
     if (!edited) return { outcome: 'duplicate' };
     if (edited.shown && edited.ticketId) {
       this.changedTicket(edited.ticketId);
-      this.placed.push({ ticketId: edited.ticketId, activityId: edited.id });
+      this.announcePlaced(edited.ticketId, edited.id);
     }
     return { outcome: 'edited' };
   }
@@ -149,60 +151,46 @@ export class Recorder {
     });
     const ticketId = await this.tx.tickets.open(ticket, this.contactId(sender));
     await this.tx.activities.attach(activityId, ticketId);
-    this.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
-    await this.tx.crmEvents.emitAll([{ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId }]);
+    this.window.holders.set(opening.conversationKey, { id: ticketId, status: 'open', resolvedAt: null });
+    this.announcements.created.push({ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId });
     this.opened.push(ticketId);
-    await reevaluateSlaIn(this.tx, ticketId, this.now); // its SLA timers
+    await reevaluateSlaIn(this.tx, ticketId, this.now, this.partner); // its SLA timers
     return ticketId;
   }
 
-  /** The ticket's activities changed: its summary is brought up to date before the delivery commits. */
+  /** The ticket's activities changed: its summary is brought up to date before the transaction commits. */
   changedTicket(ticketId: string): void {
-    this.changed.add(ticketId);
+    this.window.changedTicket(ticketId, this.config);
+  }
+
+  /** The window's summaries and CRM events brought up to date now: a ticket they may name is about to go. */
+  settle(): Promise<void> {
+    return this.window.finish();
+  }
+
+  /** What another transaction's work (an automatic merge) may have changed is read again when needed. */
+  forgetHolders(): void {
+    this.window.forgetHolders();
   }
 
   /** The ticket was folded into another and deleted: nothing to bring up to date. */
   deletedTicket(ticketId: string): void {
-    this.changed.delete(ticketId);
+    this.window.deletedTicket(ticketId);
   }
 
-  /** Brings the summaries of every ticket the delivery changed up to date, once each. */
-  async refreshChangedTickets(): Promise<void> {
-    for (const ticketId of [...this.changed].sort()) await this.refresh(ticketId);
-    this.changed.clear();
+  /** The ticket holding a DM conversation as the window read it, without reading it (undefined: not read). */
+  knownHolder(conversationKey: string): TicketState | null | undefined {
+    return this.window.holders.get(conversationKey);
   }
 
-  /**
-   * Brings a ticket's summary up to date after its activities changed (deliveries arrive in
-   * any order, and activities move between tickets): the last activity, the subject from the
-   * earliest inbound message, and routing, which is decided on that same message unless a
-   * person has moved the ticket since. It depends only on the ticket's activities as they are
-   * at the end, so one refresh per delivery gives what one per event gave.
-   */
-  private async refresh(ticketId: string): Promise<void> {
-    const { first, lastActivityAt, reroutable, subject } = await this.tx.tickets.touchSummary(ticketId, this.now);
-    if (!first) return;
-    const routing =
-      reroutable && this.config
-        ? {
-            ...route({ kind: first.kind as SocialEvent['kind'], text: first.text, senderId: first.senderId, senderScreenName: first.senderScreenName, lang: first.lang }, this.config),
-            byEventId: first.platformEventId,
-            kind: first.kind,
-          }
-        : null;
-    const newSubject = subjectOf(first.text);
-    if (routing || newSubject !== subject) await this.tx.tickets.updateSummary(ticketId, { now: this.now, lastActivityAt, subject: newSubject, routing });
-  }
-
-  /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per delivery. */
-  async conversationHolder(accountId: string, conversationKey: string): Promise<TicketState | null> {
-    if (!this.holders.has(conversationKey)) this.holders.set(conversationKey, await this.tx.tickets.conversationHolder(accountId, conversationKey));
-    return this.holders.get(conversationKey)!;
+  /** The ticket a DM conversation's next message belongs with (TicketRepository.conversationHolder), read once per transaction. */
+  conversationHolder(accountId: string, conversationKey: string): Promise<TicketState | null> {
+    return this.window.conversationHolder(accountId, conversationKey);
   }
 
   /** A DM conversation's ticket as it is now (opened, or reopened by this delivery). */
   private heldBy(conversationKey: string | null, holder: TicketState): void {
-    if (conversationKey !== null && this.holders.has(conversationKey)) this.holders.set(conversationKey, holder);
+    if (conversationKey !== null && this.window.holders.has(conversationKey)) this.window.holders.set(conversationKey, holder);
   }
 
   /**
@@ -216,24 +204,24 @@ export class Recorder {
       this.heldBy(conversationKey, { ...holder, status: 'open' });
     }
     this.changedTicket(holder.id);
-    this.placed.push({ ticketId: holder.id, activityId });
+    this.announcePlaced(holder.id, activityId);
   }
 
   /** A customer wrote again: the ticket is open, and its SLA clocks resume. */
   async reopen(ticketId: string): Promise<void> {
     await recordReopen(this.tx, ticketId, this.now);
-    await reevaluateSlaIn(this.tx, ticketId, this.now);
+    await reevaluateSlaIn(this.tx, ticketId, this.now, this.config ?? undefined);
   }
 
   /** Puts an outbound activity on the ticket that holds what it answers. */
   async appendOutbound(holder: TicketState, activityId: string, { attached = false }: { attached?: boolean } = {}): Promise<void> {
     if (!attached) await this.tx.activities.attach(activityId, holder.id);
     this.changedTicket(holder.id);
-    this.placed.push({ ticketId: holder.id, activityId });
+    this.announcePlaced(holder.id, activityId);
   }
 
-  /** The CRM hears of each activity placed on a ticket (after the summaries are brought up to date), in a few statements for all. */
-  async announcePlaced(): Promise<void> {
-    await this.tx.crmEvents.emitAll(this.placed.map(({ ticketId, activityId }) => ({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, activityId })));
+  /** The CRM hears of each activity placed on a ticket once the window's summaries are brought up to date. */
+  private announcePlaced(ticketId: string, activityId: string): void {
+    this.announcements.placed.push({ type: 'ticket.activity', ticketId, actor: SYSTEM_ACTOR, activityId });
   }
 }
