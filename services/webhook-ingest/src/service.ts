@@ -32,7 +32,8 @@ export async function startWebhookIngest(config: WebhookIngestConfig, deps: { lo
     parseJson: false,
     readiness: { broker: () => broker.isConnected() },
     // A delivery's signature covers its raw bytes and the route checks the delivery itself: the
-    // validator does not read it (deliveries are hot routes, served ahead of Express; this covers a server Express makes).
+    // validator does not read it. Deliveries are hot routes, ahead of Express and its validator;
+    // skipValidation keeps it so when Express serves them (a server made without listen()).
     openApi: { document: readOpenApiDocument('services/webhook-ingest/openapi.yaml'), skipValidation: isDelivery },
     hotRoutes: deliveryRoutes(routeDeps),
     routes: (a) => webhookRoutes(a, routeDeps),
