@@ -12,11 +12,17 @@
  *
  *   pnpm bench:ingest        (tsx bench/ingest/bench.ts)
  *
- * Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_LOG_LEVEL (webhook-ingest's LOG_LEVEL: info,
- * its production default). Bounded: wrk stops after its duration; the run after both.
+ * Settings: BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS (1; with more, anchor and
+ * webhook-ingest are measured in turn that many times and the ratio is of their totals),
+ * BENCH_LOG_LEVEL (webhook-ingest's LOG_LEVEL: info, its production default),
+ * BENCH_CPU_PROF=<dir> (both servers write V8 CPU profiles in <dir>/webhook-ingest and
+ * <dir>/anchor as they stop; `tsx bench/ingest/profile.ts <file>` sums one up). Besides the
+ * rates it prints the CPU time each process spent per request (from /proc), which the
+ * machine's other work disturbs less than the rates. Bounded: wrk stops after its duration;
+ * the run after the last.
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -32,7 +38,12 @@ const root = path.join(__dirname, '..', '..');
 const SECRET = 'bench-consumer-secret';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Anchor and webhook-ingest measured in turn this many times; the ratio is of their totals, so a swing in the machine's other work weighs on both. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const logger = createLogger('bench-ingest', 'warn');
+/** Ports of their own (41000 and up, a random offset), so runs beside other work on the machine do not collide. */
+const ANCHOR_PORT = 41000 + Math.floor(Math.random() * 10000) * 2;
+const INGEST_PORT = ANCHOR_PORT + 1;
 
 /** The signed delivery both servers get: one DM, about 700 bytes, as the platform sends it. */
 function signedDelivery(): { body: Buffer; signature: string } {
@@ -68,6 +79,39 @@ async function wrk(url: string, script: string): Promise<{ rps: number; non2xx: 
   return { rps, non2xx, p99 };
 }
 
+/** CPU time (user + system) a process has used so far, in ms; 0 where /proc cannot tell. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 a second)
+  } catch {
+    return 0;
+  }
+}
+
+/** The broker's Erlang VM on this machine, when there is one to look at. */
+async function brokerPid(): Promise<number | undefined> {
+  const { stdout } = await run('pgrep', ['-o', 'beam.smp']).catch(() => ({ stdout: '' }));
+  return Number(stdout.trim()) || undefined;
+}
+
+/** wrk against `url`, with the CPU time per request of `pids` over the run, in µs. */
+async function measure(url: string, script: string, pids: Record<string, number | undefined>) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const result = await wrk(url, script);
+  const requests = result.rps * SECONDS;
+  const cpu = Object.entries(pids)
+    .filter(([, pid]) => pid !== undefined)
+    .map(([name, pid]) => `${name} ${(((cpuMs(pid) - before[name]!) * 1000) / requests).toFixed(0)} µs`)
+    .join(', ');
+  return { ...result, cpu };
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
 function waitForListening(child: ChildProcess, url: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -96,26 +140,39 @@ async function main(): Promise<void> {
   try {
     const { body, signature } = signedDelivery();
     const script = wrkScript(body, signature);
-    const bare = fork(path.join(__dirname, 'bare-express.ts'), [], { env: { ...process.env, PORT: '4901' }, execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+    const profileDir = process.env.BENCH_CPU_PROF;
+    const profiled = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, name)}`] : []);
+    const bare = fork(path.join(__dirname, 'bare-express.ts'), [], { env: { ...process.env, PORT: String(ANCHOR_PORT) }, execArgv: ['--import', 'tsx', ...profiled('anchor')], stdio: 'ignore' });
     children.push(bare);
-    await waitForListening(bare, 'http://127.0.0.1:4901/webhooks/bench');
-    const ingest = spawn(process.execPath, ['dist/main.js'], {
+    await waitForListening(bare, `http://127.0.0.1:${ANCHOR_PORT}/webhooks/bench`);
+    const ingest = spawn(process.execPath, [...profiled('webhook-ingest'), 'dist/main.js'], {
       cwd: ingestDir,
-      env: { ...process.env, NODE_ENV: 'production', PORT: '4902', AMQP_URL: vhost.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(INGEST_PORT), AMQP_URL: vhost.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
       stdio: 'ignore',
     });
     children.push(ingest);
-    await waitForListening(ingest, 'http://127.0.0.1:4902/health/live');
+    await waitForListening(ingest, `http://127.0.0.1:${INGEST_PORT}/health/live`);
     const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
     console.log(`ingest bench: ${body.length}-byte signed DM, ${CONNECTIONS} connections, ${SECONDS} s each; load ${load()}`);
-    const anchor = await wrk('http://127.0.0.1:4901/webhooks/bench', script);
-    const measured = await wrk('http://127.0.0.1:4902/webhooks/bench', script);
-    console.log(`bare express:    ${anchor.rps.toFixed(0)} req/s (p99 ${anchor.p99}, non-2xx ${anchor.non2xx})`);
-    console.log(`webhook-ingest:  ${measured.rps.toFixed(0)} req/s (p99 ${measured.p99}, non-2xx ${measured.non2xx})`);
-    console.log(`ratio: ${(measured.rps / anchor.rps).toFixed(2)}; load after ${load()}`);
-    if (measured.non2xx > 0) throw new Error('webhook-ingest answered something other than 200: the figure does not count confirmed deliveries only');
+    const broker = await brokerPid();
+    let anchorRequests = 0;
+    let ingestRequests = 0;
+    let non2xx = 0;
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const anchor = await measure(`http://127.0.0.1:${ANCHOR_PORT}/webhooks/bench`, script, { process: bare.pid });
+      const measured = await measure(`http://127.0.0.1:${INGEST_PORT}/webhooks/bench`, script, { process: ingest.pid, broker });
+      const label = ROUNDS > 1 ? ` (round ${round})` : '';
+      console.log(`bare express${label}:    ${anchor.rps.toFixed(0)} req/s (p99 ${anchor.p99}, non-2xx ${anchor.non2xx}); CPU per request: ${anchor.cpu}`);
+      console.log(`webhook-ingest${label}:  ${measured.rps.toFixed(0)} req/s (p99 ${measured.p99}, non-2xx ${measured.non2xx}); CPU per request: ${measured.cpu}`);
+      anchorRequests += anchor.rps * SECONDS;
+      ingestRequests += measured.rps * SECONDS;
+      non2xx += measured.non2xx;
+    }
+    console.log(`ratio: ${(ingestRequests / anchorRequests).toFixed(2)}; load after ${load()}; requests: anchor ${Math.round(anchorRequests)}, webhook-ingest ${Math.round(ingestRequests)}`);
+    if (non2xx > 0) throw new Error('webhook-ingest answered something other than 200: the figure does not count confirmed deliveries only');
   } finally {
     for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map(exited)); // a CPU profile is written as the process exits
     await auth.stop();
     await authBroker.close();
     await vhost.drop();

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { cleanJson, exceedsJsonDepth, MAX_JSON_DEPTH } from '@crm/contracts';
 import helmet from 'helmet';
 import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { errorHandler, HttpError, notFound } from './errors';
-import { httpMetrics, metricsRoute } from './metrics';
+import { addHotRoutes, type AnswerBasics, type HotRoute } from './hot-routes';
+import { countAnswer, metricsRoute, routeOf } from './metrics';
 import { docsAssetRoutes, docsRoutes, openApiErrors, openApiValidator, type OpenApiOptions } from './openapi';
 
 declare global {
@@ -42,19 +43,20 @@ export interface HttpAppOptions {
   openApi?: OpenApiOptions;
   /** Adds the service's routes. */
   routes: (app: Express) => void;
+  /** Routes served by the HTTP server ahead of Express (see HotRoute): the hot path of a service. */
+  hotRoutes?: HotRoute[];
 }
 
 const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Takes the caller's request/correlation ids when well-formed, makes them otherwise, and runs the request in that context. */
-const requestContext: RequestHandler = (req, res, next) => {
-  const given = req.get('x-request-id');
-  const requestId = given && ID_PATTERN.test(given) ? given : randomUUID();
-  const correlation = req.get('x-correlation-id');
-  const correlationId = correlation && ID_PATTERN.test(correlation) ? correlation : requestId;
-  res.set('x-request-id', requestId);
-  runWithContext({ correlationId, requestId }, () => next());
-};
+/** The caller's request/correlation ids when well-formed, new ones otherwise. */
+function requestIds(headers: Request['headers']): { requestId: string; correlationId: string } {
+  const given = headers['x-request-id'];
+  const requestId = typeof given === 'string' && ID_PATTERN.test(given) ? given : randomUUID();
+  const correlation = headers['x-correlation-id'];
+  const correlationId = typeof correlation === 'string' && ID_PATTERN.test(correlation) ? correlation : requestId;
+  return { requestId, correlationId };
+}
 
 /** The parsed JSON body with unstorable characters replaced (rawBody keeps the exact bytes). */
 const cleanBody: RequestHandler = (req, _res, next) => {
@@ -69,30 +71,57 @@ const cleanBody: RequestHandler = (req, _res, next) => {
 /** Probes and scrapes come every few seconds: logged only at debug, whatever they answer. */
 const POLLED = /^\/(health\/|metrics$)/;
 
-/** One line per request at the default level (a 5xx at warn); health probes and scrapes at debug. */
-function accessLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = POLLED.test(req.path) ? 'debug' : res.statusCode >= 500 ? 'warn' : 'info';
-      logger.log(level, 'request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
-    });
-    next();
-  };
-}
-
 /**
  * Security headers of every answer (helmet): a strict content security policy that also
  * forbids framing (`frame-ancestors 'none'`, and X-Frame-Options DENY for older browsers),
  * nosniff, no referrer, HSTS. The pages auth shows a person use neither scripts nor outside
  * resources, so `default-src 'self'` costs them nothing.
  */
-const securityHeaders = helmet({
+const helmetHeaders = helmet({
   contentSecurityPolicy: { directives: { 'default-src': ["'self'"], 'frame-ancestors': ["'none'"], 'form-action': ["'self'"] } },
   frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'no-referrer' },
 });
+
+/** The headers helmet sets, asked of it once: with this configuration they are the same on every answer. */
+function headersSetBy(middleware: RequestHandler): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = { setHeader: (name: string, value: unknown) => headers.push([name, String(value)]), removeHeader: () => undefined };
+  void middleware({} as Request, recorder as unknown as Response, () => undefined);
+  return headers;
+}
+
+const SECURITY_HEADERS = headersSetBy(helmetHeaders);
+
+const basics: AnswerBasics = { securityHeaders: SECURITY_HEADERS, requestIds, accessLogLevel };
+
+/** The access log level of an answer: a 5xx at warn, probes and scrapes at debug, the rest at info (or `success` for a 2xx). */
+function accessLogLevel(path: string, status: number, success: string): string {
+  if (POLLED.test(path)) return 'debug';
+  if (status >= 500) return 'warn';
+  return status >= 200 && status < 300 ? success : 'info';
+}
+
+/**
+ * What every request gets, in one middleware: the security headers, request ids (the
+ * caller's when well-formed; `x-request-id` answered) and the correlation context it runs
+ * in, and once answered one access log line and its metrics.
+ */
+function essentials(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    const ids = requestIds(req.headers);
+    res.setHeader('x-request-id', ids.requestId);
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const level = accessLogLevel(req.path, res.statusCode, 'info');
+      if (logger.isLevelEnabled(level)) logger.log(level, 'request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 });
+      countAnswer(req.method, routeOf(req), res.statusCode, seconds);
+    });
+    runWithContext(ids, () => next());
+  };
+}
 
 /** API answers under /v1 hold personal data (tickets, accounts, deliveries): never stored by a cache. */
 const noStore: RequestHandler = (_req, res, next) => {
@@ -111,11 +140,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', false);
   const clean = options.cleanText ?? true;
   if (clean) app.set('query parser', (query: string) => cleanJson(parseQueryString(query)));
-  app.use(securityHeaders);
+  addHotRoutes(app, options.hotRoutes ?? [], basics, options.logger);
+  app.use(essentials(options.logger));
   app.use('/v1', noStore);
-  app.use(requestContext);
-  app.use(accessLog(options.logger));
-  app.use(httpMetrics);
   if (options.parseJson ?? true) {
     app.use(
       express.json({

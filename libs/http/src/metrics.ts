@@ -21,21 +21,17 @@ const httpDuration = new client.Histogram({
 });
 
 /** The route template (`/v1/tickets/:id`), never the raw path: ids would make a series per ticket. */
-function routeOf(req: Parameters<RequestHandler>[0]): string {
+export function routeOf(req: Parameters<RequestHandler>[0]): string {
   const route = req.route as { path?: unknown } | undefined;
   return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
 }
 
-/** Counts and times every request once it is answered. */
-export const httpMetrics: RequestHandler = (req, res, next) => {
-  const stop = httpDuration.startTimer();
-  res.on('finish', () => {
-    const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
-    httpRequests.inc(labels);
-    stop(labels);
-  });
-  next();
-};
+/** Counts and times one answered request. */
+export function countAnswer(method: string, route: string, status: number, seconds: number): void {
+  const labels = { method, route, status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}
 
 /** `GET /metrics` in Prometheus' text format. */
 export function metricsRoute(app: Express): void {

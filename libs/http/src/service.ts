@@ -1,15 +1,20 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import { exitOnConfigError } from '@crm/config';
 import { createLogger, type Logger } from '@crm/logging';
 import { shutdownTelemetry } from '@crm/telemetry';
+import { requestListener } from './hot-routes';
 
-/** Listens on `port` (0 picks a free one) and resolves with the server once it listens. */
+/** Listens on `port` (0 picks a free one) and resolves with the server once it listens; it serves the app's hot routes ahead of Express. */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    // Express 5 hands a listen error (e.g. the port is taken) to this callback.
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = createServer(requestListener(app));
     server.keepAliveTimeout = 5_000;
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { Logger } from '@crm/logging';
+import { coalesceWrites } from './coalesced-writes';
 import type { TopologyMode } from './topology';
 
 export interface BrokerOptions {
@@ -31,9 +32,13 @@ export class Broker {
     this.connection = amqp.connect([url], {
       heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 5,
       reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
-      connectionOptions: { clientProperties: { connection_name: name } },
+      // Nagle's algorithm off: a publish waiting for its confirm, or an RPC for its reply, is not held back behind the previous frame's ACK.
+      connectionOptions: { clientProperties: { connection_name: name }, noDelay: true },
     });
-    this.connection.on('connect', () => logger.info('broker connected'));
+    this.connection.on('connect', ({ connection }) => {
+      coalesceWrites(connection);
+      logger.info('broker connected');
+    });
     this.connection.on('disconnect', ({ err }) => {
       if (!this.closed) logger.warn('broker disconnected; reconnecting', { reason: err?.message });
     });

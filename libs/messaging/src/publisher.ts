@@ -88,9 +88,14 @@ export class Publisher {
     ]);
   }
 
-  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number } = {}): Promise<void> {
+  /**
+   * Publishes `envelope` once it is valid. `options.json` is its JSON when the caller has it
+   * already (webhook-ingest writes a delivery's received JSON into it instead of serialising
+   * the delivery's parse again); it must be the JSON of the same envelope.
+   */
+  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string } = {}): Promise<void> {
     validateEnvelope(envelope);
-    const body = Buffer.from(JSON.stringify(envelope));
+    const body = Buffer.from(options.json ?? JSON.stringify(envelope));
     // A span of its own: the message's headers name it, so the consumer's span is its child.
     await inSpan(`${exchange || '(default)'} publish`, { kind: SpanKind.PRODUCER, attributes: publishAttributes(exchange, routingKey, envelope) }, async () => {
       try {

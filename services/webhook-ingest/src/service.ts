@@ -5,7 +5,7 @@ import type { Logger } from '@crm/logging';
 import { Broker, Publisher, RpcClient } from '@crm/messaging';
 import type { WebhookIngestConfig } from './config';
 import { WebhookKeys } from './adapters/webhook-keys';
-import { isDelivery, webhookRoutes } from './http/routes';
+import { deliveryRoutes, isDelivery, webhookRoutes } from './http/routes';
 
 export interface RunningService {
   server: Server;
@@ -26,14 +26,17 @@ export async function startWebhookIngest(config: WebhookIngestConfig, deps: { lo
     timeoutMs: config.AUTH_RPC_TIMEOUT_MS,
   });
 
+  const routeDeps = { keys, publisher, logger, bodyLimit: config.BODY_LIMIT, publishTimeoutMs: config.PUBLISH_TIMEOUT_MS };
   const app = createHttpApp({
     logger,
     parseJson: false,
     readiness: { broker: () => broker.isConnected() },
     // A delivery's signature covers its raw bytes and the route checks the delivery itself: the
-    // validator does not read it (and the busiest route pays nothing for it).
+    // validator does not read it. Deliveries are hot routes, ahead of Express and its validator;
+    // skipValidation keeps it so when Express serves them (a server made without listen()).
     openApi: { document: readOpenApiDocument('services/webhook-ingest/openapi.yaml'), skipValidation: isDelivery },
-    routes: (a) => webhookRoutes(a, { keys, publisher, logger, bodyLimit: config.BODY_LIMIT, publishTimeoutMs: config.PUBLISH_TIMEOUT_MS }),
+    hotRoutes: deliveryRoutes(routeDeps),
+    routes: (a) => webhookRoutes(a, routeDeps),
   });
   const server = await listen(app, config.PORT);
   const port = portOf(server);

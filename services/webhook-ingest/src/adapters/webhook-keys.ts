@@ -54,6 +54,12 @@ export class WebhookKeys {
     return entry.key;
   }
 
+  /** The key of an environment already known, without waiting (a delivery's usual case); undefined otherwise. */
+  knownKey(envName: string): WebhookKey | undefined {
+    const entry = this.known.get(envName);
+    return entry?.known ? entry.key : undefined;
+  }
+
   private entry(envName: string): Promise<Entry> {
     const cached = this.known.get(envName) ?? this.unknown.get(envName);
     if (cached) return Promise.resolve(cached);

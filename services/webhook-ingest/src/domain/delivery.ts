@@ -5,16 +5,17 @@ import { checkDelivery, checkXaaDelivery, exceedsJsonDepth, MAX_JSON_DEPTH, type
 export type WebhookApi = 'aaa' | 'xaa';
 
 export type InspectedDelivery =
-  | { ok: true; api: WebhookApi; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown>; eventUuid?: string }
+  | { ok: true; api: WebhookApi; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown>; json: string; eventUuid?: string }
   | { ok: false; code: 'invalid_json' | 'too_deep' | 'unknown_delivery'; message: string };
 
 type Rejected = Extract<InspectedDelivery, { ok: false }>;
 
-function parse(raw: Buffer): { body: unknown } | Rejected {
+/** The parsed body, and its JSON text (valid, then) as received. */
+function parse(raw: Buffer): { body: unknown; json: string } | Rejected {
   const text = raw.toString('utf8');
   if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) return { ok: false, code: 'too_deep', message: `the body nests deeper than ${MAX_JSON_DEPTH} levels` };
   try {
-    return { body: JSON.parse(text) };
+    return { body: JSON.parse(text), json: text };
   } catch {
     return { ok: false, code: 'invalid_json', message: 'the body is not valid JSON' };
   }
@@ -27,7 +28,7 @@ export function inspectXaaDelivery(raw: Buffer): InspectedDelivery {
   const check = checkXaaDelivery(parsed.body);
   if (!check.ok) return { ok: false, code: 'unknown_delivery', message: `not a known X Activity API delivery: ${check.problems.join('; ')}` };
   const bodySha256 = createHash('sha256').update(raw).digest('hex');
-  return { ok: true, api: 'xaa', kind: check.kind, forUserId: check.forUserId, eventCount: 1, bodySha256, delivery: parsed.body as Record<string, unknown>, eventUuid: check.eventUuid };
+  return { ok: true, api: 'xaa', kind: check.kind, forUserId: check.forUserId, eventCount: 1, bodySha256, delivery: parsed.body as Record<string, unknown>, json: parsed.json, eventUuid: check.eventUuid };
 }
 
 /** Parses verified bytes and says whether they are an Account Activity delivery we know. */
@@ -45,6 +46,7 @@ export function inspectDelivery(raw: Buffer): InspectedDelivery {
     eventCount: check.eventCount,
     bodySha256: createHash('sha256').update(raw).digest('hex'),
     delivery: body as Record<string, unknown>,
+    json: parsed.json,
   };
 }
 

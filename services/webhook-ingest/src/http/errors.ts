@@ -10,11 +10,12 @@ export const invalidSignature = () => new HttpError(401, 'invalid_signature', `$
 /** Turns webhook-ingest's errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, _res, next) => {
-    next(translate(error, { envName: String(req.params.envName), delivery: req.method === 'POST' }, logger));
+    next(translateError(error, { envName: String(req.params.envName), delivery: req.method === 'POST' }, logger));
   };
 }
 
-function translate(error: unknown, request: { envName: string; delivery: boolean }, logger: Logger): unknown {
+/** webhook-ingest's errors as HttpErrors; anything else is returned as it is. */
+export function translateError(error: unknown, request: { envName: string; delivery: boolean }, logger: Logger): unknown {
   // A delivery to an unknown environment is answered exactly as a bad signature: a stranger learns nothing from it.
   if (error instanceof UnknownEnvironment) return request.delivery ? invalidSignature() : new HttpError(404, 'unknown_environment', `no webhook environment '${request.envName.slice(0, 64)}'`);
   if (error instanceof KeyUnavailable) return new HttpError(503, 'key_unavailable', 'the webhook key cannot be read right now; retry later', { 'retry-after': '5' });

@@ -1,10 +1,11 @@
-import express, { type Express, type Request, type RequestHandler } from 'express';
-import { HttpError } from '@crm/http';
+import type { Express, Request } from 'express';
+import getRawBody from 'raw-body';
+import { HttpError, type HotRoute } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Publisher } from '@crm/messaging';
 import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } from '@crm/webhook-signature';
 import { UnknownEnvironment, type WebhookKey, type WebhookKeys } from '../adapters/webhook-keys';
-import { domainErrors, invalidSignature } from './errors';
+import { domainErrors, invalidSignature, translateError } from './errors';
 import { publishActivity } from '../adapters/activity-publisher';
 import { ENV_NAME_PATTERN, inspectDelivery, inspectXaaDelivery, type InspectedDelivery } from '../domain/delivery';
 
@@ -17,8 +18,7 @@ export interface WebhookRouteDeps {
 }
 
 /** The environment's key; UnknownEnvironment or KeyUnavailable (answered by ./errors) when there is none to use. */
-async function keyFor(keys: WebhookKeys, req: Request): Promise<WebhookKey> {
-  const envName = String(req.params.envName);
+async function keyFor(keys: WebhookKeys, envName: string): Promise<WebhookKey> {
   if (!ENV_NAME_PATTERN.test(envName)) throw new UnknownEnvironment(`'${envName.slice(0, 64)}' is not an environment name`);
   return keys.get(envName);
 }
@@ -30,55 +30,71 @@ function signedWith(key: WebhookKey, raw: Buffer, signature: string): boolean {
   return byCurrent || byPrevious;
 }
 
-/**
- * The signature covers the bytes on the wire. A compressed body would be inflated by the
- * body parser and checked inflated, so any content-encoding but identity is refused.
- */
-const identityEncodingOnly: RequestHandler = (req, _res, next) => {
-  const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
+/** The signature covers the bytes on the wire, so a body is taken as sent: any content-encoding but identity is refused. */
+function refuseEncodedBodies(contentEncoding: string | undefined): void {
+  const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== '') throw new HttpError(415, 'unsupported_encoding', 'send the delivery uncompressed: only content-encoding identity is accepted');
-  next();
-};
+}
 
 /** A delivery (`POST /webhooks/:envName`, `POST /webhooks/:envName/xaa`): its route reads and checks the raw body itself. */
 export const isDelivery = (req: Request): boolean => req.method === 'POST' && req.path.startsWith('/webhooks/');
 
+/** The webhook paths of an environment: the Account Activity API's and the X Activity API's, each with its delivery shape. */
+const WEBHOOKS: ReadonlyArray<{ path: string; inspect: (raw: Buffer) => InspectedDelivery }> = [
+  { path: '/webhooks/:envName', inspect: inspectDelivery },
+  { path: '/webhooks/:envName/xaa', inspect: inspectXaaDelivery },
+];
+
+const ACCEPTED = { accepted: true };
+
 /**
- * The webhooks of an environment: the Account Activity API's at `/webhooks/:envName`, the X
- * Activity API's at `/webhooks/:envName/xaa`. Both answer the CRC and verify signatures the same
- * way, with the same key; each takes its own delivery shape.
+ * The signed deliveries of one webhook path: a hot route (served ahead of Express). Raw bytes,
+ * whatever the content type: the signature covers exactly what was sent. An unknown environment
+ * answers exactly as a bad signature does: a stranger learns nothing from it.
  */
-export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
-  webhookRoute(app, deps, '/webhooks/:envName', inspectDelivery);
-  webhookRoute(app, deps, '/webhooks/:envName/xaa', inspectXaaDelivery);
+function deliveryRoute(deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery): HotRoute {
+  return {
+    method: 'POST',
+    path,
+    handle: async (req, { envName = '' }) => {
+      refuseEncodedBodies(req.headers['content-encoding']);
+      const raw = await getRawBody(req, { limit: deps.bodyLimit, length: req.headers['content-length'] });
+      const signature = req.headers[SIGNATURE_HEADER];
+      if (typeof signature !== 'string' || !signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
+      const key = deps.keys.knownKey(envName) ?? (await keyFor(deps.keys, envName));
+      if (!signedWith(key, raw, signature)) throw invalidSignature();
+      const delivery = inspect(raw);
+      if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
+      // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
+      await publishActivity(deps.publisher, envName, delivery, deps.publishTimeoutMs);
+      // Accepted deliveries are counted by the metrics; their access log line and what they carried are for debugging.
+      if (deps.logger.isDebugEnabled()) deps.logger.debug('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
+      return { status: 200, json: ACCEPTED };
+    },
+    translateError: (error, { envName = '' }) => translateError(error, { envName, delivery: true }, deps.logger),
+    successLogLevel: 'debug',
+  };
 }
 
-function webhookRoute(app: Express, deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery): void {
-  app.get(path, async (req, res) => {
-    const token = req.query.crc_token;
-    // The OpenAPI document refuses such tokens first; signing one must never depend on it.
-    if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
-    const key = await keyFor(deps.keys, req);
-    res.set('cache-control', 'no-store').json(crcResponse(key.current, token));
-  });
+/** The deliveries of every webhook path, as hot routes. */
+export function deliveryRoutes(deps: WebhookRouteDeps): HotRoute[] {
+  return WEBHOOKS.map(({ path, inspect }) => deliveryRoute(deps, path, inspect));
+}
 
-  // Raw bytes, whatever the content type: the signature covers exactly what was sent.
-  // An unknown environment answers exactly as a bad signature does: a stranger learns nothing from it.
-  app.post(path, identityEncodingOnly, express.raw({ type: () => true, limit: deps.bodyLimit }), async (req, res) => {
-    const signature = req.get(SIGNATURE_HEADER);
-    if (!signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
-    const key = await keyFor(deps.keys, req);
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    if (!signedWith(key, raw, signature)) throw invalidSignature();
-
-    const delivery = inspect(raw);
-    if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
-    // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
-    await publishActivity(deps.publisher, String(req.params.envName), delivery, deps.publishTimeoutMs);
-    // The access log already has the request at info; what it carried is for debugging.
-    deps.logger.debug('delivery accepted', { kind: delivery.kind, forUserId: delivery.forUserId, events: delivery.eventCount, sha256: delivery.bodySha256 });
-    res.status(200).json({ accepted: true });
-  });
-
-  app.use(path, domainErrors(deps.logger));
+/**
+ * The webhooks' CRC answers, and the answers to their errors (deliveries' too): the Account
+ * Activity API's at `/webhooks/:envName`, the X Activity API's at `/webhooks/:envName/xaa`. Both
+ * answer the CRC and verify signatures the same way, with the same key.
+ */
+export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
+  for (const { path } of WEBHOOKS) {
+    app.get(path, async (req, res) => {
+      const token = req.query.crc_token;
+      // The OpenAPI document refuses such tokens first; signing one must never depend on it.
+      if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
+      const key = await keyFor(deps.keys, String(req.params.envName));
+      res.set('cache-control', 'no-store').json(crcResponse(key.current, token));
+    });
+    app.use(path, domainErrors(deps.logger));
+  }
 }
