@@ -91,6 +91,16 @@ export function checkXaaDelivery(body: unknown): XaaDeliveryCheck {
 
 type Json = Record<string, unknown>;
 
+/** Deliveries that are the platform's notices to the app, not an account's activity (a replay job finished). */
+export const XAA_NOTICE_TYPES = ['replay_job_status'] as const;
+
+/** The notice a delivery is, or null when it is not one. */
+export function xaaNoticeOf(body: unknown): { eventType: (typeof XAA_NOTICE_TYPES)[number]; payload: Json } | null {
+  const data = record(record(body).data);
+  const eventType = XAA_NOTICE_TYPES.find((type) => type === data.event_type);
+  return eventType && typeof data.payload === 'object' && data.payload !== null ? { eventType, payload: record(data.payload) } : null;
+}
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
 const record = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(record) : []);

@@ -175,6 +175,12 @@ describe('X Activity API deliveries (/webhooks/:envName/xaa)', () => {
     expect(envelope.payload).toMatchObject({ api: 'xaa', kind: 'direct_message_events', forUserId: '4337869213', delivery: { data: { event_type: 'dm.received' } } });
   });
 
+  it("answers the platform's replay-finished notice with 200 and publishes nothing: it is not an account's activity", async () => {
+    const notice = Buffer.from(JSON.stringify({ data: { event_uuid: 'replay-1', filter: {}, event_type: 'replay_job_status', tag: null, payload: { job_id: '1', status: 'complete' } } }));
+    expect((await postXaa(notice, sign(SECRET, notice))).status).toBe(200);
+    expect(await takeMessages()).toEqual([]);
+  });
+
   it('refuses an Account Activity body on the XAA path, and a bad signature, publishing nothing', async () => {
     const aaa = dm('wrong path');
     const wrongShape = await postXaa(aaa, sign(SECRET, aaa));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { checkDelivery, checkXaaDelivery, exceedsJsonDepth, MAX_JSON_DEPTH, type DeliveryKind } from '@crm/contracts';
+import { checkDelivery, checkXaaDelivery, xaaNoticeOf, exceedsJsonDepth, MAX_JSON_DEPTH, type DeliveryKind } from '@crm/contracts';
 
 /** Which of the platform's webhook APIs a delivery came through: Account Activity (aaa) or X Activity (xaa). */
 export type WebhookApi = 'aaa' | 'xaa';
@@ -7,6 +7,13 @@ export type WebhookApi = 'aaa' | 'xaa';
 export type InspectedDelivery =
   | { ok: true; api: WebhookApi; kind: DeliveryKind; forUserId: string | null; eventCount: number; bodySha256: string; delivery: Record<string, unknown>; json: string; eventUuid?: string }
   | { ok: false; code: 'invalid_json' | 'too_deep' | 'unknown_delivery'; message: string };
+
+/** The platform's notice to the app (an XAA replay job finished): answered, logged, not published. */
+export interface PlatformNotice {
+  ok: 'notice';
+  eventType: string;
+  payload: Record<string, unknown>;
+}
 
 type Rejected = Extract<InspectedDelivery, { ok: false }>;
 
@@ -22,9 +29,11 @@ function parse(raw: Buffer): { body: unknown; json: string } | Rejected {
 }
 
 /** Parses verified bytes of an X Activity API delivery and says whether it is one we know. */
-export function inspectXaaDelivery(raw: Buffer): InspectedDelivery {
+export function inspectXaaDelivery(raw: Buffer): InspectedDelivery | PlatformNotice {
   const parsed = parse(raw);
   if ('ok' in parsed) return parsed;
+  const notice = xaaNoticeOf(parsed.body);
+  if (notice) return { ok: 'notice', ...notice };
   const check = checkXaaDelivery(parsed.body);
   if (!check.ok) return { ok: false, code: 'unknown_delivery', message: `not a known X Activity API delivery: ${check.problems.join('; ')}` };
   const bodySha256 = createHash('sha256').update(raw).digest('hex');

@@ -7,7 +7,7 @@ import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } f
 import { UnknownEnvironment, type WebhookKey, type WebhookKeys } from '../adapters/webhook-keys';
 import { domainErrors, invalidSignature, translateError } from './errors';
 import { publishActivity } from '../adapters/activity-publisher';
-import { ENV_NAME_PATTERN, inspectDelivery, inspectXaaDelivery, type InspectedDelivery } from '../domain/delivery';
+import { ENV_NAME_PATTERN, inspectDelivery, inspectXaaDelivery, type InspectedDelivery, type PlatformNotice } from '../domain/delivery';
 
 export interface WebhookRouteDeps {
   keys: WebhookKeys;
@@ -40,7 +40,7 @@ function refuseEncodedBodies(contentEncoding: string | undefined): void {
 export const isDelivery = (req: Request): boolean => req.method === 'POST' && req.path.startsWith('/webhooks/');
 
 /** The webhook paths of an environment: the Account Activity API's and the X Activity API's, each with its delivery shape. */
-const WEBHOOKS: ReadonlyArray<{ path: string; inspect: (raw: Buffer) => InspectedDelivery }> = [
+const WEBHOOKS: ReadonlyArray<{ path: string; inspect: (raw: Buffer) => InspectedDelivery | PlatformNotice }> = [
   { path: '/webhooks/:envName', inspect: inspectDelivery },
   { path: '/webhooks/:envName/xaa', inspect: inspectXaaDelivery },
 ];
@@ -52,7 +52,7 @@ const ACCEPTED = { accepted: true };
  * whatever the content type: the signature covers exactly what was sent. An unknown environment
  * answers exactly as a bad signature does: a stranger learns nothing from it.
  */
-function deliveryRoute(deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery): HotRoute {
+function deliveryRoute(deps: WebhookRouteDeps, path: string, inspect: (raw: Buffer) => InspectedDelivery | PlatformNotice): HotRoute {
   return {
     method: 'POST',
     path,
@@ -65,6 +65,10 @@ function deliveryRoute(deps: WebhookRouteDeps, path: string, inspect: (raw: Buff
       if (!signedWith(key, raw, signature)) throw invalidSignature();
       const delivery = inspect(raw);
       if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
+      if (delivery.ok === 'notice') {
+        deps.logger.info('platform notice', { envName, eventType: delivery.eventType, payload: delivery.payload });
+        return { status: 200, json: ACCEPTED };
+      }
       // Not confirmed by the broker (PublishError): 503, so the platform delivers again.
       await publishActivity(deps.publisher, envName, delivery, deps.publishTimeoutMs);
       // Accepted deliveries are counted by the metrics; their access log line and what they carried are for debugging.
