@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
+import { nameServerSpan } from '@crm/telemetry';
 import { runWithContext, type Logger } from '@crm/logging';
 import { errorAnswer } from './errors';
 import { countAnswer } from './metrics';
@@ -56,6 +57,7 @@ function answer(res: ServerResponse, basics: AnswerBasics, requestId: string, st
 
 function serve(route: HotRoute, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, basics: AnswerBasics, logger: Logger): void {
   const started = process.hrtime.bigint();
+  nameServerSpan(route.method, route.path);
   const path = req.url!.split('?', 1)[0]!;
   const ids = basics.requestIds(req.headers);
   res.once('finish', () => {

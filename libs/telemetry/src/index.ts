@@ -1,2 +1,2 @@
-export { traceCarrier, contextOf, inSpan, linkTo, currentTraceIds, SpanKind, type TraceCarrier } from './trace';
+export { traceCarrier, contextOf, inSpan, linkTo, currentTraceIds, nameServerSpan, SpanKind, type TraceCarrier } from './trace';
 export { shutdownTelemetry } from './holder';

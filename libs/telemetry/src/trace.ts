@@ -57,6 +57,16 @@ export async function inSpan<T>(name: string, options: SpanOptions, fn: () => Pr
   });
 }
 
+/**
+ * Names the active server span after the route template that serves it (`POST /webhooks/:envName`),
+ * as the Express instrumentation does for routes it serves: routes served ahead of Express call it.
+ */
+export function nameServerSpan(method: string, route: string): void {
+  const span = trace.getActiveSpan();
+  span?.updateName(`${method} ${route}`);
+  span?.setAttribute('http.route', route);
+}
+
 /** The ids of the active span, for log lines; undefined when nothing is traced. */
 export function currentTraceIds(): { traceId: string; spanId: string } | undefined {
   const span = trace.getActiveSpan();
