@@ -118,6 +118,7 @@ async function run(stack: FuzzStack, options: Options, tally: Tally): Promise<vo
   const d = new Draw(randomSource(options.seed));
   // Each service gets a quarter of the requests, however many routes it has.
   const routes: [Target, RouteInfo[]][] = stack.targets.map((target) => [target, routesOf(target.app)]);
+  for (const [target, own] of routes) if (own.length === 0) throw new Error(`no routes found on ${target.service}'s Express app: the fuzzer reads them from its router`);
   const deadline = Date.now() + options.seconds * 1000;
   let issued = 0;
   const trace = process.env.FUZZ_TRACE ? new RegExp(process.env.FUZZ_TRACE) : undefined;

@@ -67,7 +67,11 @@ async function freshDatabase(adminUrl: string, name: string): Promise<{ url: str
 }
 
 const port = (options: StackOptions, offset: number) => String(options.basePort === 0 ? 0 : options.basePort + offset);
-const appOf = (server: Server) => server.listeners('request')[0] as Target['app'];
+/** The Express app behind a server: its hot routes sit in front of it, and its router lists every route. */
+const appOf = (server: Server) => {
+  const listener = server.listeners('request')[0] as Target['app'] & { expressApp?: Target['app'] };
+  return listener.expressApp ?? listener;
+};
 
 async function simulators(options: StackOptions, consumerSecret: string, envName: string, logger: Logger, stops: (() => Promise<void>)[]) {
   const social = await listen(

@@ -107,8 +107,12 @@ export function addHotRoutes(app: Express, routes: HotRoute[], basics: AnswerBas
   };
 }
 
+/** A server's request listener, with the Express app behind it (tools that read its routes, such as the fuzzer, look there). */
+export type ServerListener = RequestListener & { expressApp: Express };
+
 /** The request listener of a server for `app`: its hot routes first, then Express. */
-export function requestListener(app: Express): RequestListener {
+export function requestListener(app: Express): ServerListener {
   const hot = (app as WithHotRoutes)[HOT_ROUTES];
-  return hot ? (req, res) => hot(req, res) || app(req, res) : app;
+  const listener: RequestListener = hot ? (req, res) => hot(req, res) || app(req, res) : (req, res) => app(req, res);
+  return Object.assign(listener, { expressApp: app });
 }
