@@ -23,6 +23,8 @@
  * the load generator, webhook-ingest and auth (in this process) do not take its CPU; with
  * BENCH_SEPARATE=0 everything shares this one process (one core for all JavaScript), as the
  * first figures in RESULTS.md were measured.
+ * BENCH_CPU_PROFILE_DIR=<dir> has the ticketing process write a V8 CPU profile per start there
+ * (open it in Chrome DevTools or speedscope).
  *
  *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
  *
@@ -52,8 +54,11 @@ const settings = {
   customers: Number(process.env.BENCH_CUSTOMERS ?? 500),
   largeDms: Number(process.env.BENCH_LARGE_DMS ?? 5000),
   timeoutMs: Number(process.env.BENCH_TIMEOUT_MS ?? 300_000),
-  prefetch: process.env.ACTIVITY_PREFETCH ?? '10',
+  prefetch: process.env.ACTIVITY_PREFETCH ?? '100',
+  transactions: process.env.ACTIVITY_TRANSACTIONS ?? '2',
   separate: process.env.BENCH_SEPARATE !== '0',
+  /** Where the ticketing process writes its V8 CPU profiles (one per start), when set. */
+  cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR,
 };
 
 const round2 = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);
@@ -71,7 +76,8 @@ async function runTicketing(env: Record<string, string>): Promise<TicketingHandl
     const ticketing = await startTicketing(loadTicketingConfig(env), { logger });
     return { port: ticketing.port, stop: ticketing.stop };
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ticketing-process.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = settings.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'ticketing-process.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
@@ -188,7 +194,7 @@ async function main(): Promise<void> {
     cleanup.unshift(auth.stop);
     const ingest = await startWebhookIngest(readIngestConfig({ ...common, BODY_LIMIT: '4mb' }), { logger });
     cleanup.unshift(ingest.stop);
-    const ticketingEnv = { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch };
+    const ticketingEnv = { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch, ACTIVITY_TRANSACTIONS: settings.transactions };
     let ticketing = await runTicketing(ticketingEnv);
     let stopTicketing = ticketing.stop;
     cleanup.unshift(() => stopTicketing());

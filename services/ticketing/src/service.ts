@@ -112,7 +112,9 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
   await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
   await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, {
-    max: config.ACTIVITY_PREFETCH + 6,
+    // The recording transactions, the two other consumers' (prefetch 5 each) and the HTTP
+    // routes' and periodic jobs' (4); 16 with the defaults.
+    max: config.ACTIVITY_TRANSACTIONS + 14,
     applicationName: 'ticketing',
     lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
@@ -275,7 +277,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const heldRelease = new HeldRelease({ store, logger });
   const { rawLog } = store;
   watchHeldDeliveries(store);
-  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, onRawLogged: options.onRawLogged });
+  const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, recordingTransactions: config.ACTIVITY_TRANSACTIONS, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });

@@ -50,7 +50,7 @@ async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interp
  * delivery it refuses is logged, then dead-lettered.
  */
 export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActivityPayload> {
-  const batches = new DeliveryBatches(deps.store, { heldCap: deps.heldCap, logRaw: true, onLogged: deps.onRawLogged });
+  const batches = new DeliveryBatches(deps.store, { heldCap: deps.heldCap, logRaw: true, onLogged: deps.onRawLogged, transactions: deps.recordingTransactions });
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
     const interpreted = interpret(envelope.payload);
     if ('refusal' in interpreted) {

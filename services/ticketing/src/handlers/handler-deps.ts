@@ -7,6 +7,8 @@ export interface HandlerDeps {
   logger: Logger;
   /** Held deliveries one account may have (HELD_MAX_PER_ACCOUNT). */
   heldCap?: number;
+  /** Recording transactions open at once (ACTIVITY_TRANSACTIONS). */
+  recordingTransactions?: number;
   /** Called with the envelope id once a message is handled (its effect committed, or nothing to do). */
   onHandled?: (envelopeId: string) => void;
   /** Called with a delivery's envelope id once it is in the raw log. */

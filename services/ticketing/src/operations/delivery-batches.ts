@@ -19,40 +19,41 @@ interface Waiting extends DeliveryInput {
  */
 const MOST_EVENTS_PER_BATCH = 100;
 
-/** The waiting deliveries cut into batches of at most MOST_EVENTS_PER_BATCH events (a larger delivery alone). */
-function batchesOf(waiting: Waiting[]): Waiting[][] {
-  const batches: Waiting[][] = [];
-  let current: Waiting[] = [];
+/** The first batch of the waiting deliveries: at most MOST_EVENTS_PER_BATCH events (a larger delivery alone). */
+function firstBatchOf(waiting: Waiting[]): Waiting[] {
   let events = 0;
+  let count = 0;
   for (const one of waiting) {
     const size = one.interpretation?.events.length ?? 0;
-    if (current.length > 0 && events + size > MOST_EVENTS_PER_BATCH) {
-      batches.push(current);
-      current = [];
-      events = 0;
-    }
-    current.push(one);
+    if (count > 0 && events + size > MOST_EVENTS_PER_BATCH) break;
     events += size;
+    count += 1;
   }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  return waiting.splice(0, count);
 }
 
 export interface BatchOptions extends RecordOptions {
   /** Called with each delivery's envelope id once its raw log entry is committed (when `logRaw`). */
   onLogged?: (envelopeId: string) => void;
+  /** Recording transactions open at once (default 2); deliveries that come meanwhile wait and share the next. */
+  transactions?: number;
 }
 
 /**
- * Records the deliveries handed in while the previous turn of the event loop ran (what a
- * prefetch window brings at once) in one transaction: the accounts' locks, configurations,
- * BEGIN and COMMIT once for all, instead of once per delivery. Each caller still gets its own
- * outcome; a batch that fails as a whole is recorded again one delivery at a time, so one
- * delivery's failure is its own (retried or dead-lettered alone). Hand-written: it is a
- * few lines of bookkeeping around setImmediate, which no batching library makes shorter.
+ * Records the deliveries handed in together in one transaction: the accounts' locks,
+ * configurations, BEGIN and COMMIT once for all, instead of once per delivery. At most
+ * `transactions` batches are recorded at once; what comes while they run waits and goes in the
+ * next batch. So a lone delivery on a quiet consumer is recorded at once, and under load the
+ * batches grow with the backlog (up to MOST_EVENTS_PER_BATCH events) instead of the database
+ * getting ever more small transactions. Each caller still gets its own outcome; a batch that
+ * fails as a whole is recorded again one delivery at a time, so one delivery's failure is its
+ * own (retried or dead-lettered alone). Hand-written: it is a few lines of bookkeeping around
+ * setImmediate and a counter, which no batching library makes shorter.
  */
 export class DeliveryBatches {
   private waiting: Waiting[] = [];
+  private running = 0;
+  private flushing = false;
 
   constructor(
     private readonly store: TicketingStore,
@@ -65,13 +66,26 @@ export class DeliveryBatches {
    */
   record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null): Promise<DeliveryOutcome> {
     return new Promise((resolve, reject) => {
-      if (this.waiting.length === 0) setImmediate(() => this.flush());
       this.waiting.push({ envelope, interpretation, trace: context.active(), resolve, reject });
+      this.scheduleFlush();
     });
   }
 
-  private flush(): void {
-    for (const batch of batchesOf(this.waiting.splice(0))) void this.run(batch);
+  /** Starts batches on the next turn of the event loop, so what the current one brings goes in together. */
+  private scheduleFlush(): void {
+    if (this.flushing || this.waiting.length === 0 || this.running >= (this.options.transactions ?? 2)) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flushing = false;
+      while (this.waiting.length > 0 && this.running < (this.options.transactions ?? 2)) {
+        const batch = firstBatchOf(this.waiting);
+        this.running += 1;
+        void this.run(batch).finally(() => {
+          this.running -= 1;
+          this.scheduleFlush();
+        });
+      }
+    });
   }
 
   private async run(batch: Waiting[]): Promise<void> {
@@ -80,7 +94,7 @@ export class DeliveryBatches {
       outcomes = await this.commit(batch);
     } catch (error) {
       if (batch.length === 1) await this.logAlone(batch[0]!, error);
-      else for (const one of batch) void this.run([one]);
+      else await Promise.all(batch.map((one) => this.run([one])));
       return;
     }
     for (const one of batch) if (this.options.logRaw) this.options.onLogged?.(one.envelope.id);

@@ -13,6 +13,7 @@ import { dmDelivery, dmEvent, rawActivity, userObject } from '../testing/deliver
 import { AccountUnavailable, InvalidPartnerConfig, InvalidReply, NothingToReplyTo, TicketNotFound } from './errors';
 import { mirrorAccountChange } from './mirror-account-event';
 import { recordCommandResult, recordUnsendableCommand } from './record-command-result';
+import { DeliveryBatches } from './delivery-batches';
 import { recordDeliveries, recordDelivery, type DeliveryOutcome } from './record-delivery';
 import { HeldRelease } from './release-held';
 import { savePartnerConfig } from './save-partner-config';
@@ -269,6 +270,43 @@ describe('a prefetch window of deliveries', () => {
     const { rows: announced } = await pool.query<{ envelope: { payload: { type: string; activity: { text: string } } } }>('SELECT envelope FROM outbox WHERE id > $1 ORDER BY id', [before[0]!.n ?? 0]);
     expect(announced.map((row) => [row.envelope.payload.type, row.envelope.payload.activity.text])).toEqual(window.map((_, i) => ['ticket.activity', `message ${i}`]));
     expect(await store.rawLog.count(account)).toBe(13);
+  });
+
+  it('records what comes while its transactions run in the next one, never more at once than allowed', async () => {
+    const account = newAccount();
+    await configure(account);
+    let open = 0;
+    let mostOpen = 0;
+    const sizes: number[] = [];
+    const watched = Object.create(store) as TicketingStore;
+    watched.transaction = async (work) => {
+      open += 1;
+      mostOpen = Math.max(mostOpen, open);
+      try {
+        return await store.transaction(async (tx) => {
+          const logged = tx.rawLog.append.bind(tx.rawLog);
+          tx.rawLog.append = (entries) => (sizes.push(entries.length), logged(entries));
+          return work(tx);
+        });
+      } finally {
+        open -= 1;
+      }
+    };
+    const batches = new DeliveryBatches(watched, { logRaw: true, transactions: 2 });
+    const customers = Array.from({ length: 30 }, (_, i) => ({ id: `32${account}${i}`, screenName: `d${i}`, name: `Customer ${i}` }));
+    // Handed in over several turns of the event loop, as a consumer's messages arrive.
+    const outcomes: Promise<DeliveryOutcome>[] = [];
+    for (const [i, customer] of customers.entries()) {
+      const { envelope, interpretation } = envelopeOf(directMessageReceived({ account, customer, text: `hello ${i}` }));
+      outcomes.push(batches.record(envelope, interpretation));
+      if (i % 3 === 2) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await Promise.all(outcomes)).map((outcome) => outcome.counts.opened)).toEqual(customers.map(() => 1));
+    expect(mostOpen).toBe(2);
+    // The first two turns go at once; what the others bring while those run waits and is recorded together.
+    expect(sizes.length).toBeLessThan(10);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(30);
+    expect(await tickets(account)).toHaveLength(30);
   });
 });
 
