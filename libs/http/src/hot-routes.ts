@@ -107,12 +107,12 @@ export function addHotRoutes(app: Express, routes: HotRoute[], basics: AnswerBas
   };
 }
 
-/** A server's request listener, with the Express app behind it (tools that read its routes, such as the fuzzer, look there). */
-export type ServerListener = RequestListener & { expressApp: Express };
+/** A server's request listener: the Express app, or a function serving hot routes ahead of the app it names (tools that read the routes, such as the fuzzer, look there). */
+export type ServerListener = RequestListener & { expressApp?: Express };
 
 /** The request listener of a server for `app`: its hot routes first, then Express. */
 export function requestListener(app: Express): ServerListener {
   const hot = (app as WithHotRoutes)[HOT_ROUTES];
-  const listener: RequestListener = hot ? (req, res) => hot(req, res) || app(req, res) : (req, res) => app(req, res);
-  return Object.assign(listener, { expressApp: app });
+  if (!hot) return app;
+  return Object.assign((req: IncomingMessage, res: ServerResponse) => hot(req, res) || app(req, res), { expressApp: app });
 }
