@@ -78,6 +78,8 @@ export interface RunningTicketing {
   searchQueries: SearchQueries;
   /** The silence alarm: `check()` (also run on an interval, by one replica at a time). */
   silences: SilenceWatch;
+  /** The silence alarm's periodic run: `runNow()` joins the one in progress (the first starts with the service). */
+  silenceChecks: Periodic;
   /** Deletes raw log entries and held deliveries past their retention: `runNow()` (also run on an interval). */
   retention: Periodic;
   /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
@@ -336,6 +338,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     rawLog,
     retention: timed.retention,
     silences: timed.silences,
+    silenceChecks: timed.silenceChecks,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();
