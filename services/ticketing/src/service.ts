@@ -15,7 +15,7 @@ import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import type { RawLog } from './adapters/db/raw-log';
-import { watchHeldDeliveries, watchSilentAccounts } from './adapters/metrics';
+import { watchStore } from './adapters/metrics';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
@@ -288,8 +288,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
   const { rawLog } = store;
-  watchHeldDeliveries(store);
-  watchSilentAccounts(store);
+  watchStore(store);
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);

@@ -38,3 +38,9 @@ export function watchSilentAccounts(store: TicketingStore): void {
     },
   });
 }
+
+/** The gauges counted in the database at each scrape (all replicas): held deliveries and silent accounts. */
+export function watchStore(store: TicketingStore): void {
+  watchHeldDeliveries(store);
+  watchSilentAccounts(store);
+}
