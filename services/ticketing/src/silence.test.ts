@@ -125,6 +125,9 @@ describe('the silence alarm', () => {
     await logDeliveries(quietFew, minutesBefore(now, 300, 200, 100)); // fewer than usual: 3 < 5
     await logDeliveries(revoked, minutesBefore(now, 600, 400, 300, 200, 100, 90));
     const raised = await metric('account_silences_raised_total');
+    // A CRM webhook endpoint that wants the silence alarm's events (nothing listens there: the delivery rows are what counts).
+    const endpoint = await api.post<{ id: string }>('/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', eventTypes: ['account.silent', 'account.delivering'] });
+    expect(endpoint.status).toBe(201);
 
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [usual], delivering: [] });
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [], delivering: [] });
@@ -144,6 +147,8 @@ describe('the silence alarm', () => {
     ]);
     for (const other of [quietFew, revoked]) expect(heard.filter((m) => m.envelope.payload.accountId === other)).toEqual([]);
 
+    const { rows: webhooks } = await stack.service.pool.query('SELECT event_id, event_type FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.body.id]);
+    expect(webhooks).toEqual([{ event_id: `crm.account.silent:${usual}:${lastDelivery.toISOString()}`, event_type: 'account.silent' }]);
     expect(await metric('account_silences_raised_total')).toBe(raised + 1);
     expect(await metric('silent_accounts')).toBe(1);
     expect((await api.get(`/v1/accounts/${usual}`)).body).toMatchObject({ accountId: usual, silence: { silentSince: lastDelivery.toISOString() } });
