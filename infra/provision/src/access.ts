@@ -42,10 +42,18 @@ const hearsRevocations = (grants: BrokerAccess): BrokerAccess => ({ write: grant
 export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   'webhook-ingest': access([Exchanges.socialActivity, Exchanges.authRpc]),
   // rpc.auth: auth.credential.verify and search; the webhook key is refused to ticketing by the method's callers.
+  // account.events: the silence alarm's account.silent and account.delivering.
   ticketing: hearsRevocations(
-    access([Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.trackingRpc, Exchanges.authRpc], Queues.ticketingActivity, Queues.ticketingCommandResults, Queues.ticketingAccountEvents),
+    access(
+      [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc],
+      Queues.ticketingActivity,
+      Queues.ticketingCommandResults,
+      Queues.ticketingAccountEvents,
+    ),
   ),
-  auth: hearsRevocations(access([Exchanges.socialCommandResults, Exchanges.accountEvents, Exchanges.accessEvents, REPLIES], Queues.authRpc, Queues.authCommands, Queues.authActivity)),
+  auth: hearsRevocations(
+    access([Exchanges.socialCommandResults, Exchanges.accountEvents, Exchanges.accessEvents, REPLIES], Queues.authRpc, Queues.authCommands, Queues.authActivity, Queues.authAccountEvents),
+  ),
   tracking: hearsRevocations(access([REPLIES, Exchanges.authRpc], Queues.trackingRpc)),
 };
 

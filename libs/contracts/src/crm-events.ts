@@ -116,11 +116,60 @@ function crmEventSchema(type: CrmEventType): TSchema {
   return Type.Object({ type: Type.Literal(type), ...common, ...parts }, { description: `The CRM event ${type}.` });
 }
 
-/** The envelope type of a CRM event: `crm.ticket.created.v1`. */
-export const crmEnvelopeType = (type: CrmEventType, version = CRM_EVENT_VERSION) => `crm.${type}.v${version}`;
+/** The envelope type of a CRM event: `crm.ticket.created.v1`, `crm.account.silent.v1`. */
+export const crmEnvelopeType = (type: CrmEventType | CrmAccountEventType, version = CRM_EVENT_VERSION) => `crm.${type}.v${version}`;
 
 /** One contract per event type (the same payload shape, with the part the type requires). */
 export const CrmEvents = Object.fromEntries(CRM_EVENT_TYPES.map((type) => [type, defineContract(crmEnvelopeType(type), crmEventSchema(type))])) as unknown as Record<
   CrmEventType,
   Contract<CrmEventPayload>
 >;
+
+/**
+ * Events about an account rather than a ticket, on the same exchange and webhooks: the silence
+ * alarm (an account that usually gets deliveries has had none for a while, and when they come
+ * again). Their payload carries `accountId` and `silence` instead of a ticket.
+ */
+export const CRM_ACCOUNT_EVENT_TYPES = ['account.silent', 'account.delivering'] as const;
+export type CrmAccountEventType = (typeof CRM_ACCOUNT_EVENT_TYPES)[number];
+
+/** Every type the CRM can hear (a webhook endpoint may choose among them). */
+export const CRM_ALL_EVENT_TYPES = [...CRM_EVENT_TYPES, ...CRM_ACCOUNT_EVENT_TYPES] as const;
+export type CrmAnyEventType = (typeof CRM_ALL_EVENT_TYPES)[number];
+
+const CrmSilenceSchema = Type.Object(
+  {
+    silentSince: Type.String({ format: 'date-time', description: 'When the last delivery before the silence was received.' }),
+    detectedAt: Type.String({ format: 'date-time', description: 'When ticketing noticed (the silence, or its end).' }),
+    resumedAt: Nullable(Type.String({ format: 'date-time', description: 'account.delivering: when the first delivery after the silence was received; null in account.silent.' })),
+  },
+  { additionalProperties: false, description: 'The silence: since when, when it was noticed, when deliveries came again.' },
+);
+
+/** The schema of one account event type. */
+function crmAccountEventSchema(type: CrmAccountEventType) {
+  return Type.Object(
+    {
+      type: Type.Literal(type),
+      version: Type.Literal(CRM_EVENT_VERSION),
+      actor: Type.String({ minLength: 1, maxLength: 200, description: '`system`: the silence alarm.' }),
+      accountId: Type.String(),
+      silence: CrmSilenceSchema,
+    },
+    { description: `The CRM event ${type}.` },
+  );
+}
+
+export const CrmAccountEventPayloadSchema = Type.Object({
+  type: StringEnum(CRM_ACCOUNT_EVENT_TYPES),
+  version: Type.Literal(CRM_EVENT_VERSION),
+  actor: Type.String(),
+  accountId: Type.String(),
+  silence: CrmSilenceSchema,
+});
+export type CrmAccountEventPayload = Static<typeof CrmAccountEventPayloadSchema>;
+
+/** One contract per account event type. */
+export const CrmAccountEvents = Object.fromEntries(
+  CRM_ACCOUNT_EVENT_TYPES.map((type) => [type, defineContract(crmEnvelopeType(type), crmAccountEventSchema(type))]),
+) as unknown as Record<CrmAccountEventType, Contract<CrmAccountEventPayload>>;

@@ -19,6 +19,7 @@ export * from './commands';
 export * from './auth-account-events';
 export * from './tracking';
 export * from './account-events';
+export * from './silence-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';
 export * from './crm-events';

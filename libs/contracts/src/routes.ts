@@ -3,10 +3,11 @@ import { AccountRevoked, ACCOUNT_REVOKED_KEY } from './account-events';
 import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, AuthAccountEventKeys, WebhookInvalid } from './auth-account-events';
 import { SocialCommand, SocialCommandResult } from './commands';
 import { CredentialGrantSchema, CredentialRevoked, CredentialVerifyRequest } from './credentials';
-import { CRM_EVENT_TYPES, CrmEvents } from './crm-events';
+import { CRM_ACCOUNT_EVENT_TYPES, CRM_EVENT_TYPES, CrmAccountEvents, CrmEvents } from './crm-events';
 import type { Contract } from './envelope';
 import { RawActivity, SearchPostsRequest, SearchPostsResultSchema, WebhookKeyRequest, WebhookKeyResultSchema } from './messages';
 import { Nullable } from './schema';
+import { AccountDelivering, AccountSilent, SilenceEventKeys } from './silence-events';
 import { Exchanges, Queues } from './topology';
 import {
   TrackingAvailabilityRequest,
@@ -82,6 +83,21 @@ export const PUBLICATIONS: Publication[] = [
       summary: contract.schema.description ?? contract.type,
     }),
   ),
+  ...(
+    [
+      [AccountSilent, SilenceEventKeys.silent],
+      [AccountDelivering, SilenceEventKeys.delivering],
+    ] as const
+  ).map(
+    ([contract, routingKey]): Publication => ({
+      contracts: [contract],
+      exchange: Exchanges.accountEvents,
+      routingKey,
+      producer: 'ticketing',
+      via: 'outbox',
+      summary: `${contract.schema.description ?? contract.type} (ticketing's silence alarm)`,
+    }),
+  ),
   {
     contracts: [CredentialRevoked],
     exchange: Exchanges.accessEvents,
@@ -98,6 +114,16 @@ export const PUBLICATIONS: Publication[] = [
       producer: 'ticketing',
       via: 'outbox',
       summary: `The CRM event \`${type}\` (docs/crm-events.md); the CRM binds queues of its own to \`${Exchanges.crmEvents}\`.`,
+    }),
+  ),
+  ...CRM_ACCOUNT_EVENT_TYPES.map(
+    (type): Publication => ({
+      contracts: [CrmAccountEvents[type]],
+      exchange: Exchanges.crmEvents,
+      routingKey: type,
+      producer: 'ticketing',
+      via: 'outbox',
+      summary: `The CRM event \`${type}\` about an account (docs/crm-events.md, "Account events").`,
     }),
   ),
 ];
@@ -126,6 +152,12 @@ export const CONSUMPTIONS: Consumption[] = [
   },
   { queue: Queues.authCommands, consumer: 'auth', contracts: [SocialCommand], summary: 'Carries out each command on the platform, once, and publishes its result.' },
   { queue: Queues.authActivity, consumer: 'auth', contracts: [RawActivity], summary: 'Records a revoke (`user_event`) and announces `account.revoked`.' },
+  {
+    queue: Queues.authAccountEvents,
+    consumer: 'auth',
+    contracts: [AccountSilent],
+    summary: "ticketing's silence alarm: for an account with X Activity API subscriptions, queues a replay of the silent window (within the platform's rules).",
+  },
 ];
 
 /** A method of an RPC queue: its request, the schema of its result, who answers and who calls. */

@@ -1,5 +1,6 @@
 import { ACCOUNT_REVOKED_KEY } from './account-events';
 import { AuthAccountEventKeys } from './auth-account-events';
+import { SilenceEventKeys } from './silence-events';
 import { SOCIAL_ACTIONS } from './commands';
 
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
@@ -56,6 +57,7 @@ export const Queues = {
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
   authActivity: 'auth.activity',
+  authAccountEvents: 'auth.account-events',
   trackingRpc: 'tracking.rpc',
 } as const;
 
@@ -90,5 +92,7 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Queues.trackingRpc, kind: 'rpc', bindings: [{ exchange: Exchanges.trackingRpc, routingKey: Queues.trackingRpc }] },
     // The platform's user events (webhook-ingest routes them `user_event.<revoking user id>`): auth records a revoke and announces account.revoked.
     { name: Queues.authActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: 'user_event.#' }], retry: DEFAULT_RETRY },
+    // ticketing's silence alarm: auth asks the platform to replay the silent window of an account with XAA subscriptions.
+    { name: Queues.authAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: SilenceEventKeys.silent }], retry: DEFAULT_RETRY },
   ],
 };

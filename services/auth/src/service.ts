@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
+import { AccountSilent, Queues, RawActivity, SocialCommand, SYSTEM_TOPOLOGY, type AccountSilentPayload, type RawActivityPayload, type SocialCommandPayload } from '@crm/contracts';
 import type { Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
@@ -12,6 +12,7 @@ import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
+import { createAccountSilentHandler } from './handlers/account-silent-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
 import { credentialRpcMethods } from './handlers/credential-rpc';
@@ -34,6 +35,8 @@ export interface RunningService {
   xaa: ReturnType<typeof xaaParts>;
   consumer: Consumer<SocialCommandPayload>;
   activityConsumer: Consumer<RawActivityPayload>;
+  /** `account.silent` from ticketing's silence alarm: replays of silent windows. */
+  silentConsumer: Consumer<AccountSilentPayload>;
   /** Publishes what auth enqueued in its transactions (account events, command results). */
   relay: OutboxRelay;
   stop: () => Promise<void>;
@@ -138,8 +141,8 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
   return { webhooks, xaa, accountService, executor };
 }
 
-/** What auth takes from the broker: commands, the platform's user events, and RPC requests. */
-function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; apiCredentials: ApiCredentialStore; logger: Logger }) {
+/** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
+function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; apiCredentials: ApiCredentialStore; replays: XaaReplays; logger: Logger }) {
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
@@ -153,10 +156,16 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     contracts: [RawActivity],
     handler: createActivityHandler({ accounts: deps.accountService, logger: deps.logger }),
   });
+  const silentConsumer = new Consumer<AccountSilentPayload>(broker, {
+    queue: Queues.authAccountEvents,
+    topology: SYSTEM_TOPOLOGY,
+    contracts: [AccountSilent],
+    handler: createAccountSilentHandler({ replays: deps.replays, logger: deps.logger }),
+  });
   const keyOptions = { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000, callers: { webhookKey: config.WEBHOOK_KEY_CALLERS } };
   const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, keyOptions), ...credentialRpcMethods(deps.apiCredentials)];
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods });
-  return { consumer, activityConsumer, rpc };
+  return { consumer, activityConsumer, silentConsumer, rpc };
 }
 
 /** Runs the webhook check one at a time (timer and HTTP share the running one): two overlapping checks would both announce webhook.invalid. */
@@ -207,7 +216,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { webhooks, xaa, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const apiCredentials = db.apiCredentials;
-  const { consumer, activityConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, logger });
+  const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, replays: xaa.replays, logger });
   const access = accessControl({ ...accessSettings(config), verify: (token) => apiCredentials.verify(token), pool: db.pool, logger, broker });
 
   const app = createHttpApp({
@@ -233,11 +242,12 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     xaa,
     consumer,
     activityConsumer,
+    silentConsumer,
     relay,
     stop: async () => {
       if (timer) clearInterval(timer);
       await stopHeartbeat();
-      await Promise.all([consumer.stop(), activityConsumer.stop()]);
+      await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);
       await access.close();

@@ -44,6 +44,10 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       SEARCH_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often search queries due to run are looked for (each runs on its own interval).' }),
       SEARCH_FIRST_RUN_MAX: wholeNumber(1)({ default: 20, desc: "Posts asked for on a search query's first run (at most 100): older matches are not turned into tickets." }),
       SEARCH_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 15_000, desc: "How long ticketing waits for auth's answer to a search on auth.rpc." }),
+      SILENCE_AFTER_MINUTES: wholeNumber(1)({ default: 60, desc: 'An account that usually gets deliveries and has had none this long is silent (account.silent); keep it under SILENCE_LOOKBACK_HOURS.' }),
+      SILENCE_LOOKBACK_HOURS: wholeNumber(1)({ default: 24, desc: 'The period over which an account must have had SILENCE_MIN_DELIVERIES deliveries to usually get deliveries.' }),
+      SILENCE_MIN_DELIVERIES: wholeNumber(1)({ default: 50, desc: 'Deliveries within SILENCE_LOOKBACK_HOURS that make an account one that usually gets deliveries (only those are alarmed about).' }),
+      SILENCE_CHECK_INTERVAL_MS: wholeNumber(1)({ default: 60_000, desc: 'How often the silence alarm looks for accounts that went silent or deliver again (one replica at a time).' }),
       TRACKING_READ_WAIT_MS: wholeNumber(1)({ default: 1_500, desc: 'How long reading a ticket waits for that check before answering with the last known state, marked stale.' }),
       WEBHOOK_SECRETS_KEY: base64Key32({
         default: undefined,

@@ -794,6 +794,7 @@ describe('partner configuration API', () => {
       consumerKey: null,
       accessToken: null,
       statusChangedAt: '2026-09-02T10:00:00.000Z',
+      silence: null,
     });
     await publish(AuthAccountEventKeys.needsReconnect, AccountNeedsReconnect, { ...view, reason: { platformCode: 89, message: 'Invalid or expired token.' }, detectedAt: '2026-09-03T10:00:00.000Z' });
     expect((await api.get(`/v1/partner-configs/${account}`)).body).toMatchObject({ accountStatus: 'needs_reconnect', consumerKey: null });

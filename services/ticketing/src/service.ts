@@ -15,7 +15,7 @@ import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import type { RawLog } from './adapters/db/raw-log';
-import { watchHeldDeliveries } from './adapters/metrics';
+import { watchStore } from './adapters/metrics';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
@@ -27,6 +27,7 @@ import { recordUnsendableCommand } from './operations/record-command-result';
 import { HeldRelease } from './operations/release-held';
 import { SearchQueries, type SearchClient } from './operations/search-queries';
 import { Replies } from './operations/send-reply';
+import { SilenceWatch } from './operations/silences';
 import { SlaClocks } from './operations/sla';
 
 /** Versioned SQL migrations of ticketing's database. */
@@ -53,7 +54,7 @@ export interface TicketingOptions {
   onRawLogged?: (envelopeId: string) => void;
   /** Called with each message's envelope id once it is handled (activity, account events, command results); tests wait on it. */
   onHandled?: (envelopeId: string) => void;
-  /** The time SLA timers and search queries are due by (tests move it); the system clock by default. */
+  /** The time SLA timers, search queries and the silence alarm go by (tests move it); the system clock by default. */
   clock?: () => Date;
   /** Where search queries go; auth over `auth.rpc` by default. */
   search?: SearchClient;
@@ -75,6 +76,10 @@ export interface RunningTicketing {
   sla: SlaClocks;
   /** Search queries: `runDue()` (also run on an interval). */
   searchQueries: SearchQueries;
+  /** The silence alarm: `check()` (also run on an interval, by one replica at a time). */
+  silences: SilenceWatch;
+  /** The silence alarm's periodic run: `runNow()` joins the one in progress (the first starts with the service). */
+  silenceChecks: Periodic;
   /** Deletes raw log entries and held deliveries past their retention: `runNow()` (also run on an interval). */
   retention: Periodic;
   /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
@@ -153,7 +158,7 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
 
 type Consumers = ReturnType<typeof consumersOf>;
 
-/** SLA clocks and search queries, with the periodic runs every replica makes of both. */
+/** SLA clocks, search queries and the silence alarm, with the periodic runs every replica makes of them. */
 function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { store: TicketingStore; relay: OutboxRelay; rpc: RpcClient; rawLog: RawLog }) {
   const { store, relay } = deps;
   const { logger } = options;
@@ -169,13 +174,21 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   });
   const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
   const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
+  const silences = new SilenceWatch({
+    store,
+    logger,
+    clock,
+    relay,
+    settings: { silentAfterMs: config.SILENCE_AFTER_MINUTES * 60_000, lookbackMs: config.SILENCE_LOOKBACK_HOURS * 3_600_000, minDeliveries: config.SILENCE_MIN_DELIVERIES },
+  });
+  const silenceChecks = new Periodic('silence check', () => silences.check(), logger);
   const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
   const retention = new Periodic('retention', async () => {
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
     const expired = await store.transaction((tx) => tx.held.expireBefore(daysAgo(config.HELD_TTL_DAYS)));
     if (purged + expired > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired });
   }, logger);
-  return { sla, searchQueries, slaTimers, searchRuns, retention };
+  return { sla, searchQueries, slaTimers, searchRuns, retention, silences, silenceChecks };
 }
 type TimedWork = ReturnType<typeof timedWork>;
 
@@ -236,7 +249,7 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
   return [
     async () => {
       clearInterval(parts.releaseTimer);
@@ -250,6 +263,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.slaTimers.stop(),
     () => parts.searchRuns.stop(),
     () => parts.retention.stop(),
+    () => parts.silenceChecks.stop(),
     () => parts.relay.stop(),
     () => parts.life.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -276,7 +290,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const publisher = new Publisher(broker, topology);
   const heldRelease = new HeldRelease({ store, logger });
   const { rawLog } = store;
-  watchHeldDeliveries(store);
+  watchStore(store);
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, recordingTransactions: config.ACTIVITY_TRANSACTIONS, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
@@ -307,6 +321,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
   timed.retention.start(config.RETENTION_INTERVAL_MS);
+  timed.silenceChecks.start(config.SILENCE_CHECK_INTERVAL_MS);
 
   const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life, access });
   const port = (server.address() as AddressInfo).port;
@@ -323,6 +338,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     searchQueries: timed.searchQueries,
     rawLog,
     retention: timed.retention,
+    silences: timed.silences,
+    silenceChecks: timed.silenceChecks,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -41,7 +41,8 @@ export function ticketLife(deps: TicketLifeDeps) {
   const dispatcher = new WebhookDispatcher({ store, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   changes.onChange((notice) => {
     live.publish(notice);
-    if (!notice.type.startsWith('ticket.')) return;
+    // CRM events (of tickets, and of accounts: the silence alarm) went to the outbox; typing and read state did not.
+    if (!notice.type.startsWith('ticket.') && !notice.type.startsWith('account.')) return;
     kickOutbox();
     // Only a change that queued webhook deliveries has work for the dispatcher (its interval catches the rest).
     if (notice.webhooks) void dispatcher.kick();

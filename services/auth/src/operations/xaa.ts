@@ -178,7 +178,17 @@ export class XaaReplays {
     return this.queue(missedFrom, startedAt, 'outage found at start-up');
   }
 
-  /** Queues a replay of [from, to] (an operator's request, or an outage) and asks for it now when allowed. */
+  /**
+   * An account went silent (ticketing's silence alarm): for an account with XAA subscriptions,
+   * queues a replay from a margin before its last delivery to now; null for another account.
+   * The same silence heard again queues nothing (a window is queued once per start).
+   */
+  async replaySilence(accountId: string, silentSince: number): Promise<ReplayRequestOutcome | null> {
+    if ((await this.deps.store.subscriptionsOf(accountId)).length === 0) return null;
+    return this.queue(silentSince - this.options.marginMs, this.now(), `account ${accountId} silent since ${new Date(silentSince).toISOString()}`);
+  }
+
+  /** Queues a replay of [from, to] (an operator's request, an outage, a silent account) and asks for it now when allowed. */
   async queue(from: number, to: number, reason: string): Promise<ReplayRequestOutcome> {
     const window = replayWindow(from, to, this.options.rules);
     const added = await this.deps.store.addReplay({ from: new Date(window.from), to: new Date(window.to), notBefore: new Date(window.notBefore), reason });

@@ -20,3 +20,27 @@ export function watchHeldDeliveries(store: TicketingStore): void {
     },
   });
 }
+
+/** Silences the silence alarm raised (account.silent published), by this replica. */
+export const accountSilencesRaised = new prometheus.Counter({
+  name: 'account_silences_raised_total',
+  help: 'Silences of accounts that usually get deliveries raised by this replica (account.silent published).',
+});
+
+/** Connected accounts silent now, counted in the database at each scrape. */
+export function watchSilentAccounts(store: TicketingStore): void {
+  prometheus.register.removeSingleMetric('silent_accounts');
+  new prometheus.Gauge({
+    name: 'silent_accounts',
+    help: 'Connected accounts that usually get deliveries and have had none for SILENCE_AFTER_MINUTES (all replicas).',
+    async collect() {
+      this.set(await store.read.silences.countSilent().catch(() => 0));
+    },
+  });
+}
+
+/** The gauges counted in the database at each scrape (all replicas): held deliveries and silent accounts. */
+export function watchStore(store: TicketingStore): void {
+  watchHeldDeliveries(store);
+  watchSilentAccounts(store);
+}

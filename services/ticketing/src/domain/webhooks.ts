@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { CRM_EVENT_TYPES, type CrmEventType } from '@crm/contracts';
+import { CRM_ALL_EVENT_TYPES, type CrmAnyEventType } from '@crm/contracts';
 
 /** A CRM webhook endpoint as registered: where to POST, and which event types (all when empty). */
 export interface EndpointInput {
   url: string;
   description: string | null;
-  eventTypes: CrmEventType[];
+  eventTypes: CrmAnyEventType[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,11 +30,11 @@ export function readEndpoint(body: unknown): { endpoint: EndpointInput } | { pro
   const badUrl = urlProblem(url);
   if (badUrl) problems.push(badUrl);
   if (description !== undefined && description !== null && (typeof description !== 'string' || description.length > 500)) problems.push('/description must be a string of at most 500 characters');
-  if (eventTypes !== undefined && (!Array.isArray(eventTypes) || !eventTypes.every((type) => (CRM_EVENT_TYPES as readonly unknown[]).includes(type)))) {
-    problems.push(`/eventTypes must be an array of ${CRM_EVENT_TYPES.join(', ')} (empty or absent: all)`);
+  if (eventTypes !== undefined && (!Array.isArray(eventTypes) || !eventTypes.every((type) => (CRM_ALL_EVENT_TYPES as readonly unknown[]).includes(type)))) {
+    problems.push(`/eventTypes must be an array of ${CRM_ALL_EVENT_TYPES.join(', ')} (empty or absent: all)`);
   }
   if (problems.length > 0) return { problems };
-  return { endpoint: { url: url as string, description: typeof description === 'string' ? description : null, eventTypes: [...new Set((eventTypes ?? []) as CrmEventType[])] } };
+  return { endpoint: { url: url as string, description: typeof description === 'string' ? description : null, eventTypes: [...new Set((eventTypes ?? []) as CrmAnyEventType[])] } };
 }
 
 /** A Standard Webhooks signing secret: `whsec_` and 24 random bytes in base64. */

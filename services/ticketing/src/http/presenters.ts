@@ -247,5 +247,6 @@ export function accountJson(row: AccountRow) {
     consumerKey: row.consumer_key_masked,
     accessToken: row.access_token_masked,
     statusChangedAt: row.status_changed_at.toISOString(),
+    silence: row.silent_since && row.silence_detected_at ? { silentSince: row.silent_since.toISOString(), detectedAt: row.silence_detected_at.toISOString() } : null,
   };
 }

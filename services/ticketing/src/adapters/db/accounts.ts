@@ -8,7 +8,14 @@ export interface AccountRow {
   consumer_key_masked: string | null;
   access_token_masked: string | null;
   status_changed_at: Date;
+  /** The account's open silence (the silence alarm), if any: since when, when it was noticed. */
+  silent_since: Date | null;
+  silence_detected_at: Date | null;
 }
+
+/** An account with its open silence. */
+const SELECT_ACCOUNTS = `SELECT a.*, s.silent_since, s.detected_at AS silence_detected_at
+  FROM accounts a LEFT JOIN account_silences s ON s.account_id = a.account_id AND s.ended_at IS NULL`;
 
 /** ticketing's mirror of the connected accounts. */
 export class AccountRepository {
@@ -41,12 +48,12 @@ export class AccountRepository {
   }
 
   async find(accountId: string): Promise<AccountRow | null> {
-    const { rows } = await this.db.query<AccountRow>('SELECT * FROM accounts WHERE account_id = $1', [accountId]);
+    const { rows } = await this.db.query<AccountRow>(`${SELECT_ACCOUNTS} WHERE a.account_id = $1`, [accountId]);
     return rows[0] ?? null;
   }
 
   async list(): Promise<AccountRow[]> {
-    const { rows } = await this.db.query<AccountRow>('SELECT * FROM accounts ORDER BY account_id');
+    const { rows } = await this.db.query<AccountRow>(`${SELECT_ACCOUNTS} ORDER BY a.account_id`);
     return rows;
   }
 }

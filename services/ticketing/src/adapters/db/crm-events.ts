@@ -1,4 +1,4 @@
-import { CRM_EVENT_VERSION, CrmEvents, Exchanges, type CrmEventPayload, type CrmEventType, type CrmTicketSummary } from '@crm/contracts';
+import { CRM_EVENT_VERSION, CrmAccountEvents, CrmEvents, Exchanges, type CrmAccountEventPayload, type CrmAccountEventType, type CrmEventPayload, type CrmEventType, type CrmTicketSummary, type Envelope } from '@crm/contracts';
 import { makeEnvelope } from '@crm/messaging';
 import type { Queryable } from './queryable';
 import type { Outbox } from './store';
@@ -44,6 +44,21 @@ export interface CrmEventSpec {
   messageId?: string;
   /** The timeline entry the event carries as `activity`, read with the ticket. */
   activityId?: string;
+}
+
+/** An event about an account (the silence alarm), with the id that makes it recognisable when published again. */
+export interface CrmAccountEventSpec {
+  type: CrmAccountEventType;
+  accountId: string;
+  silence: CrmAccountEventPayload['silence'];
+  messageId: string;
+}
+
+/** A made CRM event: what goes to the outbox and webhooks, and what NOTIFY announces. */
+interface MadeEvent {
+  type: string;
+  envelope: Envelope;
+  notice: ChangeNotice;
 }
 
 export interface ConversationStateChange {
@@ -93,6 +108,24 @@ export class CrmEventRepository {
       const notice: ChangeNotice = { id: envelope.id, type, ticketId, accountId: ticket.accountId, actor, occurredAt: envelope.occurredAt, ticket, data: allParts as Record<string, unknown> };
       return { type, envelope, notice };
     });
+    await this.queue(made);
+    return made.map((m) => m.envelope.id);
+  }
+
+  /** Account events (the silence alarm): to the outbox, the webhooks and the live inbox like ticket events, without a ticket. */
+  async emitAccountEvents(events: CrmAccountEventSpec[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const made = events.map(({ type, accountId, silence, messageId }): MadeEvent => {
+      const payload: CrmAccountEventPayload = { type, version: CRM_EVENT_VERSION, actor: 'system', accountId, silence };
+      const envelope = makeEnvelope(CrmAccountEvents[type], 'ticketing', payload, { id: messageId });
+      return { type, envelope, notice: { id: envelope.id, type, ticketId: null, accountId, actor: 'system', occurredAt: envelope.occurredAt, data: { silence } } };
+    });
+    await this.queue(made);
+    return made.map((m) => m.envelope.id);
+  }
+
+  /** The outbox rows in one statement, the webhook deliveries and the notifications in one. */
+  private async queue(made: MadeEvent[]): Promise<void> {
     await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
     // Each notice twice, with and without `webhooks`: which one goes depends on whether the insert queued deliveries.
     await this.db.query(
@@ -111,7 +144,6 @@ export class CrmEventRepository {
         made.map((m) => noticeText({ ...m.notice, webhooks: true })),
       ],
     );
-    return made.map((m) => m.envelope.id);
   }
 
   /** Announces a change to this process and the others, delivered when (and only if) the transaction commits. */

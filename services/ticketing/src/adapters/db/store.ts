@@ -14,6 +14,7 @@ import { PartnerConfigRepository } from './partner-configs';
 import { RawLog } from './raw-log';
 import { TicketLifeRepository } from './ticket-life';
 import { SearchQueryRepository } from './search-queries';
+import { SilenceRepository } from './silences';
 import { SlaRepository } from './sla';
 import { TicketQueries } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
@@ -43,6 +44,8 @@ export interface TicketingTx {
   orders: OrderRepository;
   sla: SlaRepository;
   searchQueries: SearchQueryRepository;
+  /** The silence alarm's state and what it reads of the raw log. */
+  silences: SilenceRepository;
   outbox: Outbox;
   /** People's changes and internal timeline entries. */
   life: TicketLifeRepository;
@@ -63,6 +66,7 @@ export interface TicketingReads {
   webhooks: WebhookRepository;
   sla: Pick<SlaRepository, 'ticketsWithDueTimers'>;
   searchQueries: Pick<SearchQueryRepository, 'listQueryStates'>;
+  silences: Pick<SilenceRepository, 'countSilent'>;
 }
 
 /** now() is the transaction's start time whatever the statement: asked at most once, or learnt from a statement that returned it. */
@@ -105,6 +109,7 @@ function boundTo(db: PoolClient): TicketingTx {
     webhooks: new WebhookRepository(db),
     sla: new SlaRepository(db),
     searchQueries: new SearchQueryRepository(db),
+    silences: new SilenceRepository(db),
     rawLog: new RawLog(db),
   };
 }
@@ -130,6 +135,7 @@ export class TicketingStore {
       webhooks: new WebhookRepository(pool),
       sla: new SlaRepository(pool),
       searchQueries: new SearchQueryRepository(pool),
+      silences: new SilenceRepository(pool),
     };
   }
 
