@@ -113,7 +113,7 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * Every action and the platform call that carries it out. Writes the platform has a v2 route
  * for go through v2 (v1.1 is legacy, and OAuth 2.0 user tokens work only on v2); reads stay on
  * v1.1 because callers read their v1.1 answers (`id_str`, `screen_name`, statuses), and so do
- * writes v2 has no route for. docs/platform-routes.md has the same table for readers.
+ * writes v2 has no route for. docs/architecture.md (*The social platform*) shows the same table.
  *
  * | action | route |
  * |---|---|
