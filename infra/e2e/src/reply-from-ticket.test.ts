@@ -32,7 +32,8 @@ const CONSUMER_KEY = `e2e-key-${randomBytes(6).toString('hex')}`;
 const CONSUMER_SECRET = `e2e-consumer-secret-${randomBytes(12).toString('hex')}`;
 const CREDENTIALS_KEY = randomBytes(32).toString('base64');
 const CRM_TOKEN = `e2e-crm-token-${randomBytes(12).toString('hex')}`;
-const DM_ROUTE = '/1.1/direct_messages/events/new.json';
+/** auth sends DMs through v2: the route names the recipient. */
+const dmRoute = (recipientId: string) => `/2/dm_conversations/with/${recipientId}/messages`;
 const { logger, lines: logLines } = capturingLogger('e2e-reply');
 
 let vhost: TestVirtualHost;
@@ -158,7 +159,7 @@ async function ticketsOf(accountId: string, screenName: string): Promise<Ticket[
   return Promise.all(items.map(async (t) => (await crm.get(`/v1/tickets/${t.id}`)).data as Ticket));
 }
 
-const dmRequests = async () => (await sim.get('/control/platform/requests', { path: DM_ROUTE, method: 'POST' })).data.items as PlatformRequest[];
+const dmRequests = async (recipientId: string) => (await sim.get('/control/platform/requests', { path: dmRoute(recipientId), method: 'POST' })).data.items as PlatformRequest[];
 
 describe('a reply from a ticket, end to end', () => {
   let accountId: string;
@@ -221,12 +222,8 @@ describe('a reply from a ticket, end to end', () => {
     const activityId = answer.data.activityId as string;
 
     // The platform received it once, signed with the account's token (the simulator recomputes the HMAC-SHA1 and would refuse otherwise).
-    const request = await waitFor(async () => (await dmRequests())[0], { what: 'the send_dm request' });
-    expect(request).toMatchObject({
-      status: 200,
-      caller: { kind: 'user', userId: accountId },
-      json: { event: { type: 'message_create', message_create: { target: { recipient_id: anaId }, message_data: { text: 'Your order 42 left the warehouse today.' } } } },
-    });
+    const request = await waitFor(async () => (await dmRequests(anaId))[0], { what: 'the send_dm request' });
+    expect(request).toMatchObject({ status: 201, caller: { kind: 'user', userId: accountId }, json: { text: 'Your order 42 left the warehouse today.' } });
     expect(request!.rejection).toBeUndefined();
 
     const sent = await waitFor(async () => {
@@ -252,18 +249,19 @@ describe('a reply from a ticket, end to end', () => {
       ['other', 'inbound', 'dm_received', false, null],
       ['reply', 'outbound', 'dm_sent', true, 'sent'],
     ]);
-    expect(await dmRequests()).toHaveLength(1);
+    expect(await dmRequests(anaId)).toHaveLength(1);
   });
 
   it("a send the platform refuses shows failed with the platform's reason", async () => {
-    const fault = await sim.post('/control/platform/faults', { path: DM_ROUTE, method: 'POST', status: 403, code: 349, message: 'You cannot send messages to this user.' });
+    const fault = await sim.post('/control/platform/faults', { path: dmRoute(anaId), method: 'POST', status: 403, message: 'You cannot send messages to this user.' });
     expect(fault.status).toBe(201);
     const activityId = (await crm.post(`/v1/tickets/${ticketId}/replies`, { text: 'Are you there?' })).data.activityId as string;
     const failed = await waitFor(async () => {
       const activity = (await ticket(ticketId)).activities.find((a) => a.id === activityId);
       return activity?.status === 'failed' ? activity : undefined;
     }, { what: 'the reply failed' });
-    expect(failed).toMatchObject({ direction: 'outbound', platformEventId: null, failure: { code: 'platform_rejected', message: 'You cannot send messages to this user.', platformCode: 349 } });
+    // v2 answers problem details, which carry no code.
+    expect(failed).toMatchObject({ direction: 'outbound', platformEventId: null, failure: { code: 'platform_rejected', message: 'You cannot send messages to this user.', platformCode: null } });
   });
 
   it('a revoke on the platform reaches auth and ticketing: the credentials are forgotten and replies are refused', async () => {

@@ -28,7 +28,8 @@ const SERVER = 1;
 const CONSUMER = 4;
 const PRODUCER = 3;
 const CLIENT = 2;
-const DM_ROUTE = '/1.1/direct_messages/events/new.json';
+/** auth sends DMs through v2 (`/2/dm_conversations/with/:participant_id/messages`). */
+const DM_ROUTE = /\/2\/dm_conversations\/with\/[0-9]+\/messages$/;
 
 const http = axios.create({ validateStatus: () => true });
 const spanFile = join(mkdtempSync(join(tmpdir(), 'spans-')), 'spans.jsonl');
@@ -169,7 +170,7 @@ describe('one trace from a reply to the platform', () => {
     const ticketId = await waitFor(async () => ((await http.get(`${ticketingUrl}/v1/tickets?accountId=${accountId}`, bearer)).data.items as { id: string }[])[0]?.id, { what: "bea's ticket" });
 
     expect((await http.post(`${ticketingUrl}/v1/tickets/${ticketId}/replies`, { text: 'It left today.' }, bearer)).status).toBe(202);
-    const call = (await waitFor(() => spans().find((span) => span.service === 'auth' && span.kind === CLIENT && String(span.attributes['url.full']).endsWith(DM_ROUTE)), { what: "auth's call to the platform" }))!;
+    const call = (await waitFor(() => spans().find((span) => span.service === 'auth' && span.kind === CLIENT && DM_ROUTE.test(String(span.attributes['url.full']))), { what: "auth's call to the platform" }))!;
 
     const findIn = (trace: SpanLine[]) => ({
       reply: trace.find((span) => span.service === 'ticketing' && span.kind === SERVER && span.name === 'POST /v1/tickets/:id/replies'),

@@ -246,10 +246,13 @@ export const SocialCommandResultPayloadSchema = Type.Object(
       Type.String({
         maxLength: 100,
         description:
-          'The platform id of what the action created or acted on: the DM event id of `send_dm` (the same id its echo delivery carries), the post id of `post`/`reply`/`repost`, the list id of `create_list`, the collection id of `create_collection`; null otherwise.',
+          'The platform id of what the action created or acted on: the DM event id of `send_dm` (the same id its echo delivery carries), the post id of `post`/`reply`/`repost` (the new post) and of `like`/`unlike`/`delete_post`, the user id of `follow`/`block`/`mute` and their undoing, the list id of the list actions, the collection id of `create_collection`; null otherwise.',
       }),
     ),
-    data: Type.Unknown({ description: "The platform's answer (what was read, or the object written); null when failed." }),
+    data: Type.Unknown({
+      description:
+        "The platform's answer, as the platform gave it; null when failed. Reads and the writes without a v2 route answer v1.1 objects (what was read, or the object written); writes through v2 answer v2's `{data: {...}}` (e.g. `{data: {id, text}}` for a post, `{data: {dm_event_id, dm_conversation_id}}` for a DM, `{data: {liked: true}}`).",
+    }),
     error: Nullable(CommandErrorSchema),
     context: Type.Optional(contextSchema),
     completedAt: Type.String({ format: 'date-time' }),

@@ -1,7 +1,7 @@
 /**
  * Every action family, through the CRM's HTTP routes and as commands on the broker,
- * asserting what the simulated platform received: method, path, parameters, and that it
- * was signed in the account's user context.
+ * asserting what the simulated platform received: method, path (v2 for the writes that have
+ * a v2 route, v1.1 for the rest), parameters, and that it was signed in the account's user context.
  */
 import { randomUUID } from 'node:crypto';
 import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
@@ -36,6 +36,9 @@ async function received(path: string, method: string): Promise<PlatformRequestLo
 
 const user = () => ({ kind: 'user', userId: accountId });
 const accountPath = (path: string) => `/v1/accounts/${accountId}${path}`;
+/** A v2 route that names the acting user: `/2/users/<account>/...`. */
+const mine = (path: string) => `/2/users/${accountId}${path}`;
+const v1Requests = async (path: string) => (await h.platformRequests(path)).length;
 
 async function ok(request: Promise<{ status: number; data: unknown }>) {
   const res = await request;
@@ -70,8 +73,11 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     const pat = await customer('private_pat', { protected: true });
     const post = (await h.sim.post('/control/platform/posts', { author: '@private_pat', text: 'only for followers' })).data.id_str as string;
 
-    await ok(h.crm.put(accountPath('/following/@private_pat')));
-    expect(await received('/1.1/friendships/create.json', 'POST')).toMatchObject({ form: { screen_name: 'private_pat' }, caller: user(), status: 200 });
+    // v2 follows by id: the screen name is looked up first.
+    const followed = await ok(h.crm.put(accountPath('/following/@private_pat')));
+    expect(followed.platformId).toBe(pat);
+    expect(await received('/2/users/by/username/private_pat', 'GET')).toMatchObject({ caller: user(), status: 200 });
+    expect(await received(mine('/following'), 'POST')).toMatchObject({ json: { target_user_id: pat }, caller: user(), status: 200 });
     expect((await ok(h.crm.get(accountPath('/following')))).data).toMatchObject({ users: [expect.objectContaining({ id_str: pat })] });
     expect(await received('/1.1/friends/list.json', 'GET')).toMatchObject({ caller: user() });
 
@@ -83,36 +89,43 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect((await ok(h.crm.get(accountPath(`/users/${pat}/timeline`)))).data).toEqual([expect.objectContaining({ id_str: post })]);
     expect(await received('/1.1/statuses/user_timeline.json', 'GET')).toMatchObject({ query: { user_id: pat }, caller: user() });
 
-    await ok(h.crm.delete(accountPath(`/following/${pat}`)));
-    expect(await received('/1.1/friendships/destroy.json', 'POST')).toMatchObject({ form: { user_id: pat }, caller: user() });
+    expect((await ok(h.crm.delete(accountPath(`/following/${pat}`)))).platformId).toBe(pat);
+    expect(await received(mine(`/following/${pat}`), 'DELETE')).toMatchObject({ caller: user(), status: 200 });
+    expect(await v1Requests('/1.1/friendships/create.json')).toBe(0);
     // Not followed any more: the protected timeline is refused, with the platform's code and message.
     const refused = await h.crm.get(accountPath(`/users/${pat}/timeline`));
     expect(refused.status).toBe(403);
     expect(refused.data.error).toEqual({ code: 'platform_rejected', message: 'Sorry, you are not authorized to see this status. (platform code 179)' });
   });
 
-  it('posts: post, reply, repost, like, unlike, delete', async () => {
+  it('posts: post, reply, repost, like, unlike, delete, through v2', async () => {
     const since = new Date().toISOString();
     const created = await ok(h.crm.post(accountPath('/posts'), { text: 'Hello & welcome <3' }));
     expect(created.platformId).toMatch(/^[0-9]{18,19}$/);
-    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: 'Hello & welcome <3' }, caller: user(), status: 200 });
+    expect(created.data).toEqual({ data: { id: created.platformId, text: 'Hello & welcome <3', edit_history_tweet_ids: [created.platformId] } });
+    expect(await received('/2/tweets', 'POST')).toMatchObject({ json: { text: 'Hello & welcome <3' }, caller: user(), status: 201 });
 
     const theirs = (await h.sim.post('/control/platform/posts', { author: '@poster_pam', text: 'my parcel is late' })).data.id_str as string;
     const reply = await ok(h.crm.post(accountPath(`/posts/${theirs}/replies`), { text: 'Sorry! Checking now.' }));
-    expect(reply.data).toMatchObject({ in_reply_to_status_id_str: theirs });
-    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: 'Sorry! Checking now.', in_reply_to_status_id: theirs, auto_populate_reply_metadata: 'true' } });
+    expect(reply.platformId).toMatch(/^[0-9]+$/);
+    expect(await received('/2/tweets', 'POST')).toMatchObject({ json: { text: 'Sorry! Checking now.', reply: { in_reply_to_tweet_id: theirs } }, status: 201 });
+    // The same post v1.1 would have made: a reply threaded under theirs.
+    const [asRead] = (await ok(h.crm.get(accountPath(`/users/${accountId}/timeline`), { params: { count: 1 } }))).data as { id_str: string; in_reply_to_status_id_str: string }[];
+    expect(asRead).toMatchObject({ id_str: reply.platformId, in_reply_to_status_id_str: theirs });
 
     const repost = await ok(h.crm.post(accountPath(`/posts/${theirs}/reposts`)));
-    expect(repost.data).toMatchObject({ retweeted_status: { id_str: theirs } });
-    expect(await received(`/1.1/statuses/retweet/${theirs}.json`, 'POST')).toMatchObject({ caller: user(), status: 200 });
+    expect(repost.platformId).toMatch(/^[0-9]+$/);
+    expect(repost.platformId).not.toBe(theirs);
+    expect(await received(mine('/retweets'), 'POST')).toMatchObject({ json: { tweet_id: theirs }, caller: user(), status: 200 });
 
-    await ok(h.crm.put(accountPath(`/posts/${theirs}/like`)));
-    expect(await received('/1.1/favorites/create.json', 'POST')).toMatchObject({ form: { id: theirs }, caller: user(), status: 200 });
+    expect((await ok(h.crm.put(accountPath(`/posts/${theirs}/like`)))).platformId).toBe(theirs);
+    expect(await received(mine('/likes'), 'POST')).toMatchObject({ json: { tweet_id: theirs }, caller: user(), status: 200 });
     await ok(h.crm.delete(accountPath(`/posts/${theirs}/like`)));
-    expect(await received('/1.1/favorites/destroy.json', 'POST')).toMatchObject({ form: { id: theirs }, caller: user(), status: 200 });
+    expect(await received(mine(`/likes/${theirs}`), 'DELETE')).toMatchObject({ caller: user(), status: 200 });
 
-    await ok(h.crm.delete(accountPath(`/posts/${created.platformId}`)));
-    expect(await received(`/1.1/statuses/destroy/${created.platformId}.json`, 'POST')).toMatchObject({ caller: user(), status: 200 });
+    expect((await ok(h.crm.delete(accountPath(`/posts/${created.platformId}`)))).platformId).toBe(created.platformId);
+    expect(await received(`/2/tweets/${created.platformId}`, 'DELETE')).toMatchObject({ caller: user(), status: 200 });
+    for (const legacy of ['/1.1/statuses/update.json', '/1.1/favorites/create.json', '/1.1/favorites/destroy.json', `/1.1/statuses/retweet/${theirs}.json`]) expect(await v1Requests(legacy)).toBe(0);
 
     // The account's own activity came back to its webhook as deliveries.
     const kinds = await waitFor(async () => {
@@ -123,27 +136,31 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(kinds).toEqual(new Set(['tweet_create_events', 'favorite_events', 'tweet_delete_events']));
   });
 
-  it('lists: create, update, members, read, subscribed lists, delete', async () => {
+  it('lists: create, update, members and delete through v2; reads through v1.1', async () => {
     const member = await customer('list_member');
     const created = await ok(h.crm.post(accountPath('/lists'), { name: 'VIP customers', mode: 'private', description: 'handle first' }));
     const listId = created.platformId!;
-    expect(await received('/1.1/lists/create.json', 'POST')).toMatchObject({ form: { name: 'VIP customers', mode: 'private', description: 'handle first' }, caller: user() });
+    expect(listId).toMatch(/^[0-9]+$/);
+    expect(await received('/2/lists', 'POST')).toMatchObject({ json: { name: 'VIP customers', description: 'handle first', private: true }, caller: user(), status: 200 });
 
-    await ok(h.crm.patch(accountPath(`/lists/${listId}`), { name: 'VIPs' }));
-    expect(await received('/1.1/lists/update.json', 'POST')).toMatchObject({ form: { list_id: listId, name: 'VIPs' } });
-    await ok(h.crm.put(accountPath(`/lists/${listId}/members/${member}`)));
-    expect(await received('/1.1/lists/members/create.json', 'POST')).toMatchObject({ form: { list_id: listId, user_id: member }, status: 200 });
+    expect((await ok(h.crm.patch(accountPath(`/lists/${listId}`), { name: 'VIPs' }))).platformId).toBe(listId);
+    expect(await received(`/2/lists/${listId}`, 'PUT')).toMatchObject({ json: { name: 'VIPs' }, status: 200 });
+    expect((await ok(h.crm.put(accountPath(`/lists/${listId}/members/${member}`)))).platformId).toBe(listId);
+    expect(await received(`/2/lists/${listId}/members`, 'POST')).toMatchObject({ json: { user_id: member }, status: 200 });
     await h.sim.post('/control/platform/posts', { author: '@list_member', text: 'member post' });
     expect((await ok(h.crm.get(accountPath(`/lists/${listId}/posts`)))).data).toEqual([expect.objectContaining({ text: 'member post' })]);
     expect(await received('/1.1/lists/statuses.json', 'GET')).toMatchObject({ query: { list_id: listId } });
-    expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([expect.objectContaining({ id_str: listId, name: 'VIPs', member_count: 1 })]);
+    expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([expect.objectContaining({ id_str: listId, name: 'VIPs', mode: 'private', member_count: 1 })]);
     expect(await received('/1.1/lists/list.json', 'GET')).toMatchObject({ caller: user() });
     expect((await ok(h.crm.get(accountPath('/lists/subscriptions')))).data).toMatchObject({ lists: [] });
     expect(await received('/1.1/lists/subscriptions.json', 'GET')).toMatchObject({ caller: user() });
     await ok(h.crm.delete(accountPath(`/lists/${listId}/members/@list_member`)));
-    expect(await received('/1.1/lists/members/destroy.json', 'POST')).toMatchObject({ form: { list_id: listId, screen_name: 'list_member' } });
+    expect(await received('/2/users/by/username/list_member', 'GET')).toMatchObject({ caller: user(), status: 200 });
+    expect(await received(`/2/lists/${listId}/members/${member}`, 'DELETE')).toMatchObject({ status: 200 });
+    expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([expect.objectContaining({ member_count: 0 })]);
     await ok(h.crm.delete(accountPath(`/lists/${listId}`)));
-    expect(await received('/1.1/lists/destroy.json', 'POST')).toMatchObject({ form: { list_id: listId }, status: 200 });
+    expect(await received(`/2/lists/${listId}`, 'DELETE')).toMatchObject({ status: 200 });
+    expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([]);
   });
 
   it('collections: create, update, entries, read, delete', async () => {
@@ -168,29 +185,36 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(await received('/1.1/collections/destroy.json', 'POST')).toMatchObject({ form: { id: collectionId }, status: 200 });
   });
 
-  it('mute, block and report, and undoing them', async () => {
+  it('mute and block through v2, report through v1.1, and undoing them', async () => {
+    const since = new Date().toISOString();
     const troll = await customer('troll_tom');
-    await ok(h.crm.put(accountPath(`/mutes/${troll}`)));
-    expect(await received('/1.1/mutes/users/create.json', 'POST')).toMatchObject({ form: { user_id: troll }, caller: user(), status: 200 });
+    expect((await ok(h.crm.put(accountPath(`/mutes/${troll}`)))).platformId).toBe(troll);
+    expect(await received(mine('/muting'), 'POST')).toMatchObject({ json: { target_user_id: troll }, caller: user(), status: 200 });
     await ok(h.crm.delete(accountPath(`/mutes/${troll}`)));
-    expect(await received('/1.1/mutes/users/destroy.json', 'POST')).toMatchObject({ form: { user_id: troll } });
-    await ok(h.crm.put(accountPath('/blocks/troll_tom')));
-    expect(await received('/1.1/blocks/create.json', 'POST')).toMatchObject({ form: { screen_name: 'troll_tom' }, status: 200 });
+    expect(await received(mine(`/muting/${troll}`), 'DELETE')).toMatchObject({ status: 200 });
+    expect((await ok(h.crm.put(accountPath('/blocks/troll_tom')))).platformId).toBe(troll);
+    expect(await received('/2/users/by/username/troll_tom', 'GET')).toMatchObject({ status: 200 });
+    expect(await received(mine('/blocking'), 'POST')).toMatchObject({ json: { target_user_id: troll }, status: 200 });
     await ok(h.crm.delete(accountPath(`/blocks/${troll}`)));
-    expect(await received('/1.1/blocks/destroy.json', 'POST')).toMatchObject({ form: { user_id: troll } });
+    expect(await received(mine(`/blocking/${troll}`), 'DELETE')).toMatchObject({ status: 200 });
     await ok(h.crm.post(accountPath('/reports'), { userId: troll, block: false }));
     expect(await received('/1.1/users/report_spam.json', 'POST')).toMatchObject({ form: { user_id: troll, perform_block: 'false' }, caller: user(), status: 200 });
+
+    // As through v1.1, each change comes back to the account's webhook.
+    const kinds = await waitFor(async () => {
+      const items = (await h.sim.get('/control/platform/deliveries')).data.items as { kind: string; forUserId: string; webhookStatus: number; sentAt: string }[];
+      const seen = items.filter((d) => d.sentAt >= since && d.forUserId === accountId && d.webhookStatus === 200).map((d) => d.kind);
+      return seen.length === 4 ? seen.sort() : undefined;
+    });
+    expect(kinds).toEqual(['block_events', 'block_events', 'mute_events', 'mute_events']);
   });
 
   it('direct messages: send, read, mark read, typing, delete', async () => {
     const ana = await customer('dm_ana');
     const sent = await ok(h.crm.post(accountPath('/direct-messages'), { recipientId: ana, text: 'Hi Ana 👋 order 42 ships today' }));
     const eventId = sent.platformId!;
-    expect(await received('/1.1/direct_messages/events/new.json', 'POST')).toMatchObject({
-      json: { event: { type: 'message_create', message_create: { target: { recipient_id: ana }, message_data: { text: 'Hi Ana 👋 order 42 ships today' } } } },
-      caller: user(),
-      status: 200,
-    });
+    expect(sent.data).toEqual({ data: { dm_event_id: eventId, dm_conversation_id: expect.stringContaining(ana) } });
+    expect(await received(`/2/dm_conversations/with/${ana}/messages`, 'POST')).toMatchObject({ json: { text: 'Hi Ana 👋 order 42 ships today' }, caller: user(), status: 201 });
     expect((await ok(h.crm.get(accountPath('/direct-messages'), { params: { count: 10 } }))).data).toMatchObject({ events: [expect.objectContaining({ id: eventId })] });
     expect(await received('/1.1/direct_messages/events/list.json', 'GET')).toMatchObject({ query: { count: '10' } });
     expect((await ok(h.crm.get(accountPath(`/direct-messages/${eventId}`)))).data).toMatchObject({ event: { id: eventId } });
@@ -204,7 +228,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
   });
 
   it('validates input before calling out, naming the field', async () => {
-    const before = (await h.platformRequests('/1.1/statuses/update.json')).length;
+    const before = (await h.platformRequests('/2/tweets')).length;
     const long = await h.crm.post(accountPath('/posts'), { text: 'x'.repeat(281) });
     expect(long.status).toBe(400);
     expect(long.data.error).toEqual({ code: 'invalid_request', message: 'body.text must NOT have more than 280 characters', fields: [{ in: 'body', field: 'text', message: 'must NOT have more than 280 characters' }] });
@@ -215,7 +239,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     // A literal path is its own route: another method on it is not taken for an id.
     const literal = await h.crm.get(accountPath('/direct-messages/read'));
     expect({ status: literal.status, allow: literal.headers.allow }).toEqual({ status: 405, allow: 'POST' });
-    expect((await h.platformRequests('/1.1/statuses/update.json')).length).toBe(before);
+    expect((await h.platformRequests('/2/tweets')).length).toBe(before);
   });
 
   it('does not send a write twice for the same Idempotency-Key', async () => {
@@ -223,7 +247,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     const first = await ok(h.crm.post(accountPath('/posts'), { text: 'exactly once' }, { headers: { 'idempotency-key': key } }));
     const second = await ok(h.crm.post(accountPath('/posts'), { text: 'exactly once' }, { headers: { 'idempotency-key': key } }));
     expect(second).toEqual({ ...first, replayed: true });
-    const sends = (await h.platformRequests('/1.1/statuses/update.json')).filter((r) => r.form.status === 'exactly once');
+    const sends = (await h.platformRequests('/2/tweets')).filter((r) => (r.json as { text?: string }).text === 'exactly once');
     expect(sends).toHaveLength(1);
     const reused = await h.crm.post(accountPath('/posts'), { text: 'something else' }, { headers: { 'idempotency-key': key } });
     expect(reused.status).toBe(409);
@@ -242,8 +266,11 @@ describe('actions as commands on social.commands, results on social.command-resu
     expect(result.exchange).toBe(Exchanges.socialCommandResults);
     expect(result.envelope.payload).toMatchObject({ outcome: 'succeeded', accountId, platformId: expect.stringMatching(/^[0-9]+$/), error: null, context: { ticketId: 't-1', activityId: 'a-1' } });
     expect(result.envelope.id).toBe(`result-${commandId}`);
-    const request = await received('/1.1/direct_messages/events/new.json', 'POST');
-    expect(request).toMatchObject({ json: { event: { message_create: { target: { recipient_id: ana }, message_data: { text: 'We refunded you.' } } } }, caller: user() });
+    const request = await received(`/2/dm_conversations/with/${ana}/messages`, 'POST');
+    expect(request).toMatchObject({ json: { text: 'We refunded you.' }, caller: user() });
+    // The DM event id the result carries is the one the platform keeps (and its echo delivery carries).
+    const listed = (await ok(h.crm.get(accountPath('/direct-messages'), { params: { count: 5 } }))).data as { events: { id: string; message_create: { message_data: { text: string } } }[] };
+    expect(listed.events.find((e) => e.id === result.envelope.payload.platformId)?.message_create.message_data.text).toBe('We refunded you.');
   });
 
   it('sends a public reply to a post as a command', async () => {
@@ -252,7 +279,7 @@ describe('actions as commands on social.commands, results on social.command-resu
     await send({ commandId, action: 'reply', accountId, input: { inReplyToPostId: post, text: '@cmd_pam it ships today' } });
     const result = await h.waitForPublished('reply.succeeded', (p) => p.commandId === commandId);
     expect(result.envelope.payload.platformId).toMatch(/^[0-9]+$/);
-    expect(await received('/1.1/statuses/update.json', 'POST')).toMatchObject({ form: { status: '@cmd_pam it ships today', in_reply_to_status_id: post }, caller: user() });
+    expect(await received('/2/tweets', 'POST')).toMatchObject({ json: { text: '@cmd_pam it ships today', reply: { in_reply_to_tweet_id: post } }, caller: user() });
   });
 
   it('never sends a redelivered command twice: the stored result is published again', async () => {
@@ -265,7 +292,7 @@ describe('actions as commands on social.commands, results on social.command-resu
     await waitFor(() => h.published.filter((p) => p.envelope.payload.commandId === commandId).length === 2, { what: 'the second result' });
     const results = h.published.filter((p) => p.envelope.payload.commandId === commandId).map((p) => p.envelope.payload);
     expect(results[1]).toEqual(results[0]);
-    const sends = (await h.platformRequests('/1.1/direct_messages/events/new.json')).filter((r) => JSON.stringify(r.json).includes('only once please'));
+    const sends = (await h.platformRequests(`/2/dm_conversations/with/${ana}/messages`)).filter((r) => JSON.stringify(r.json).includes('only once please'));
     expect(sends).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ import {
   validateEnvelope,
   type Contract,
 } from '@crm/contracts';
-import { ACTIONS, platformIdOf } from './domain/actions';
+import { ACTIONS, platformIdOf, userIdFromLookup, userToLookUp, withUserId } from './domain/actions';
 
 const envelope = (contract: Contract<unknown>, payload: unknown) => ({ id: 'm-1', type: contract.type, occurredAt: '2026-01-01T00:00:00.000Z', producer: 'auth', correlationId: 'c-1', payload });
 
@@ -44,20 +44,43 @@ describe('command contracts', () => {
 });
 
 describe('the action catalogue', () => {
-  it('has a platform call for every action, reads as GET and writes not', () => {
+  it('has a platform call for every action, reads as GET and writes not, v2 where the platform has the route', () => {
     for (const action of SOCIAL_ACTIONS) {
       const definition = ACTIONS[action];
       const request = definition.request({ userId: '2', listId: '3', postId: '4', collectionId: 'custom-5', eventId: '6', recipientId: '7', text: 't', name: 'n', lastReadEventId: '8', inReplyToPostId: '9' }, '1');
-      expect(request.path).toMatch(/^\/1\.1\/.+\.json$/);
+      expect(request.path).toMatch(definition.api === 'v2' ? /^\/2\/[a-z_]+(\/[0-9a-z_]+)*$/ : /^\/1\.1\/.+\.json$/);
       expect(request.method === 'GET').toBe(definition.kind === 'read');
+      // v2 takes JSON bodies; only v1.1 takes forms.
+      if (definition.api === 'v2') expect(request.form).toBeUndefined();
     }
+    const v2 = SOCIAL_ACTIONS.filter((action) => ACTIONS[action].api === 'v2');
+    expect(v2.sort()).toEqual(
+      ['add_list_member', 'block', 'create_list', 'delete_list', 'delete_post', 'follow', 'like', 'mute', 'post', 'remove_list_member', 'reply', 'repost', 'send_dm', 'unblock', 'unfollow', 'unlike', 'unmute', 'update_list'].sort(),
+    );
   });
 
-  it('finds the platform id of what a write made: DM event id, post id_str, collection timeline id', () => {
-    expect(platformIdOf('write', { event: { id: '1494419' } })).toBe('1494419');
-    expect(platformIdOf('write', { id: 1.2e18, id_str: '1200000000000000001' })).toBe('1200000000000000001');
-    expect(platformIdOf('write', { response: { timeline_id: 'custom-88' } })).toBe('custom-88');
-    expect(platformIdOf('read', { id_str: '5' })).toBeNull();
-    expect(platformIdOf('write', null)).toBeNull();
+  it('finds the platform id of what a write made or acted on, in v1.1 and v2 answers', () => {
+    expect(platformIdOf('delete_dm', { event: { id: '1494419' } }, {})).toBeNull();
+    expect(platformIdOf('update_profile', { id: 1.2e18, id_str: '1200000000000000001' }, {})).toBe('1200000000000000001');
+    expect(platformIdOf('create_collection', { response: { timeline_id: 'custom-88' } }, {})).toBe('custom-88');
+    expect(platformIdOf('post', { data: { id: '1445880548472328192', text: 'hi', edit_history_tweet_ids: ['1445880548472328192'] } }, {})).toBe('1445880548472328192');
+    expect(platformIdOf('send_dm', { data: { dm_conversation_id: '1-2', dm_event_id: '1582838223400636420' } }, {})).toBe('1582838223400636420');
+    expect(platformIdOf('create_list', { data: { id: '1441162269824405510', name: 'VIPs' } }, {})).toBe('1441162269824405510');
+    // v2 answers that name nothing: the id acted on is the input's.
+    expect(platformIdOf('like', { data: { liked: true } }, { postId: '44' })).toBe('44');
+    expect(platformIdOf('follow', { data: { following: true, pending_follow: false } }, { userId: '55' })).toBe('55');
+    expect(platformIdOf('add_list_member', { data: { is_member: true } }, { listId: '66', userId: '55' })).toBe('66');
+    expect(platformIdOf('read_profile', { id_str: '5' }, {})).toBeNull();
+    expect(platformIdOf('post', null, {})).toBeNull();
+  });
+
+  it('looks up a user named by screen name only for v2 routes that take ids', () => {
+    expect(userToLookUp('follow', { screenName: '@ana' })).toBe('ana');
+    expect(userToLookUp('follow', { userId: '12' })).toBeNull();
+    expect(userToLookUp('report', { screenName: 'ana' })).toBeNull();
+    expect(userIdFromLookup({ data: { id: '12', name: 'Ana', username: 'ana' } }, 'ana')).toBe('12');
+    const notFound = { errors: [{ value: 'ghost', detail: 'Could not find user with username: [ghost].', title: 'Not Found Error', type: 'https://api.twitter.com/2/problems/resource-not-found' }] };
+    expect(() => userIdFromLookup(notFound, 'ghost')).toThrow(expect.objectContaining({ status: 404, platformCode: null, platformMessage: 'Could not find user with username: [ghost].' }));
+    expect(withUserId({ screenName: 'ana', listId: '3' }, '12')).toEqual({ userId: '12', listId: '3' });
   });
 });

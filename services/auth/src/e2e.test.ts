@@ -80,6 +80,8 @@ describe('auth end to end against the simulated platform', () => {
     expect(sent.status).toBe(200);
     const eventId = sent.data.platformId as string;
     expect(eventId).toMatch(/^[0-9]{18,19}$/);
+    // Sent through v2; the dm_event_id it answered is the id the echo carries.
+    expect(await h.platformRequests(`/2/dm_conversations/with/${customer}/messages`, 'POST')).toEqual([expect.objectContaining({ json: { text: 'Your order 42 left the warehouse.' }, status: 201 })]);
 
     const deliveries = await waitFor(async () => {
       const items = (await h.sim.get('/control/platform/deliveries')).data.items as { kind: string; eventIds: string[]; webhookStatus: number }[];

@@ -1,8 +1,10 @@
 /**
- * How the platform's errors are mapped, over HTTP and for commands: 429 (wait for
- * x-rate-limit-reset), 401 code 89 (reconnect needed), other 4xx (failed with the
- * platform's code and message), a send that times out (unknown, never sent again), the
- * app token (fetched again on 401 code 89; 403 code 99 is a configuration error).
+ * How the platform's errors are mapped, over HTTP and for commands, from v1.1 answers
+ * (`{errors: [{code, message}]}`) and v2 problem details (`{title, detail, type, status}`)
+ * alike: 429 (wait for x-rate-limit-reset; the DM quota too), 401 code 89 or a v2 401
+ * (reconnect needed), other 4xx (failed with the platform's code, if any, and message), a send
+ * that times out (unknown, never sent again), the app token (fetched again on 401 code 89;
+ * 403 code 99 is a configuration error).
  */
 import { randomUUID } from 'node:crypto';
 import amqplib from 'amqplib';
@@ -19,7 +21,7 @@ let broker: Broker;
 let publisher: Publisher;
 
 beforeAll(async () => {
-  h = await startHarness({ prefix: 'auth_errors', env: { SOCIAL_HTTP_TIMEOUT_MS: '1000' } });
+  h = await startHarness({ prefix: 'auth_errors', env: { SOCIAL_HTTP_TIMEOUT_MS: '1000' }, simulatorEnv: { DM_WRITE_LIMIT_PER_15_MINUTES: '2' } });
   accountId = await h.connectAndSubscribe('@acme_errors');
   broker = new Broker({ url: h.vhost.url, name: 'errors-test', logger: testLogger('errors-test') });
   publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
@@ -32,6 +34,8 @@ afterAll(async () => {
 });
 
 const accountPath = (path: string) => `/v1/accounts/${accountId}${path}`;
+/** A v2 route that names the acting user: `/2/users/<account>/...`. */
+const mine = (path: string) => `/2/users/${accountId}${path}`;
 const fault = (body: Record<string, unknown>) => h.sim.post('/control/platform/faults', body);
 const send = (payload: SocialCommandPayload) => publisher.publish(Exchanges.socialCommands, payload.action, makeEnvelope(SocialCommand, 'ticketing', payload));
 const requestsTo = async (path: string) => (await h.platformRequests(path)).length;
@@ -61,48 +65,86 @@ describe('429: wait until x-rate-limit-reset', () => {
 
   it('retries a command later through the consumer, after the reset, and it succeeds', async () => {
     const post = (await h.sim.post('/control/platform/posts', { author: '@limit_lou', text: 'like me' })).data.id_str as string;
-    await fault({ path: '/1.1/favorites/create.json', status: 429, resetInSeconds: 1 });
+    await fault({ path: mine('/likes'), status: 429, resetInSeconds: 1 });
     const commandId = `like-${randomUUID()}`;
     await send({ commandId, action: 'like', accountId, input: { postId: post } });
     const result = await h.waitForPublished('like.succeeded', (p) => p.commandId === commandId);
     expect(result.envelope.payload.outcome).toBe('succeeded');
-    const calls = (await h.platformRequests('/1.1/favorites/create.json')).map((r) => r.status);
+    const calls = (await h.platformRequests(mine('/likes'))).map((r) => r.status);
     expect(calls).toEqual([200, 429]);
   });
 
   it('gives a failed result (rate_limited) when the last attempt is still limited', async () => {
-    await fault({ path: '/1.1/friendships/create.json', status: 429, resetInSeconds: 600 });
+    await fault({ path: mine('/following'), status: 429, resetInSeconds: 600 });
     const commandId = `follow-${randomUUID()}`;
     await sendAsRetried({ commandId, action: 'follow', accountId, input: { screenName: 'limit_lou' } }, 7);
     const result = await h.waitForPublished('follow.failed', (p) => p.commandId === commandId);
     expect(result.envelope.payload).toMatchObject({ outcome: 'failed', error: { code: 'rate_limited' } });
   });
+
+  it("maps the DM quota's 429 to rate_limited with its reset, and sends nothing more before it", async () => {
+    const ana = (await h.sim.post('/control/platform/users', { screenName: 'quota_ana' })).data.id_str as string;
+    const route = `/2/dm_conversations/with/${ana}/messages`;
+    for (const text of ['one', 'two']) expect((await h.crm.post(accountPath('/direct-messages'), { recipientId: ana, text })).status).toBe(200);
+    const limited = await h.crm.post(accountPath('/direct-messages'), { recipientId: ana, text: 'three' });
+    expect(limited.status).toBe(429);
+    expect(limited.data.error.code).toBe('rate_limited');
+    // The quota's window is 15 minutes from the first DM.
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+    expect((await h.platformRequests(route)).map((r) => r.status)).toEqual([429, 201, 201]);
+    const commandId = `dm-${randomUUID()}`;
+    await sendAsRetried({ commandId, action: 'send_dm', accountId, input: { recipientId: ana, text: 'four' } }, 7);
+    const result = await h.waitForPublished('send_dm.failed', (p) => p.commandId === commandId);
+    expect(result.envelope.payload).toMatchObject({ outcome: 'failed', platformId: null, error: { code: 'rate_limited' } });
+    expect(await h.platformRequests(route)).toHaveLength(3);
+  });
+
+  it('leaves a write unsent when looking up the screen name it names is rate limited', async () => {
+    await fault({ path: '/2/users/by/username/lookup_lou', status: 429, resetInSeconds: 300 });
+    const before = await requestsTo(mine('/blocking'));
+    const limited = await h.crm.put(accountPath('/blocks/@lookup_lou'));
+    expect(limited.status).toBe(429);
+    expect(limited.data.error.code).toBe('rate_limited');
+    expect(await requestsTo(mine('/blocking'))).toBe(before);
+    // Not a send that may have happened: the same request goes out once the window opens.
+    expect((await h.platformRequests('/2/users/by/username/lookup_lou')).map((r) => r.status)).toEqual([429]);
+  });
 });
 
 describe('other 4xx: a failed result with the platform code and message', () => {
-  it('over HTTP: the platform status, code and message', async () => {
+  it('over HTTP: the platform status and message (v2 problems carry no code)', async () => {
     await h.crm.post(accountPath('/posts'), { text: 'said once' });
     const duplicate = await h.crm.post(accountPath('/posts'), { text: 'said once' });
     expect(duplicate.status).toBe(403);
-    expect(duplicate.data.error).toEqual({ code: 'platform_rejected', message: 'Status is a duplicate. (platform code 187)' });
+    expect(duplicate.data.error).toEqual({ code: 'platform_rejected', message: 'You are not allowed to create a Tweet with duplicate content.' });
+    const missing = await h.crm.delete(accountPath('/posts/1234567'));
+    expect(missing.status).toBe(404);
+    expect(missing.data.error).toEqual({ code: 'platform_rejected', message: 'Could not find tweet.' });
   });
 
-  it('as a command: post.failed with platformCode and platformStatus', async () => {
-    await fault({ path: '/1.1/statuses/update.json', status: 403, code: 186, message: 'Tweet needs to be a bit shorter.' });
+  it('over HTTP, from v1.1: the platform status, code and message', async () => {
+    await fault({ path: '/1.1/account/settings.json', method: 'POST', status: 403, code: 120, message: 'Account update failed: value is too long.' });
+    const refused = await h.crm.patch(accountPath('/settings'), { timeZone: 'Europe/Berlin' });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toEqual({ code: 'platform_rejected', message: 'Account update failed: value is too long. (platform code 120)' });
+  });
+
+  it('as a command: post.failed with the message and platformStatus', async () => {
+    await fault({ path: '/2/tweets', status: 403, message: 'You are not permitted to perform this action.' });
     const commandId = `post-${randomUUID()}`;
     await send({ commandId, action: 'post', accountId, input: { text: 'refused' } });
     const result = await h.waitForPublished('post.failed', (p) => p.commandId === commandId);
     expect(result.envelope.payload).toMatchObject({
       outcome: 'failed',
       platformId: null,
-      error: { code: 'platform_rejected', message: 'Tweet needs to be a bit shorter.', platformCode: 186, platformStatus: 403 },
+      error: { code: 'platform_rejected', message: 'You are not permitted to perform this action.', platformCode: null, platformStatus: 403 },
     });
   });
 });
 
 describe('a send that times out: outcome unknown, never sent again', () => {
   it('reports a command as unknown and does not resend it when it is delivered again', async () => {
-    await fault({ path: '/1.1/statuses/update.json', delayMs: 2500 });
+    await fault({ path: '/2/tweets', delayMs: 2500 });
     const commandId = `slow-${randomUUID()}`;
     const command: SocialCommandPayload = { commandId, action: 'post', accountId, input: { text: 'slow post' } };
     await send(command);
@@ -112,7 +154,7 @@ describe('a send that times out: outcome unknown, never sent again', () => {
     await send(command);
     await waitFor(() => h.published.filter((p) => p.envelope.payload.commandId === commandId).length === 2, { what: 'the repeated result' });
     // The platform did post it, only answered late: that is why it must not go out again.
-    const slowSends = async () => (await h.platformRequests('/1.1/statuses/update.json')).filter((r) => r.form.status === 'slow post');
+    const slowSends = async () => (await h.platformRequests('/2/tweets')).filter((r) => (r.json as { text?: string }).text === 'slow post');
     const sends = await waitFor(async () => {
       const found = await slowSends();
       return found.length > 0 && found;
@@ -123,7 +165,7 @@ describe('a send that times out: outcome unknown, never sent again', () => {
   });
 
   it('answers HTTP 504 outcome_unknown for a send that timed out', async () => {
-    await fault({ path: '/1.1/favorites/create.json', delayMs: 2500 });
+    await fault({ path: mine('/likes'), delayMs: 2500 });
     const post = (await h.sim.post('/control/platform/posts', { author: '@slow_sam', text: 'like me slowly' })).data.id_str as string;
     const res = await h.crm.put(accountPath(`/posts/${post}/like`));
     expect(res.status).toBe(504);
@@ -133,7 +175,7 @@ describe('a send that times out: outcome unknown, never sent again', () => {
   it('reports a command whose earlier attempt died mid-send as unknown, without calling out', async () => {
     const commandId = `crashed-${randomUUID()}`;
     const input = { text: 'sent before a crash' };
-    const before = await requestsTo('/1.1/statuses/update.json');
+    const before = await requestsTo('/2/tweets');
     // What a worker that crashed during the call leaves behind.
     const { createHash } = await import('node:crypto');
     const digest = createHash('sha256').update(JSON.stringify(['post', accountId, input])).digest('hex');
@@ -144,7 +186,7 @@ describe('a send that times out: outcome unknown, never sent again', () => {
     await send({ commandId, action: 'post', accountId, input });
     const result = await h.waitForPublished('post.failed', (p) => p.commandId === commandId);
     expect(result.envelope.payload).toMatchObject({ outcome: 'unknown', error: { code: 'outcome_unknown' } });
-    expect(await requestsTo('/1.1/statuses/update.json')).toBe(before);
+    expect(await requestsTo('/2/tweets')).toBe(before);
   });
 
   it('retries a read that fails on the platform side (5xx) instead of giving up', async () => {
@@ -177,11 +219,12 @@ describe('401 code 89: the account needs a reconnect', () => {
     expect((await h.crm.get(`/v1/accounts/${revokedId}`)).data).toMatchObject({ status: 'needs_reconnect', statusReason: 'Invalid or expired token.' });
 
     const commandId = `dm-${randomUUID()}`;
-    const before = await requestsTo('/1.1/direct_messages/events/new.json');
+    const dmRoute = `/2/dm_conversations/with/${accountId}/messages`;
+    const before = await requestsTo(dmRoute);
     await send({ commandId, action: 'send_dm', accountId: revokedId, input: { recipientId: accountId, text: 'hello?' } });
     const result = await h.waitForPublished('send_dm.failed', (p) => p.commandId === commandId);
     expect(result.envelope.payload).toMatchObject({ outcome: 'failed', error: { code: 'reconnect_needed' } });
-    expect(await requestsTo('/1.1/direct_messages/events/new.json')).toBe(before); // not even tried
+    expect(await requestsTo(dmRoute)).toBe(before); // not even tried
     expect(h.published.filter((p) => p.routingKey === 'account.needs-reconnect' && p.envelope.payload.accountId === revokedId)).toHaveLength(1);
   });
 
@@ -189,6 +232,20 @@ describe('401 code 89: the account needs a reconnect', () => {
     expect(await h.connect(`${revokedId}`)).toBe(revokedId);
     expect((await h.crm.get(`/v1/accounts/${revokedId}`)).data).toMatchObject({ status: 'connected', statusReason: null });
     expect((await h.crm.get(`/v1/accounts/${revokedId}/profile`)).status).toBe(200);
+  });
+
+  it('comes from a v2 route too: its 401 problem (no code) is the token refused', async () => {
+    const v2RevokedId = await h.connect('@acme_v2_revoked');
+    await h.sim.post('/control/platform/tokens/revoke', { user: v2RevokedId });
+    const commandId = `post-${randomUUID()}`;
+    await send({ commandId, action: 'post', accountId: v2RevokedId, input: { text: 'anyone there?' } });
+    const result = await h.waitForPublished('post.failed', (p) => p.commandId === commandId);
+    expect(result.envelope.payload).toMatchObject({ outcome: 'failed', error: { code: 'reconnect_needed', platformCode: null, platformStatus: 401 } });
+    const event = await h.waitForPublished('account.needs-reconnect', (p) => p.accountId === v2RevokedId);
+    expect(event.envelope.payload).toMatchObject({ reason: { platformCode: null, message: 'Invalid or expired token.' } });
+    expect((await h.crm.get(`/v1/accounts/${v2RevokedId}`)).data).toMatchObject({ status: 'needs_reconnect' });
+    // Refused before the caller is known, so the log cannot say whose; no other post here meets a 401.
+    expect((await h.platformRequests('/2/tweets')).filter((r) => r.status === 401)).toHaveLength(1);
   });
 });
 

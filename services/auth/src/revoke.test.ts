@@ -81,7 +81,7 @@ describe('a revoke delivery', () => {
     const sent = await h.crm.post(`/v1/accounts/${accountId}/direct-messages`, { recipientId: '4242', text: 'hello?' });
     expect(sent.status).toBe(404);
     expect(sent.data.error).toMatchObject({ code: 'account_not_connected', message: expect.stringContaining('revoked') });
-    expect(await h.platformRequests('/1.1/direct_messages/events/new.json')).toEqual([]);
+    expect(await h.platformRequests('/2/dm_conversations/with/4242/messages')).toEqual([]);
   });
 
   it('a revoke seen again, or older than a new connection, changes nothing', async () => {

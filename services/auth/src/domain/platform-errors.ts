@@ -3,20 +3,29 @@
  * whether the call could have had an effect: that decides whether it may be tried again.
  */
 
-/** The platform refused the request (4xx other than 429), with its code and message. */
+/**
+ * The platform refused the request (4xx other than 429), with its code and message. v1.1
+ * answers `{errors: [{code, message}]}`; v2 answers problem details `{title, detail, type,
+ * status}`, which carry no code: `problem` is then their title.
+ */
 export class PlatformRejected extends Error {
   override name = 'PlatformRejected';
   constructor(
     readonly status: number,
     readonly platformCode: number | null,
     readonly platformMessage: string,
+    readonly problem: string | null = null,
   ) {
     super(`the platform answered ${status}${platformCode === null ? '' : ` (code ${platformCode})`}: ${platformMessage}`);
   }
 
-  /** 401 code 89: the token is invalid, expired or revoked. */
+  /**
+   * The token is invalid, expired or revoked: v1.1's 401 code 89, or any 401 problem from a v2
+   * route (v2 does not tell a refused token from a bad signature, and auth's signatures are the
+   * ones v1.1 accepts, so a v2 401 is the token).
+   */
   get invalidToken(): boolean {
-    return this.status === 401 && this.platformCode === 89;
+    return this.status === 401 && (this.platformCode === 89 || (this.platformCode === null && this.problem !== null));
   }
 }
 

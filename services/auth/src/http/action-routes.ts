@@ -48,7 +48,7 @@ export const ACTION_ROUTES: ActionRoute[] = [
     path: '/search',
     action: 'search_posts',
     query: ['query', 'sinceId', 'count', 'resultType'],
-    description: "The platform's standard search of recent posts as the account (GET /1.1/search/tweets.json, result_type=recent); data is the platform's {statuses, search_metadata}.",
+    description: "The platform's standard search of recent posts as the account (result_type=recent); data is the platform's {statuses, search_metadata}.",
   },
   { method: 'get', path: '/following', action: 'read_following', query: CURSOR_PAGE },
   { method: 'put', path: '/following/:user', action: 'follow' },

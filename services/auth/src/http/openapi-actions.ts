@@ -93,6 +93,17 @@ const RESPONSES: [string, string][] = [
   ['504', 'GatewayTimeout'],
 ];
 
+/** Every input field a path may be made of, as a `{field}` placeholder. */
+const PLACEHOLDERS = Object.fromEntries(['userId', 'postId', 'listId', 'recipientId', 'inReplyToPostId', 'eventId', 'collectionId'].map((field) => [field, `{${field}}`]));
+
+/** Which platform route carries the action out, for the reader: `v2 POST /2/users/{accountId}/likes`. */
+function platformRoute(action: ActionRoute['action']): string {
+  const definition = ACTIONS[action];
+  const request = definition.request(PLACEHOLDERS, '{accountId}');
+  const lookup = definition.usersById ? '; a user named by screen name is first looked up with `GET /2/users/by/username/{username}`' : '';
+  return `Platform: ${definition.api} \`${request.method} ${decodeURIComponent(request.path)}\`${lookup}.`;
+}
+
 function operation(route: ActionRoute): { operation: Schema; body: Schema | null } {
   const kind = ACTIONS[route.action].kind;
   const input = actionInputSchema(route.action);
@@ -105,7 +116,8 @@ function operation(route: ActionRoute): { operation: Schema; body: Schema | null
     'x-required-scope': kind === 'write' ? 'tickets:write' : 'tickets:read',
     tags: ['actions'],
     summary: `${route.action} (${kind})`,
-    ...(route.description ? { description: route.description } : {}),
+    description: route.description ? `${route.description} ${platformRoute(route.action)}` : platformRoute(route.action),
+    'x-platform-api': ACTIONS[route.action].api,
     parameters: parameters(route, input),
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${INPUT_PREFIX}${route.action}`) } } } } : {}),
     responses,

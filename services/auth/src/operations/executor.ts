@@ -5,7 +5,7 @@ import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
-import { ACTIONS, platformIdOf } from '../domain/actions';
+import { ACTIONS, platformIdOf, userIdFromLookup, userLookup, userToLookUp, withUserId } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
@@ -122,6 +122,23 @@ export class ActionExecutor {
     const blockedUntil = this.deps.gate.blockedUntil(gateKey);
     if (blockedUntil) return this.later(call, new RateLimited(blockedUntil), final);
 
+    // A v2 route that names users by id, given a screen name: look the id up first. That is a
+    // read, made before the command is claimed for sending, so whatever it meets leaves the
+    // write unsent and free to run again.
+    let input = call.input;
+    const screenName = userToLookUp(call.action, input);
+    if (screenName !== null) {
+      const lookupGateKey = `${call.accountId}:user_lookup`;
+      const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
+      if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
+      try {
+        const lookedUp = await this.deps.platform.call(userLookup(screenName), { kind: 'user', token: found.token });
+        input = withUserId(input, userIdFromLookup(lookedUp.data, screenName));
+      } catch (failure) {
+        return this.failed(call, failure, { writes: false, gateKey: lookupGateKey, release: () => Promise.resolve(), final });
+      }
+    }
+
     if (record && !(await this.deps.commands.claim(record.commandId, this.deps.leaseMs, definition.kind === 'read'))) {
       throw new CommandBusy(`command ${record.commandId} is being sent by another worker`);
     }
@@ -129,11 +146,11 @@ export class ActionExecutor {
 
     let answer: PlatformAnswer;
     try {
-      answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
+      answer = await this.deps.platform.call(definition.request(input, call.accountId), { kind: 'user', token: found.token });
     } catch (failure) {
       return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
     }
-    return this.done(call, platformIdOf(definition.kind, answer.data), answer.data);
+    return this.done(call, platformIdOf(call.action, answer.data, input), answer.data);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { postDeleted, type RelationKind } from '../activity-deliveries';
 import { nextEventId } from '../ids';
-import { createPost, like, relate, repost, sendDirectMessage } from './effects';
+import { createList, createPost, deleteList, deletePost, like, ownedList, relate, repost, sendDirectMessage, setListMember, updateList } from './effects';
 import { actingUser, answer, authenticate, param } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
@@ -66,9 +66,10 @@ function postById(state: PlatformState, id: string): Post {
 }
 
 function listById(state: PlatformState, res: Response, owner?: UserRecord): List {
-  const list = state.lists.get(idParam(res, 'list_id'));
+  const id = idParam(res, 'list_id');
+  if (owner) return ownedList(state, owner, id);
+  const list = state.lists.get(id);
   if (!list) throw Errors.notFound();
-  if (owner && list.ownerId !== owner.id) throw new PlatformError(403, 220, 'Your credentials do not allow access to this resource.', {}, 'not the list owner');
   return list;
 }
 
@@ -90,7 +91,7 @@ function text(res: Response, name: string, max: number, field = name): string {
 
 /** The v1.1 REST routes a connected account acts through (user context). */
 export function actionRoutes(router: Router, ctx: PlatformContext): void {
-  const { state, activity } = ctx;
+  const { state } = ctx;
   const user = authenticate(ctx, 'user');
   const v = (path: string) => `/1.1/${path}`;
 
@@ -152,11 +153,9 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
   });
   router.post(v('statuses/destroy/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
-    const post = postById(state, pathId(req));
-    if (post.authorId !== me.id) throw new PlatformError(403, 183, "You may not delete another user's status.");
-    state.posts.delete(post.id);
+    const { value: post, announce } = deletePost(ctx, me, postById(state, pathId(req)));
     await answer(res, 200, postObject(state, post, me.id));
-    activity.deliver(me.id, postDeleted({ account: me.id, postId: post.id, author: post.authorId }));
+    announce();
   });
   router.post(v('statuses/retweet/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
@@ -227,38 +226,30 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     const posts = [...state.posts.values()].filter((p) => list.members.has(p.authorId) && state.canSee(me.id, p.authorId));
     await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
   });
+  const listMode = (res: Response): List['mode'] | undefined => {
+    const mode = param(res, 'mode');
+    if (mode !== undefined && mode !== 'public' && mode !== 'private') throw Errors.invalidParameter('mode');
+    return mode;
+  };
   router.post(v('lists/create.json'), user, async (_req, res) => {
     const me = actingUser(res);
-    const name = text(res, 'name', 25);
-    const mode = param(res, 'mode') ?? 'public';
-    if (mode !== 'public' && mode !== 'private') throw Errors.invalidParameter('mode');
-    const list: List = { id: nextEventId(), ownerId: me.id, name, mode, description: param(res, 'description') ?? '', createdAt: Date.now(), members: new Set(), subscribers: new Set() };
-    state.lists.set(list.id, list);
+    const list = createList(state, me, { name: text(res, 'name', 25), mode: listMode(res), description: param(res, 'description') });
     await answer(res, 200, listObject(state, list, me.id));
   });
   router.post(v('lists/update.json'), user, async (_req, res) => {
     const me = actingUser(res);
-    const list = listById(state, res, me);
-    const mode = param(res, 'mode');
-    if (mode !== undefined && mode !== 'public' && mode !== 'private') throw Errors.invalidParameter('mode');
-    list.name = param(res, 'name') ?? list.name;
-    list.description = param(res, 'description') ?? list.description;
-    list.mode = (mode as List['mode'] | undefined) ?? list.mode;
+    const list = updateList(listById(state, res, me), { name: param(res, 'name'), description: param(res, 'description'), mode: listMode(res) });
     await answer(res, 200, listObject(state, list, me.id));
   });
   router.post(v('lists/destroy.json'), user, async (_req, res) => {
     const me = actingUser(res);
-    const list = listById(state, res, me);
-    state.lists.delete(list.id);
+    const list = deleteList(state, listById(state, res, me));
     await answer(res, 200, listObject(state, list, me.id));
   });
   for (const [path, add] of [['lists/members/create.json', true], ['lists/members/destroy.json', false]] as const) {
     router.post(v(path), user, async (_req, res) => {
       const me = actingUser(res);
-      const list = listById(state, res, me);
-      const member = targetUser(state, res);
-      if (add) list.members.add(member.id);
-      else list.members.delete(member.id);
+      const list = setListMember(listById(state, res, me), targetUser(state, res), add);
       await answer(res, 200, listObject(state, list, me.id));
     });
   }

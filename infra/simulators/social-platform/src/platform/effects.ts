@@ -1,10 +1,11 @@
 import { DEFAULT_APP } from '../deliveries';
 import { nextEventId } from '../ids';
+import { postDeleted } from '../activity-deliveries';
 import { postCreated, postLiked, userRelation } from './activity';
 import type { PlatformContext } from './context';
 import { PlatformError } from './errors';
 import { mentionsOf } from './objects';
-import type { DirectMessage, Post, UserRecord } from './state';
+import type { DirectMessage, List, PlatformState, Post, UserRecord } from './state';
 import type { RelationKind } from '../activity-deliveries';
 
 /**
@@ -32,6 +33,14 @@ export function createPost(ctx: PlatformContext, me: UserRecord, text: string, r
   const post = state.addPost({ authorId: me.id, text, ...(inReplyTo ? { inReplyTo } : {}) });
   const recipients = new Set([me.id, ...(inReplyTo ? [inReplyTo.userId] : []), ...mentionsOf(state, text).map((m) => String(m.id_str))]);
   return { value: post, announce: () => recipients.forEach((userId) => activity.deliver(userId, postCreated(state, userId, post))) };
+}
+
+/** Deleting one's own post, delivered to the author as a delete. */
+export function deletePost(ctx: PlatformContext, me: UserRecord, post: Post): Effect<Post> {
+  const { state, activity } = ctx;
+  if (post.authorId !== me.id) throw new PlatformError(403, 183, "You may not delete another user's status.");
+  state.posts.delete(post.id);
+  return { value: post, announce: () => activity.deliver(me.id, postDeleted({ account: me.id, postId: post.id, author: post.authorId })) };
 }
 
 /** A like, delivered to the liker and the post's author. */
@@ -90,4 +99,43 @@ export function sendDirectMessage(ctx: PlatformContext, me: UserRecord, recipien
   const dm: DirectMessage = { id: nextEventId(), senderId: me.id, recipientId: recipient.id, text, createdAt: Date.now(), sourceAppId: DEFAULT_APP.id, hiddenFor: new Set() };
   state.directMessages.set(dm.id, dm);
   return { value: dm, announce: () => activity.directMessage(dm) };
+}
+
+/** Lists produce no account activity: these change state only, the same whichever API version asked. */
+export interface ListFields {
+  name?: string;
+  mode?: List['mode'];
+  description?: string;
+}
+
+export function createList(state: PlatformState, me: UserRecord, fields: ListFields & { name: string }): List {
+  const list: List = { id: nextEventId(), ownerId: me.id, name: fields.name, mode: fields.mode ?? 'public', description: fields.description ?? '', createdAt: Date.now(), members: new Set(), subscribers: new Set() };
+  state.lists.set(list.id, list);
+  return list;
+}
+
+/** The list `id`, which `me` must own to change it. */
+export function ownedList(state: PlatformState, me: UserRecord, id: string): List {
+  const list = state.lists.get(id);
+  if (!list) throw new PlatformError(404, 34, 'Sorry, that page does not exist.', {}, `no list ${id}`);
+  if (list.ownerId !== me.id) throw new PlatformError(403, 220, 'Your credentials do not allow access to this resource.', {}, 'not the list owner');
+  return list;
+}
+
+export function updateList(list: List, fields: ListFields): List {
+  list.name = fields.name ?? list.name;
+  list.description = fields.description ?? list.description;
+  list.mode = fields.mode ?? list.mode;
+  return list;
+}
+
+export function deleteList(state: PlatformState, list: List): List {
+  state.lists.delete(list.id);
+  return list;
+}
+
+export function setListMember(list: List, member: UserRecord, add: boolean): List {
+  if (add) list.members.add(member.id);
+  else list.members.delete(member.id);
+  return list;
 }

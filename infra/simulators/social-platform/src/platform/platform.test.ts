@@ -175,3 +175,92 @@ describe('the simulated platform checks OAuth 1.0a signatures itself', () => {
     expect(res.data).toContain('This page is no longer valid');
   });
 });
+
+describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)', () => {
+  /** A signed v2 call: OAuth 1.0a signs the URL and query only, never a JSON body. */
+  async function v2(token: { key: string; secret: string }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
+    const url = `${base}${path}`;
+    return http.request({ method, url, data: body, headers: { authorization: oauthHeader(method, url, [], { token }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) } });
+  }
+  async function v1Lists(token: { key: string; secret: string }) {
+    const url = `${base}/1.1/lists/list.json`;
+    return (await http.get(url, { headers: { authorization: oauthHeader('GET', url, [], { token }) } })).data as { id_str: string; name: string; mode: string; description: string; member_count: number }[];
+  }
+
+  it('looks users up by username; one no account can have is a 200 with a Not Found problem and no data', async () => {
+    const token = await userToken('@v2_lookup');
+    const known = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_known', name: 'Known K' })).data.id_str as string;
+    const found = await v2(token, 'GET', '/2/users/by/username/v2_known');
+    expect(found.status).toBe(200);
+    expect(found.data).toEqual({ data: { id: known, name: 'Known K', username: 'v2_known' } });
+    const missing = await v2(token, 'GET', '/2/users/by/username/not-a-name');
+    expect(missing.status).toBe(200);
+    expect(missing.data).toEqual({
+      errors: [
+        {
+          value: 'not-a-name',
+          detail: 'Could not find user with username: [not-a-name].',
+          title: 'Not Found Error',
+          resource_type: 'user',
+          parameter: 'username',
+          resource_id: 'not-a-name',
+          type: 'https://api.twitter.com/2/problems/resource-not-found',
+        },
+      ],
+    });
+  });
+
+  it('creates, updates, fills and deletes lists with the same state as the v1.1 routes', async () => {
+    const token = await userToken('@v2_lister');
+    const member = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_member' })).data.id_str as string;
+    const created = await v2(token, 'POST', '/2/lists', { name: 'VIPs', description: 'first', private: true });
+    expect(created.status).toBe(200);
+    const id = created.data.data.id as string;
+    expect(created.data).toEqual({ data: { id: expect.stringMatching(/^[0-9]+$/), name: 'VIPs' } });
+    expect(await v1Lists(token)).toEqual([expect.objectContaining({ id_str: id, name: 'VIPs', mode: 'private', description: 'first', member_count: 0 })]);
+
+    expect((await v2(token, 'PUT', `/2/lists/${id}`, { name: 'Top', private: false })).data).toEqual({ data: { updated: true } });
+    expect((await v2(token, 'POST', `/2/lists/${id}/members`, { user_id: member })).data).toEqual({ data: { is_member: true } });
+    expect(await v1Lists(token)).toEqual([expect.objectContaining({ id_str: id, name: 'Top', mode: 'public', description: 'first', member_count: 1 })]);
+    expect((await v2(token, 'DELETE', `/2/lists/${id}/members/${member}`)).data).toEqual({ data: { is_member: false } });
+    expect(await v1Lists(token)).toEqual([expect.objectContaining({ member_count: 0 })]);
+
+    const other = await userToken('@v2_not_owner');
+    const refused = await v2(other, 'PUT', `/2/lists/${id}`, { name: 'Mine now' });
+    expect(refused.status).toBe(403);
+    expect(refused.data).toMatchObject({ title: 'Forbidden', type: 'about:blank', status: 403 });
+
+    expect((await v2(token, 'DELETE', `/2/lists/${id}`)).data).toEqual({ data: { deleted: true } });
+    expect(await v1Lists(token)).toEqual([]);
+    const gone = await v2(token, 'DELETE', `/2/lists/${id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.data).toMatchObject({ title: 'Not Found Error', status: 404 });
+    const bad = await v2(token, 'POST', '/2/lists', { name: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.data).toMatchObject({ title: 'Invalid Request', type: 'https://api.x.com/2/problems/invalid-request', detail: 'name must be 1 to 25 characters' });
+  });
+
+  it("answers errors as problem details in v2's words: duplicates, another user's post, a refused token", async () => {
+    const token = await userToken('@v2_poster');
+    const first = await v2(token, 'POST', '/2/tweets', { text: 'only once' });
+    expect(first.status).toBe(201);
+    const duplicate = await v2(token, 'POST', '/2/tweets', { text: 'only once' });
+    expect(duplicate.status).toBe(403);
+    expect(duplicate.data).toEqual({ title: 'Forbidden', detail: 'You are not allowed to create a Tweet with duplicate content.', type: 'about:blank', status: 403 });
+
+    const other = await userToken('@v2_other');
+    const notYours = await v2(other, 'DELETE', `/2/tweets/${first.data.data.id}`);
+    expect(notYours.status).toBe(403);
+    expect(notYours.data.detail).toBe('You are not allowed to delete this Tweet.');
+
+    const otherId = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_other' })).data.id_str as string;
+    const reposted = await v2(other, 'POST', `/2/users/${otherId}/retweets`, { tweet_id: first.data.data.id });
+    expect(reposted.data).toEqual({ data: { id: expect.stringMatching(/^[0-9]+$/), retweeted: true } });
+    expect(reposted.data.data.id).not.toBe(first.data.data.id);
+
+    await http.post(`${base}/control/platform/tokens/revoke`, { user: '@v2_other' });
+    const revoked = await v2(other, 'GET', '/2/users/me');
+    expect(revoked.status).toBe(401);
+    expect(revoked.data).toEqual({ title: 'Unauthorized', detail: 'Invalid or expired token.', type: 'about:blank', status: 401 });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { actingUser, answer, authenticate, requireScopes } from './authn';
 import type { PlatformContext } from './context';
-import { createPost, like, relate, repost, sendDirectMessage } from './effects';
+import { createList, createPost, deleteList, deletePost, like, ownedList, relate, repost, sendDirectMessage, setListMember, updateList, type ListFields } from './effects';
 import { PlatformError } from './errors';
 import type { DirectMessage, Post, UserRecord } from './state';
 import type { RelationKind } from '../activity-deliveries';
@@ -85,10 +85,9 @@ function postRoutes(router: Router, ctx: PlatformContext): void {
   });
   router.delete('/2/tweets/:id', user, async (req, res) => {
     requireScopes(res, 'tweet.write');
-    const post = postOf(idIn(req.params.id, 'id'));
-    if (post.authorId !== actingUser(res).id) throw new PlatformError(403, 0, 'You are not allowed to delete this Tweet.');
-    state.posts.delete(post.id);
+    const { announce } = deletePost(ctx, actingUser(res), postOf(idIn(req.params.id, 'id')));
     await answer(res, 200, { data: { deleted: true } });
+    announce();
   });
   router.get('/2/users/:id/tweets', user, async (req, res) => {
     requireScopes(res, 'tweet.read', 'users.read');
@@ -109,8 +108,8 @@ function postRoutes(router: Router, ctx: PlatformContext): void {
   });
   router.post('/2/users/:id/retweets', user, async (req, res) => {
     requireScopes(res, 'tweet.write');
-    const { announce } = repost(ctx, pathUser(req, res), postOf(idIn(bodyOf(req).tweet_id, 'tweet_id')));
-    await answer(res, 200, { data: { retweeted: true } });
+    const { value: made, announce } = repost(ctx, pathUser(req, res), postOf(idIn(bodyOf(req).tweet_id, 'tweet_id')));
+    await answer(res, 200, { data: { id: made.id, retweeted: true } });
     announce();
   });
   router.delete('/2/users/:id/retweets/:sourceId', user, async (req, res) => {
@@ -171,6 +170,67 @@ function dmRoutes(router: Router, ctx: PlatformContext): void {
   });
 }
 
+/** A v2 list's settings from a JSON body: `private` (a boolean) where v1.1 has `mode`. */
+function listFields(body: Record<string, unknown>, nameRequired: boolean): ListFields {
+  const { name, description } = body;
+  if (name !== undefined || nameRequired) {
+    if (typeof name !== 'string' || name.trim() === '' || [...name].length > 25) throw invalid('name must be 1 to 25 characters');
+  }
+  if (description !== undefined && (typeof description !== 'string' || [...description].length > 100)) throw invalid('description must be at most 100 characters');
+  if (body.private !== undefined && typeof body.private !== 'boolean') throw invalid('private must be a boolean');
+  return { name: name as string | undefined, description: description as string | undefined, mode: body.private === undefined ? undefined : body.private ? 'private' : 'public' };
+}
+
+function listRoutes(router: Router, ctx: PlatformContext): void {
+  const { state } = ctx;
+  const user = authenticate(ctx, 'user');
+  router.post('/2/lists', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const list = createList(state, actingUser(res), listFields(bodyOf(req), true) as ListFields & { name: string });
+    await answer(res, 200, { data: { id: list.id, name: list.name } });
+  });
+  router.put('/2/lists/:id', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const list = ownedList(state, actingUser(res), idIn(req.params.id, 'id'));
+    updateList(list, listFields(bodyOf(req), false));
+    await answer(res, 200, { data: { updated: true } });
+  });
+  router.delete('/2/lists/:id', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    deleteList(state, ownedList(state, actingUser(res), idIn(req.params.id, 'id')));
+    await answer(res, 200, { data: { deleted: true } });
+  });
+  router.post('/2/lists/:id/members', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const list = ownedList(state, actingUser(res), idIn(req.params.id, 'id'));
+    setListMember(list, state.user({ id: idIn(bodyOf(req).user_id, 'user_id') }), true);
+    await answer(res, 200, { data: { is_member: true } });
+  });
+  router.delete('/2/lists/:id/members/:userId', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const list = ownedList(state, actingUser(res), idIn(req.params.id, 'id'));
+    setListMember(list, state.user({ id: idIn(req.params.userId, 'user_id') }), false);
+    await answer(res, 200, { data: { is_member: false } });
+  });
+}
+
+const USERNAME = /^[A-Za-z0-9_]{1,15}$/;
+
+/** The platform's answer for a user it cannot find: 200, with the problem in `errors` and no `data`. */
+const userNotFound = (username: string) => ({
+  errors: [
+    {
+      value: username,
+      detail: `Could not find user with username: [${username}].`,
+      title: 'Not Found Error',
+      resource_type: 'user',
+      parameter: 'username',
+      resource_id: username,
+      type: 'https://api.twitter.com/2/problems/resource-not-found',
+    },
+  ],
+});
+
 /** The v2 routes for an account's actions and reads (OAuth 2.0 user tokens, with scopes, or OAuth 1.0a user context). */
 export function v2Routes(router: Router, ctx: PlatformContext): void {
   router.get('/2/users/me', authenticate(ctx, 'user'), async (_req, res) => {
@@ -178,7 +238,20 @@ export function v2Routes(router: Router, ctx: PlatformContext): void {
     const me = actingUser(res);
     await answer(res, 200, { data: { id: me.id, name: me.name, username: me.screenName } });
   });
+  // As the v1.1 routes do for a screen name, a user never seen before is made up (stably); a name
+  // no account can have is not found.
+  router.get('/2/users/by/username/:username', authenticate(ctx, 'user'), async (req, res) => {
+    requireScopes(res, 'users.read', 'tweet.read');
+    const username = String(req.params.username);
+    if (!USERNAME.test(username)) {
+      await answer(res, 200, userNotFound(username));
+      return;
+    }
+    const found = ctx.state.user({ screenName: username });
+    await answer(res, 200, { data: { id: found.id, name: found.name, username: found.screenName } });
+  });
   postRoutes(router, ctx);
+  listRoutes(router, ctx);
   relationRoutes(router, ctx);
   dmRoutes(router, ctx);
 }

@@ -8,6 +8,13 @@ import type { ActivitySubscription, XaaHub, XaaWebhook } from './xaa-hub';
 
 const TITLES: Record<number, string> = { 400: 'Invalid Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found Error', 409: 'Conflict', 429: 'Too Many Requests' };
 
+/** What v2 says where an effect shared with v1.1 refuses with a v1.1 code (v2 problems carry no code). */
+const V2_DETAILS: Record<number, string> = {
+  183: 'You are not allowed to delete this Tweet.',
+  187: 'You are not allowed to create a Tweet with duplicate content.',
+  385: 'You attempted to reply to a Tweet that is deleted or not visible to you.',
+};
+
 /** v2 routes answer errors as problem details: `{title, detail, type, status}`. */
 export const v2ErrorHandler: ErrorRequestHandler = (error, _req, res, next) => {
   if (res.headersSent || !(error instanceof PlatformError)) {
@@ -19,7 +26,7 @@ export const v2ErrorHandler: ErrorRequestHandler = (error, _req, res, next) => {
   res
     .set(error.headers)
     .status(error.status)
-    .json({ title: TITLES[error.status] ?? 'Error', detail: error.message, type, status: error.status });
+    .json({ title: TITLES[error.status] ?? 'Error', detail: V2_DETAILS[error.code] ?? error.message, type, status: error.status });
 };
 
 const invalid = (detail: string) => new PlatformError(400, 0, detail);

@@ -41,14 +41,20 @@ function parseBody(response: AxiosResponse<string>): unknown {
   }
 }
 
-/** The first `{code, message}` of the platform's `{"errors":[...]}` answer, or a v2 problem's detail. */
-export function platformErrorOf(data: unknown): { code: number | null; message: string } {
-  const first = (data as { errors?: { code?: unknown; message?: unknown }[] } | null)?.errors?.[0];
-  if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message };
-  // v2 routes answer problem details: `{title, detail, type, status}`.
-  const problem = data as { detail?: unknown } | null;
-  if (typeof problem?.detail === 'string') return { code: null, message: problem.detail };
-  return { code: null, message: typeof data === 'string' && data ? data.slice(0, 300) : 'no error message' };
+/**
+ * What the platform said went wrong: the first `{code, message}` of a v1.1 `{"errors":[...]}`
+ * answer, or for v2 problem details (`{title, detail, type, status}`, maybe with
+ * `errors: [{message}]` or `errors: [{detail}]` naming the parameter) the most specific
+ * message and the problem's title.
+ */
+export function platformErrorOf(data: unknown): { code: number | null; message: string; problem: string | null } {
+  const answer = data as { errors?: { code?: unknown; message?: unknown; detail?: unknown }[]; title?: unknown; detail?: unknown; type?: unknown } | null;
+  const problem = typeof answer?.title === 'string' && typeof answer.type === 'string' ? answer.title : null;
+  const first = answer?.errors?.[0];
+  if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message, problem };
+  if (first && typeof first.detail === 'string') return { code: null, message: first.detail, problem };
+  if (typeof answer?.detail === 'string') return { code: null, message: answer.detail, problem };
+  return { code: null, message: typeof data === 'string' && data ? data.slice(0, 300) : 'no error message', problem };
 }
 
 /**
@@ -160,12 +166,12 @@ export class PlatformClient {
     const body = cleanJson(parseBody(response));
     this.options.logger.debug('platform call', { method: request.method, path: request.path, status: response.status, ms: Date.now() - started });
     if (response.status >= 200 && response.status < 300) return { status: response.status, data: body };
-    const { code, message } = platformErrorOf(body);
+    const { code, message, problem } = platformErrorOf(body);
     if (response.status === 429) {
       const reset = Number(response.headers['x-rate-limit-reset']);
       throw new RateLimited(new Date(Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000));
     }
     if (response.status >= 500) throw new PlatformFailed(response.status, code, `the platform failed (${response.status}): ${message}`);
-    throw new PlatformRejected(response.status, code, message);
+    throw new PlatformRejected(response.status, code, message, problem);
   }
 }
