@@ -40,6 +40,16 @@ export interface Publication {
   summary: string;
 }
 
+/** A CRM event ticketing puts on `crm.events` through its outbox, routed by its type. */
+const crmPublication = (contract: AnyContract, type: string, summary: string): Publication => ({
+  contracts: [contract],
+  exchange: Exchanges.crmEvents,
+  routingKey: type,
+  producer: 'ticketing',
+  via: 'outbox',
+  summary,
+});
+
 export const PUBLICATIONS: Publication[] = [
   {
     contracts: [RawActivity],
@@ -106,26 +116,8 @@ export const PUBLICATIONS: Publication[] = [
     via: 'confirm',
     summary: "An API credential was revoked (auth's CLI): every process's cache of credential checks forgets it.",
   },
-  ...CRM_EVENT_TYPES.map(
-    (type): Publication => ({
-      contracts: [CrmEvents[type]],
-      exchange: Exchanges.crmEvents,
-      routingKey: type,
-      producer: 'ticketing',
-      via: 'outbox',
-      summary: `The CRM event \`${type}\` (docs/crm-events.md); the CRM binds queues of its own to \`${Exchanges.crmEvents}\`.`,
-    }),
-  ),
-  ...CRM_ACCOUNT_EVENT_TYPES.map(
-    (type): Publication => ({
-      contracts: [CrmAccountEvents[type]],
-      exchange: Exchanges.crmEvents,
-      routingKey: type,
-      producer: 'ticketing',
-      via: 'outbox',
-      summary: `The CRM event \`${type}\` about an account (docs/crm-events.md, "Account events").`,
-    }),
-  ),
+  ...CRM_EVENT_TYPES.map((type) => crmPublication(CrmEvents[type], type, `The CRM event \`${type}\` (docs/crm-events.md); the CRM binds queues of its own to \`${Exchanges.crmEvents}\`.`)),
+  ...CRM_ACCOUNT_EVENT_TYPES.map((type) => crmPublication(CrmAccountEvents[type], type, `The CRM event \`${type}\` about an account (docs/crm-events.md, "Account events").`)),
 ];
 
 /** A work queue's reader and the message types it accepts (anything else is dead-lettered). */
