@@ -4,11 +4,12 @@ import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
-import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
+import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
 import { ACTIONS, platformIdOf } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
+import type { TokenRefresher } from './token-refresh';
 
 /** One action to carry out for an account. */
 export interface ActionCall {
@@ -54,6 +55,9 @@ export class TryLater extends Error {
 
 const TERMINAL = new Set(['succeeded', 'failed', 'unknown']);
 
+/** An OAuth 2.0 access token this close to its expiry is refreshed before the call rather than sent to be refused. */
+const EXPIRY_SKEW_MS = 30_000;
+
 const digest = (action: string, accountId: string, input: unknown) => createHash('sha256').update(JSON.stringify([action, accountId, input])).digest('hex');
 
 const error = (code: CommandError['code'], message: string, platform: { code?: number | null; status?: number | null } = {}): CommandError => ({
@@ -77,6 +81,8 @@ export class ActionExecutor {
       /** A broker command's result is announced on `social.command-results`, enqueued as its record is finished. */
       events: AuthEvents;
       platform: PlatformClient;
+      /** Refreshes an OAuth 2.0 account's access token when a call finds it expired or refused. */
+      refresher: TokenRefresher;
       gate: RateLimitGate;
       logger: Logger;
       /** How long a `sending` record may stand before its sender is taken for dead. */
@@ -118,6 +124,16 @@ export class ActionExecutor {
       return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: ${found.account.statusReason ?? 'its token was refused'}`));
     }
 
+    // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
+    let bearer = found.protocol === 'oauth2' ? found.accessToken : null;
+    let refreshed = false;
+    if (found.protocol === 'oauth2' && found.expiresAt.getTime() <= Date.now() + EXPIRY_SKEW_MS) {
+      const renewed = await this.renew(call, found.accessToken, final, async () => undefined);
+      if (typeof renewed !== 'string') return renewed;
+      [bearer, refreshed] = [renewed, true];
+    }
+    const signer = (): Signer => (bearer !== null ? { kind: 'oauth2-user', accessToken: bearer } : { kind: 'user', token: (found as Extract<typeof found, { protocol: 'oauth1' }>).token });
+
     const gateKey = `${call.accountId}:${call.action}`;
     const blockedUntil = this.deps.gate.blockedUntil(gateKey);
     if (blockedUntil) return this.later(call, new RateLimited(blockedUntil), final);
@@ -126,14 +142,49 @@ export class ActionExecutor {
       throw new CommandBusy(`command ${record.commandId} is being sent by another worker`);
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
+    const how = { writes: definition.kind === 'write', gateKey, release, final };
+    const request = definition.request(call.input, call.accountId);
 
     let answer: PlatformAnswer;
     try {
-      answer = await this.deps.platform.call(definition.request(call.input, call.accountId), { kind: 'user', token: found.token });
+      answer = await this.deps.platform.call(request, signer());
     } catch (failure) {
-      return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
+      // An OAuth 2.0 token refused (401 code 89: nothing was done) is refreshed once and the call made again.
+      if (bearer === null || refreshed || !(failure instanceof PlatformRejected && failure.invalidToken)) return this.failed(call, failure, how);
+      const renewed = await this.renew(call, bearer, final, release);
+      if (typeof renewed !== 'string') return renewed;
+      bearer = renewed;
+      try {
+        answer = await this.deps.platform.call(request, signer());
+      } catch (again) {
+        return this.failed(call, again, how);
+      }
     }
     return this.done(call, platformIdOf(definition.kind, answer.data), answer.data);
+  }
+
+  /**
+   * Refreshes the OAuth 2.0 access token a call found expired or refused; the new token, or
+   * the call's result when there is none (nothing was sent: a refresh that could not reach
+   * the platform is a retry later, a refused one needs a reconnect).
+   */
+  private async renew(call: ActionCall, staleAccessToken: string, final: boolean, release: () => Promise<void>): Promise<string | ActionResult> {
+    let outcome;
+    try {
+      outcome = await this.deps.refresher.refreshForCall(call.accountId, staleAccessToken);
+    } catch (failure) {
+      await release();
+      if (failure instanceof RateLimited || failure instanceof PlatformNotReached || failure instanceof PlatformFailed || failure instanceof NoAnswer) return this.later(call, failure, final);
+      throw failure;
+    }
+    if (outcome.status === 'refreshed' || outcome.status === 'current') return outcome.accessToken;
+    await release();
+    if (outcome.status === 'busy') return this.later(call, new PlatformNotReached(`another refresh of account ${call.accountId}'s access token is still running`), final);
+    if (outcome.status === 'refused') {
+      return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: the platform refused to refresh its access token (${outcome.reason})`));
+    }
+    const why = outcome.account ? `account ${call.accountId} must be connected again: ${outcome.account.statusReason ?? outcome.account.status}` : `account ${call.accountId} is not connected in auth`;
+    return this.finish(call, 'failed', null, null, error(outcome.account ? 'reconnect_needed' : 'account_not_connected', why));
   }
 
   /**

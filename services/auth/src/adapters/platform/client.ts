@@ -10,7 +10,11 @@ export type Signer =
   | { kind: 'user'; token: TokenPair }
   | { kind: 'consumer'; oauth: Record<string, string> }
   | { kind: 'request-token'; token: TokenPair; oauth: Record<string, string> }
-  | { kind: 'app' };
+  | { kind: 'app' }
+  /** A user's OAuth 2.0 access token, sent as a bearer token. */
+  | { kind: 'oauth2-user'; accessToken: string }
+  /** The app's OAuth 2.0 client, authenticated with Basic at the token endpoint (a confidential client). */
+  | { kind: 'oauth2-client'; clientId: string; clientSecret: string };
 
 export interface PlatformAnswer {
   status: number;
@@ -45,6 +49,9 @@ function parseBody(response: AxiosResponse<string>): unknown {
 export function platformErrorOf(data: unknown): { code: number | null; message: string } {
   const first = (data as { errors?: { code?: unknown; message?: unknown }[] } | null)?.errors?.[0];
   if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message };
+  // The OAuth 2.0 token endpoint answers RFC 6749 errors: `{error, error_description}`.
+  const oauth2 = data as { error?: unknown; error_description?: unknown } | null;
+  if (typeof oauth2?.error === 'string') return { code: null, message: typeof oauth2.error_description === 'string' ? `${oauth2.error}: ${oauth2.error_description}` : oauth2.error };
   // v2 routes answer problem details: `{title, detail, type, status}`.
   const problem = data as { detail?: unknown } | null;
   if (typeof problem?.detail === 'string') return { code: null, message: problem.detail };
@@ -66,6 +73,8 @@ export class PlatformClient {
   }
 
   async call(request: PlatformRequest, signer: Signer): Promise<PlatformAnswer> {
+    if (signer.kind === 'oauth2-user') return this.send(request, () => `Bearer ${signer.accessToken}`);
+    if (signer.kind === 'oauth2-client') return this.send(request, () => basicCredentials(signer.clientId, signer.clientSecret));
     if (signer.kind !== 'app') return this.send(request, (url, form) => this.oauthHeader(request.method, url, form, signer));
     const token = await this.appToken();
     try {
@@ -117,7 +126,7 @@ export class PlatformClient {
     }
   }
 
-  private oauthHeader(method: string, url: string, form: Record<string, string> | undefined, signer: Exclude<Signer, { kind: 'app' }>): string {
+  private oauthHeader(method: string, url: string, form: Record<string, string> | undefined, signer: Extract<Signer, { kind: 'user' | 'consumer' | 'request-token' }>): string {
     if (signer.kind === 'user') return this.signer.header({ method, url, form }, signer.token);
     if (signer.kind === 'consumer') return this.signer.header({ method, url, form, oauth: signer.oauth });
     return this.signer.header({ method, url, form, oauth: signer.oauth }, signer.token);
