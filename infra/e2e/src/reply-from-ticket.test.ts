@@ -107,6 +107,8 @@ beforeAll(async () => {
     SOCIAL_API_URL: simulatorUrl,
     SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
     SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+    SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+    SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
     SOCIAL_ENV_NAME: ENV_NAME,
     PUBLIC_WEBHOOK_URL: webhookUrl,
     CREDENTIALS_KEY,

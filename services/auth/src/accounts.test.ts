@@ -365,6 +365,8 @@ function stringEnv(harness: Harness): Record<string, string> {
     SOCIAL_API_URL: harness.simulatorUrl,
     SOCIAL_CONSUMER_KEY: harness.secrets.consumerKey,
     SOCIAL_CONSUMER_SECRET: harness.secrets.consumerSecret,
+    SOCIAL_OAUTH2_CLIENT_ID: harness.secrets.oauth2ClientId,
+    SOCIAL_OAUTH2_CLIENT_SECRET: harness.secrets.oauth2ClientSecret,
     SOCIAL_ENV_NAME: 'test',
     PUBLIC_WEBHOOK_URL: harness.config.PUBLIC_WEBHOOK_URL,
     CREDENTIALS_KEY: harness.secrets.credentialsKey,

@@ -80,8 +80,8 @@ function accountRoutes(router: Router, deps: AuthRoutesDeps): void {
   const notConnected = (accountId: string) => new HttpError(404, 'account_not_connected', `account ${accountId} is not connected in auth`);
 
   router.post('/v1/connections', requireScope('accounts:manage'), async (req, res) => {
-    const protocol = optionalString(bodyOf(req), 'protocol', /^oauth[12]$/) as 'oauth1' | 'oauth2' | undefined;
-    res.status(201).json(await deps.accounts.startConnection(protocol ?? 'oauth1'));
+    // The document allows only oauth1 and oauth2 (400 otherwise).
+    res.status(201).json(await deps.accounts.startConnection(req.query.protocol === 'oauth2' ? 'oauth2' : 'oauth1'));
   });
 
   router.get('/v1/accounts', requireScope('tickets:read'), async (req, res) => {
