@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import axios from 'axios';
 import { createPool, type Pool } from '@crm/db';
-import { browserSession, testLogger } from '@crm/testing';
+import { browserSession, testLogger, waitFor } from '@crm/testing';
 import { AccountStore } from './adapters/accounts';
 import { AuthEvents } from './adapters/events';
 import { aadFor } from './adapters/key-rotation';
@@ -314,5 +314,25 @@ describe('refreshing access tokens', () => {
     const res = await post(accountId, 'revoked');
     expect(res.status).toBe(404);
     expect(res.data.error.code).toBe('account_not_connected');
+  });
+});
+
+describe('the periodic refresh', () => {
+  let timed: Harness;
+  beforeAll(async () => {
+    timed = await startHarness({ prefix: 'auth_oauth2_timer', simulatorEnv: { OAUTH2_ACCESS_TOKEN_TTL_SECONDS: '120' }, env: { OAUTH2_REFRESH_INTERVAL_MS: '200' } });
+  });
+  afterAll(async () => {
+    await timed?.stop();
+  });
+
+  it('runs on its own every OAUTH2_REFRESH_INTERVAL_MS and renews a token within the margin', async () => {
+    const accountId = await timed.connectOAuth2('@timer_tim');
+    const first = (await timed.auth.pool.query('SELECT access_token_expires_at FROM accounts WHERE account_id = $1', [accountId])).rows[0].access_token_expires_at as Date;
+    await waitFor(async () => (await timed.auth.pool.query('SELECT token_refreshed_at FROM accounts WHERE account_id = $1', [accountId])).rows[0].token_refreshed_at !== null, { what: 'the periodic refresh' });
+    const row = (await timed.auth.pool.query('SELECT status, access_token_expires_at FROM accounts WHERE account_id = $1', [accountId])).rows[0];
+    expect(row.status).toBe('connected');
+    expect((row.access_token_expires_at as Date).getTime()).toBeGreaterThanOrEqual(first.getTime());
+    expect((await timed.crm.post(`/v1/accounts/${accountId}/posts`, { text: 'after the timer' })).status).toBe(200);
   });
 });
