@@ -1,6 +1,6 @@
 import type { Logger } from '@crm/logging';
 import type { PoolClient } from '@crm/db';
-import type { AccountStore, AccountSummary, LockedForRefresh } from '../adapters/accounts';
+import type { AccountStore, AccountSummary, LockedForRefresh, OAuth2Tokens } from '../adapters/accounts';
 import type { AuthEvents } from '../adapters/events';
 import type { OAuth2TokenEndpoint } from '../adapters/platform/oauth2';
 import { PlatformRejected } from '../domain/platform-errors';
@@ -75,6 +75,9 @@ export class TokenRefresher {
   }
 
   private refresh(accountId: string, how: { wait: boolean; unlessValidFor: number; staleAccessToken?: string }): Promise<RefreshOutcome> {
+    // The transaction runs again after a deadlock or serialization failure; the refresh token it
+    // spent must not be sent again then: the tokens the platform gave are stored instead.
+    let obtained: { spent: string; fresh: OAuth2Tokens } | null = null;
     return this.deps.events.storeAndAnnounce(async (client): Promise<RefreshOutcome> => {
       if (how.wait) await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockWaitMs}ms`]);
       const locked = await this.lock(accountId, client, how.wait);
@@ -85,9 +88,12 @@ export class TokenRefresher {
       // Refreshed meanwhile (by another replica, or the call before): the token a call found stale was replaced, or it is not due any more.
       const current = how.staleAccessToken !== undefined ? tokens.accessToken !== how.staleAccessToken : tokens.expiresAt.getTime() > Date.now() + how.unlessValidFor;
       if (current) return { status: 'current', accessToken: tokens.accessToken, expiresAt: tokens.expiresAt };
-      let fresh;
+      let fresh = obtained?.spent === tokens.refreshToken ? obtained.fresh : null;
       try {
-        fresh = await this.deps.tokens.refresh(tokens.refreshToken);
+        if (!fresh) {
+          fresh = await this.deps.tokens.refresh(tokens.refreshToken);
+          obtained = { spent: tokens.refreshToken, fresh };
+        }
       } catch (error) {
         // 400 (invalid_grant, or invalid_request for a spent token): the refresh token will never work again.
         if (!(error instanceof PlatformRejected && error.status === 400)) throw error;
