@@ -63,13 +63,13 @@ const post = (accountId: string, text: string) => h.crm.post(`/v1/accounts/${acc
  * Another "replica": a refresher on its own pool, platform client and store, sharing only the
  * database. What it announces goes to the shared outbox, which auth's relay publishes.
  */
-function replica(baseUrl = h.simulatorUrl): TokenRefresher {
+function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000): TokenRefresher {
   const pool = createPool(h.db.url, { applicationName: 'auth-replica' });
   pools.push(pool);
   const platform = new PlatformClient({ baseUrl, consumerKey: h.secrets.consumerKey, consumerSecret: h.secrets.consumerSecret, timeoutMs: 2_000, logger: testLogger() });
   const tokens = new OAuth2TokenEndpoint(platform, { clientId: h.secrets.oauth2ClientId, clientSecret: h.secrets.oauth2ClientSecret });
   const events = new AuthEvents(pool, { kick: async () => undefined });
-  return new TokenRefresher({ accounts: new AccountStore(pool, keyring()), tokens, events, logger: testLogger() }, { marginMs: 600_000, lockWaitMs: 5_000 });
+  return new TokenRefresher({ accounts: new AccountStore(pool, keyring()), tokens, events, logger: testLogger() }, { marginMs: 600_000, lockWaitMs });
 }
 
 describe('connecting with OAuth 2.0 and PKCE', () => {
@@ -266,6 +266,25 @@ describe('refreshing access tokens', () => {
     expect(await refreshRequests()).toBe(requests + 1);
     expect((await tokensOf(accountId)).accessToken).toBe(first!.accessToken);
     expect((await post(accountId, 'after the second race')).data).toMatchObject({ outcome: 'succeeded' });
+  });
+
+  it('gives up waiting for a refresh held elsewhere past the wait (busy: try later), and sends nothing', async () => {
+    const accountId = await h.connectOAuth2('@held_hal');
+    await h.auth.pool.query(`UPDATE accounts SET access_token_expires_at = now() + interval '1 hour' WHERE protocol = 'oauth2' AND account_id <> $1`, [accountId]);
+    const { accessToken } = await tokensOf(accountId);
+    const holder = await h.auth.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM accounts WHERE account_id = $1 FOR UPDATE', [accountId]);
+      const requests = await refreshRequests();
+      expect(await replica(h.simulatorUrl, 300).refreshForCall(accountId, accessToken)).toEqual({ status: 'busy' });
+      expect(await replica().refreshDue()).toMatchObject({ refreshed: 0, failed: 0 });
+      expect(await refreshRequests()).toBe(requests);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect((await replica().refreshForCall(accountId, accessToken)).status).toBe('refreshed');
   });
 
   it('keeps the tokens when the platform cannot be reached, and refreshes next round', async () => {

@@ -174,13 +174,20 @@ export class AccountStore {
   }
 
   /**
-   * Locks the account's row for a refresh (until `client`'s transaction ends): `wait` waits
-   * for a refresh running elsewhere, otherwise an account being refreshed is skipped (null).
-   * Null too when the account is gone.
+   * Locks the account's row for a refresh (until `client`'s transaction ends). With `waitMs`,
+   * waits that long for a refresh running elsewhere ('timeout' past it); without, an account
+   * being refreshed is skipped (null). Null too when the account is gone.
    */
-  async lockForRefresh(accountId: string, client: PoolClient, { wait }: { wait: boolean }): Promise<LockedForRefresh | null> {
-    const { rows } = await client.query<AccountRow>(`SELECT * FROM accounts WHERE account_id = $1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [accountId]);
-    const row = rows[0];
+  async lockForRefresh(accountId: string, client: PoolClient, { waitMs }: { waitMs?: number }): Promise<LockedForRefresh | null | 'timeout'> {
+    let row: AccountRow | undefined;
+    try {
+      if (waitMs !== undefined) await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${waitMs}ms`]);
+      const { rows } = await client.query<AccountRow>(`SELECT * FROM accounts WHERE account_id = $1 FOR UPDATE${waitMs === undefined ? ' SKIP LOCKED' : ''}`, [accountId]);
+      row = rows[0];
+    } catch (error) {
+      if ((error as { code?: string }).code === '55P03') return 'timeout'; // lock_not_available
+      throw error;
+    }
     if (!row) return null;
     if (row.protocol !== 'oauth2' || !row.access_token_sealed || !row.refresh_token_sealed || !row.access_token_expires_at) return { account: summary(row), tokens: null };
     const tokens = {

@@ -1,6 +1,5 @@
 import type { Logger } from '@crm/logging';
-import type { PoolClient } from '@crm/db';
-import type { AccountStore, AccountSummary, LockedForRefresh, OAuth2Tokens } from '../adapters/accounts';
+import type { AccountStore, AccountSummary, OAuth2Tokens } from '../adapters/accounts';
 import type { AuthEvents } from '../adapters/events';
 import type { OAuth2TokenEndpoint } from '../adapters/platform/oauth2';
 import { PlatformRejected } from '../domain/platform-errors';
@@ -64,23 +63,12 @@ export class TokenRefresher {
     return this.refresh(accountId, { wait: true, unlessValidFor: 0, staleAccessToken });
   }
 
-  /** The account's row, locked; 'timeout' when a refresh elsewhere held it past the wait (55P03, lock_not_available). */
-  private async lock(accountId: string, client: PoolClient, wait: boolean): Promise<LockedForRefresh | null | 'timeout'> {
-    try {
-      return await this.deps.accounts.lockForRefresh(accountId, client, { wait });
-    } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return 'timeout';
-      throw error;
-    }
-  }
-
   private refresh(accountId: string, how: { wait: boolean; unlessValidFor: number; staleAccessToken?: string }): Promise<RefreshOutcome> {
     // The transaction runs again after a deadlock or serialization failure; the refresh token it
     // spent must not be sent again then: the tokens the platform gave are stored instead.
     let obtained: { spent: string; fresh: OAuth2Tokens } | null = null;
     return this.deps.events.storeAndAnnounce(async (client): Promise<RefreshOutcome> => {
-      if (how.wait) await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${this.options.lockWaitMs}ms`]);
-      const locked = await this.lock(accountId, client, how.wait);
+      const locked = await this.deps.accounts.lockForRefresh(accountId, client, how.wait ? { waitMs: this.options.lockWaitMs } : {});
       if (locked === 'timeout') return { status: 'busy' };
       if (!locked) return how.wait ? { status: 'not_connected', account: null } : { status: 'busy' };
       const { account, tokens } = locked;
