@@ -184,6 +184,8 @@ async function main(): Promise<void> {
         SOCIAL_API_URL: 'http://127.0.0.1:9',
         SOCIAL_CONSUMER_KEY: 'bench-consumer-key',
         SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+        SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+        SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
         SOCIAL_ENV_NAME: ENV_NAME,
         PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
         CREDENTIALS_KEY: randomBytes(32).toString('base64'),

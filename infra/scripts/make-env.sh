@@ -15,6 +15,8 @@ umask 077
 cat > "$target" <<VALUES
 SOCIAL_CONSUMER_KEY=$(random 12 hex)
 SOCIAL_CONSUMER_SECRET=$(random 32 hex)
+SOCIAL_OAUTH2_CLIENT_ID=$(random 12 hex)
+SOCIAL_OAUTH2_CLIENT_SECRET=$(random 32 hex)
 CREDENTIALS_KEY=$(random 32 base64)
 WEBHOOK_SECRETS_KEY=$(random 32 base64)
 CRM_API_TOKENS=$crm_token,$console_token

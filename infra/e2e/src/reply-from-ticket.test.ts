@@ -108,6 +108,8 @@ beforeAll(async () => {
     SOCIAL_API_URL: simulatorUrl,
     SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
     SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+    SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+    SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
     SOCIAL_ENV_NAME: ENV_NAME,
     PUBLIC_WEBHOOK_URL: webhookUrl,
     CREDENTIALS_KEY,
@@ -266,7 +268,8 @@ describe('a reply from a ticket, end to end', () => {
 
   it('a revoke on the platform reaches auth and ticketing: the credentials are forgotten and replies are refused', async () => {
     const credentials = await new AccountStore(auth.pool, new Keyring(CREDENTIALS_KEY)).credentials(accountId);
-    tokens = credentials!.token;
+    if (credentials?.protocol !== 'oauth1') throw new Error('the account has no OAuth 1.0a token pair');
+    tokens = credentials.token;
     expect((await sim.post('/control/platform/tokens/revoke', { user: accountId })).status).toBe(200);
     await waitFor(async () => (await authApi.get(`/v1/accounts/${accountId}`)).data.status === 'revoked', { what: 'auth marks the account revoked' });
     expect((await auth.pool.query('SELECT access_token_sealed FROM accounts WHERE account_id = $1', [accountId])).rows[0].access_token_sealed).toBeNull();

@@ -40,6 +40,8 @@ const LAYOUT: Record<string, Record<string, { service?: string; url?: 'AMQP_URL'
     DATABASE_URL: { service: 'auth', url: 'DATABASE_URL' },
     SOCIAL_CONSUMER_KEY: { env: 'SOCIAL_CONSUMER_KEY' },
     SOCIAL_CONSUMER_SECRET: { env: 'SOCIAL_CONSUMER_SECRET' },
+    SOCIAL_OAUTH2_CLIENT_ID: { env: 'SOCIAL_OAUTH2_CLIENT_ID' },
+    SOCIAL_OAUTH2_CLIENT_SECRET: { env: 'SOCIAL_OAUTH2_CLIENT_SECRET' },
     CRM_API_TOKENS: { env: 'CRM_API_TOKENS' },
     CREDENTIALS_KEY: { env: 'CREDENTIALS_KEY' },
   },

@@ -33,6 +33,8 @@ const SAMPLE_SECRETS: Record<string, string> = {
   SESSION_SECRET: randomBytes(32).toString('hex'),
   SOCIAL_CONSUMER_KEY: randomBytes(12).toString('hex'),
   SOCIAL_CONSUMER_SECRET: randomBytes(32).toString('hex'),
+  SOCIAL_OAUTH2_CLIENT_ID: randomBytes(12).toString('hex'),
+  SOCIAL_OAUTH2_CLIENT_SECRET: randomBytes(32).toString('hex'),
 };
 
 interface Container {

@@ -53,6 +53,8 @@ beforeAll(async () => {
       SOCIAL_API_URL: 'http://127.0.0.1:9',
       SOCIAL_CONSUMER_KEY: 'stack-consumer-key',
       SOCIAL_CONSUMER_SECRET: SECRET,
+      SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+      SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
       SOCIAL_ENV_NAME: 'stack',
       PUBLIC_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/stack',
       CREDENTIALS_KEY: randomBytes(32).toString('base64'),

@@ -109,6 +109,8 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
         SOCIAL_API_URL: sims.socialUrl,
         SOCIAL_CONSUMER_KEY: 'fuzz-consumer-key',
         SOCIAL_CONSUMER_SECRET: consumerSecret,
+        SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+        SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
         SOCIAL_ENV_NAME: envName,
         PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${envName}`,
         CREDENTIALS_KEY: credentialsKey,

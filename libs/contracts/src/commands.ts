@@ -211,6 +211,8 @@ const COMMAND_ERROR_CODES = [
   'account_not_connected',
   /** The platform refused the account's token (401 code 89): it must be connected again. */
   'reconnect_needed',
+  /** The action has only a v1.1 route, which takes OAuth 1.0a only, and the account is connected with OAuth 2.0. */
+  'needs_oauth1',
   /** Still rate limited after the last retry. */
   'rate_limited',
   /** The platform refused the request (a 4xx other than 401/429): see platformCode and message. */

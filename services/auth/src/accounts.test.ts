@@ -128,10 +128,12 @@ describe('the OAuth callback', () => {
     const server: Server = await listen(fake, 0, '127.0.0.1');
     try {
       const platform = new PlatformClient({ baseUrl: `http://127.0.0.1:${portOf(server)}`, consumerKey: 'k', consumerSecret: 's', timeoutMs: 1000, logger: testLogger() });
-      const service = new AccountService({ accounts: null!, requests: null!, platform, events: null!, logger: testLogger(), unsubscribe: async () => false }, {
+      const service = new AccountService({ accounts: null!, requests: null!, platform, tokens: null!, events: null!, logger: testLogger(), unsubscribe: async () => false }, {
         envName: 'test',
         consumerKey: 'k',
         authorizeUrl: 'http://x/oauth/authorize',
+        oauth2AuthorizeUrl: 'http://x/i/oauth2/authorize',
+        oauth2ClientId: 'c',
         callbackUrl: () => 'http://auth/v1/oauth/callback',
         startUrl: () => 'http://auth/v1/oauth/start',
         connectionTtlSeconds: 900,
@@ -267,7 +269,8 @@ describe('credentials at rest', () => {
       expect(newBox.sealedWithThisKey(row.access_token_secret_sealed)).toBe(true);
     }
     const withNewKeyOnly = new AccountStore(h.auth.pool, new Keyring(newKey));
-    expect((await withNewKeyOnly.credentials(rows[0].account_id))?.token.key).toBeTruthy();
+    const reopened = await withNewKeyOnly.credentials(rows[0].account_id);
+    expect(reopened?.protocol === 'oauth1' && reopened.token.key).toBeTruthy();
     await expect(new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)).credentials(rows[0].account_id)).rejects.toThrow('sealed with another key');
 
     // Running it again finds nothing left to do.
@@ -318,6 +321,7 @@ describe('removing an account', () => {
         accounts: new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)),
         requests: null!,
         platform: null!,
+        tokens: null!,
         events: {
           storeAndAnnounce: (work: (client: PoolClient) => Promise<boolean>) => withTransaction(h.auth.pool, work),
           accountDisconnected: async (_client: PoolClient, payload: { accountId: string }) => void announced.push(payload.accountId),
@@ -329,7 +333,7 @@ describe('removing an account', () => {
           return true;
         },
       },
-      { envName: 'test', consumerKey: h.secrets.consumerKey, authorizeUrl: 'http://x/oauth/authorize', callbackUrl: () => 'http://auth/v1/oauth/callback', startUrl: () => 'http://auth/v1/oauth/start', connectionTtlSeconds: 900 },
+      { envName: 'test', consumerKey: h.secrets.consumerKey, authorizeUrl: 'http://x/oauth/authorize', oauth2AuthorizeUrl: 'http://x/i/oauth2/authorize', oauth2ClientId: 'c', callbackUrl: () => 'http://auth/v1/oauth/callback', startUrl: () => 'http://auth/v1/oauth/start', connectionTtlSeconds: 900 },
     );
     const removed = await Promise.all([service.remove(accountId), service.remove(accountId)]);
     expect(removed.sort()).toEqual([false, true]);
@@ -361,6 +365,8 @@ function stringEnv(harness: Harness): Record<string, string> {
     SOCIAL_API_URL: harness.simulatorUrl,
     SOCIAL_CONSUMER_KEY: harness.secrets.consumerKey,
     SOCIAL_CONSUMER_SECRET: harness.secrets.consumerSecret,
+    SOCIAL_OAUTH2_CLIENT_ID: harness.secrets.oauth2ClientId,
+    SOCIAL_OAUTH2_CLIENT_SECRET: harness.secrets.oauth2ClientSecret,
     SOCIAL_ENV_NAME: 'test',
     PUBLIC_WEBHOOK_URL: harness.config.PUBLIC_WEBHOOK_URL,
     CREDENTIALS_KEY: harness.secrets.credentialsKey,

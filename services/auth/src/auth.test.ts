@@ -25,6 +25,8 @@ beforeAll(async () => {
     SOCIAL_API_URL: 'http://127.0.0.1:3101',
     SOCIAL_CONSUMER_KEY: 'consumer-key-1',
     SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+    SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+    SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
     SOCIAL_ENV_NAME: 'prod',
     PUBLIC_WEBHOOK_URL: 'https://hooks.example.com/webhooks/prod',
     CREDENTIALS_KEY: randomBytes(32).toString('base64'),
@@ -69,7 +71,7 @@ describe('auth', () => {
 
   it.each(['production', 'staging', 'Production', undefined])('refuses to start with NODE_ENV %p without its secrets and addresses, naming them in one line', (NODE_ENV) => {
     expect(() => readConfig({ NODE_ENV })).toThrow(
-      /^auth: invalid configuration: AMQP_URL is missing; DATABASE_URL is missing; SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing; CRM_API_TOKENS is missing \(development defaults/,
+      /^auth: invalid configuration: AMQP_URL is missing; DATABASE_URL is missing; SOCIAL_API_URL is missing; SOCIAL_CONSUMER_KEY is missing; SOCIAL_CONSUMER_SECRET is missing; SOCIAL_OAUTH2_CLIENT_ID is missing; SOCIAL_OAUTH2_CLIENT_SECRET is missing; PUBLIC_WEBHOOK_URL is missing; CREDENTIALS_KEY is missing; CRM_API_TOKENS is missing \(development defaults/,
     );
   });
 });

@@ -23,6 +23,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_API_URL: url({ devDefault: 'http://127.0.0.1:3101' }),
       SOCIAL_CONSUMER_KEY: str({ devDefault: LOCAL_DEV.consumerKey }),
       SOCIAL_CONSUMER_SECRET: str({ devDefault: LOCAL_DEV.consumerSecret }),
+      SOCIAL_OAUTH2_CLIENT_ID: str({ devDefault: LOCAL_DEV.oauth2ClientId, desc: "The app's OAuth 2.0 client id (PKCE connections and token refreshes)." }),
+      SOCIAL_OAUTH2_CLIENT_SECRET: str({ devDefault: LOCAL_DEV.oauth2ClientSecret, desc: "The app's OAuth 2.0 client secret: auth is a confidential client (Basic authentication at the token endpoint)." }),
+      SOCIAL_OAUTH2_AUTHORIZE_URL: url({ default: undefined, desc: 'The platform page a user approves an OAuth 2.0 connection on; SOCIAL_API_URL/i/oauth2/authorize when unset.' }),
+      OAUTH2_REFRESH_MARGIN_SECONDS: wholeNumber(0)({ default: 600, desc: 'An OAuth 2.0 access token that expires within this time is refreshed by the periodic refresh.' }),
+      OAUTH2_REFRESH_INTERVAL_MS: wholeNumber(0)({ default: 60_000, desc: 'How often auth looks for OAuth 2.0 access tokens to refresh; 0 turns the periodic refresh off (a call still refreshes an expired token).' }),
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       WEBHOOK_KEY_OVERLAP_SECONDS: wholeNumber(0)({ default: 3_600, desc: 'After SOCIAL_CONSUMER_SECRET changes, how long deliveries signed with the previous secret are still accepted; 0: not at all.' }),
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
@@ -59,6 +64,7 @@ export type AuthConfig = ReturnType<typeof readConfig>;
 export function usesLocalOnlySecrets(config: AuthConfig): boolean {
   return (
     config.SOCIAL_CONSUMER_SECRET === LOCAL_DEV.consumerSecret ||
+    config.SOCIAL_OAUTH2_CLIENT_SECRET === LOCAL_DEV.oauth2ClientSecret ||
     config.CREDENTIALS_KEY === LOCAL_DEV.credentialsKey ||
     config.CRM_API_TOKENS.includes(LOCAL_DEV.crmToken)
   );

@@ -104,11 +104,12 @@ describe('auth end to end against the simulated platform', () => {
     const { AccountStore } = await import('./adapters/accounts');
     const { Keyring } = await import('./adapters/keyring');
     const opened = await new AccountStore(h.auth.pool, new Keyring(h.secrets.credentialsKey)).credentials(accountId);
+    if (opened?.protocol !== 'oauth1') throw new Error('the account has no OAuth 1.0a token pair');
     const log = h.logLines.join('\n');
     expect(h.logLines.length).toBeGreaterThan(20);
     // Not even masked: nothing tried to log a secret.
     expect(log).not.toContain('[REDACTED]');
-    for (const secret of [h.secrets.consumerSecret, h.secrets.credentialsKey, h.secrets.crmToken, opened!.token.key, opened!.token.secret]) {
+    for (const secret of [h.secrets.consumerSecret, h.secrets.credentialsKey, h.secrets.crmToken, opened.token.key, opened.token.secret]) {
       expect(log).not.toContain(secret);
     }
   });

@@ -10,6 +10,7 @@ import { ApiCredentialStore } from './adapters/api-credentials';
 import { AuthDatabase } from './adapters/database';
 import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
+import { OAuth2TokenEndpoint } from './adapters/platform/oauth2';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
 import { RateLimitGate } from './domain/rate-limits';
 import { createAccountSilentHandler } from './handlers/account-silent-handler';
@@ -20,6 +21,7 @@ import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
+import { TokenRefresher } from './operations/token-refresh';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { XaaAdmin, XaaReplays } from './operations/xaa';
 
@@ -33,6 +35,8 @@ export interface RunningService {
   pool: Pool;
   webhooks: WebhookAdmin;
   xaa: ReturnType<typeof xaaParts>;
+  /** Refreshes OAuth 2.0 access tokens (the periodic round runs it every OAUTH2_REFRESH_INTERVAL_MS). */
+  refresher: TokenRefresher;
   consumer: Consumer<SocialCommandPayload>;
   activityConsumer: Consumer<RawActivityPayload>;
   /** `account.silent` from ticketing's silence alarm: replays of silent windows. */
@@ -98,7 +102,7 @@ async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: L
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
-  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
+  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.SOCIAL_OAUTH2_CLIENT_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
 }
 
 type Parts = ReturnType<typeof platformParts>;
@@ -116,12 +120,20 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     await xaa.admin.unsubscribeRemoved(accountId);
     return webhooks.unsubscribe(accountId);
   };
+  const tokens = new OAuth2TokenEndpoint(platform, { clientId: config.SOCIAL_OAUTH2_CLIENT_ID, clientSecret: config.SOCIAL_OAUTH2_CLIENT_SECRET });
+  const refresher = new TokenRefresher(
+    { accounts, tokens, events, logger },
+    // A call waits for a refresh running elsewhere at most as long as that refresh's own call may take.
+    { marginMs: config.OAUTH2_REFRESH_MARGIN_SECONDS * 1000, lockWaitMs: config.SOCIAL_HTTP_TIMEOUT_MS + 5_000 },
+  );
   const accountService = new AccountService(
-    { accounts, requests: db.connectionRequests, platform, events, logger, unsubscribe },
+    { accounts, requests: db.connectionRequests, platform, tokens, events, logger, unsubscribe },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
       authorizeUrl: config.SOCIAL_AUTHORIZE_URL ?? `${config.SOCIAL_API_URL.replace(/\/$/, '')}/oauth/authorize`,
+      oauth2AuthorizeUrl: config.SOCIAL_OAUTH2_AUTHORIZE_URL ?? `${config.SOCIAL_API_URL.replace(/\/$/, '')}/i/oauth2/authorize`,
+      oauth2ClientId: config.SOCIAL_OAUTH2_CLIENT_ID,
       callbackUrl: () => `${publicUrl()}/v1/oauth/callback`,
       startUrl: () => `${publicUrl()}/v1/oauth/start`,
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
@@ -133,12 +145,35 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     commands: db.commands,
     events,
     platform,
+    refresher,
     gate: new RateLimitGate(),
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
-  return { webhooks, xaa, accountService, executor };
+  return { webhooks, xaa, accountService, executor, refresher };
+}
+
+/**
+ * The periodic refresh of OAuth 2.0 access tokens close to expiry, one round at a time in this
+ * process (replicas coordinate per account through the row lock). A failed round is logged.
+ */
+function startTokenRefresh(refresher: TokenRefresher, intervalMs: number, logger: Logger): () => Promise<void> {
+  if (intervalMs === 0) return async () => undefined;
+  let round: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    round ??= refresher
+      .refreshDue()
+      .catch((error: unknown) => logger.warn('token refresh round failed', { reason: (error as Error).message }))
+      .finally(() => {
+        round = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
@@ -213,7 +248,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, xaa, accountService, executor } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor, refresher } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const apiCredentials = db.apiCredentials;
   const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, replays: xaa.replays, logger });
@@ -231,6 +266,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
   const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
+  const stopTokenRefresh = startTokenRefresh(refresher, config.OAUTH2_REFRESH_INTERVAL_MS, logger);
   const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();
 
@@ -240,6 +276,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     pool: db.pool,
     webhooks,
     xaa,
+    refresher,
     consumer,
     activityConsumer,
     silentConsumer,
@@ -247,6 +284,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     stop: async () => {
       if (timer) clearInterval(timer);
       await stopHeartbeat();
+      await stopTokenRefresh();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);

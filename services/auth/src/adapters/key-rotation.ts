@@ -8,6 +8,8 @@ const SEALED_COLUMNS = [
   { table: 'accounts', key: 'account_id', column: 'access_token_secret_sealed', aad: (k: string) => `account:${k}:secret` },
   { table: 'connection_requests', key: 'token_sha256', column: 'token_secret_sealed', aad: (k: string) => `connection:${k}` },
   { table: 'app_credentials', key: 'env_name', column: 'previous_consumer_secret_sealed', aad: (k: string) => `app:${k}:previous` },
+  { table: 'accounts', key: 'account_id', column: 'refresh_token_sealed', aad: (k: string) => `account:${k}:refresh` },
+  { table: 'connection_requests', key: 'token_sha256', column: 'code_verifier_sealed', aad: (k: string) => `connection:${k}:verifier` },
 ] as const;
 
 export const aadFor = {
@@ -16,6 +18,8 @@ export const aadFor = {
   accessTokenSecret: SEALED_COLUMNS[2].aad,
   connectionSecret: SEALED_COLUMNS[3].aad,
   previousAppSecret: SEALED_COLUMNS[4].aad,
+  refreshToken: SEALED_COLUMNS[5].aad,
+  codeVerifier: SEALED_COLUMNS[6].aad,
 };
 
 /**

@@ -131,6 +131,7 @@ export function failureToHttp(result: ActionResult): HttpError {
     case 'account_not_connected':
       return new HttpError(404, failure.code, failure.message);
     case 'reconnect_needed':
+    case 'needs_oauth1':
       return new HttpError(409, failure.code, failure.message);
     case 'platform_rejected': {
       const status = failure.platformStatus;

@@ -25,7 +25,7 @@ export const CALLBACK_PAGES: Record<'denied' | 'unknown' | 'unbound' | 'replayed
   },
   replayed: { status: 409, title: 'Connection link already used', text: () => 'This connection link was used before. Nothing more was stored. If the account is not connected, start again from the CRM.' },
   expired: { status: 410, title: 'Connection link expired', text: (detail) => `This connection was started ${detail} ago or more and has expired. Nothing was stored. Start again from the CRM.` },
-  invalid: { status: 400, title: 'Incomplete connection link', text: () => 'The link lacks oauth_token or oauth_verifier. Nothing was stored. Start again from the CRM.' },
+  invalid: { status: 400, title: 'Incomplete connection link', text: () => 'The link lacks what the platform adds to it (oauth_token and oauth_verifier, or state and code). Nothing was stored. Start again from the CRM.' },
   failed: { status: 502, title: 'Connection failed', text: (detail) => `The social platform did not complete the connection (${detail}). Nothing was stored. Please try again.` },
 };
 

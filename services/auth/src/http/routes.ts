@@ -33,10 +33,10 @@ export interface AuthRoutesDeps {
 const ACCOUNT_ID = /^[0-9]{1,20}$/;
 const queryString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-/** The binding cookie the browser sent for a request token, if any. */
+/** The binding cookie the browser sent for a request token (OAuth 1.0a) or state (OAuth 2.0), if any. */
 const bindingOf = (req: Request) => {
   const cookies = parseCookies(req.get('cookie') ?? '');
-  return (requestToken: string) => cookies[bindingCookieName(requestToken)];
+  return (requestKey: string) => cookies[bindingCookieName(requestKey)];
 };
 
 /** Routes a browser visits: the start link, the OAuth callback and the page after it. No CRM token here. */
@@ -54,8 +54,10 @@ function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
     res.set('set-cookie', cookie).set('cache-control', 'no-store').redirect(303, opened.authorizeUrl);
   });
 
+  // One callback for both protocols: OAuth 1.0a comes back with oauth_token, OAuth 2.0 with state (and code or error).
   router.get('/v1/oauth/callback', async (req, res) => {
-    const query = { oauth_token: queryString(req.query.oauth_token), oauth_verifier: queryString(req.query.oauth_verifier), denied: queryString(req.query.denied) };
+    const names = ['oauth_token', 'oauth_verifier', 'denied', 'state', 'code', 'error'] as const;
+    const query = Object.fromEntries(names.map((name) => [name, queryString(req.query[name])]));
     const outcome = await deps.accounts.completeConnection(query, bindingOf(req));
     if (outcome.status === 'connected') {
       const target = new URL(deps.crmConnectedUrl ?? `${deps.publicUrl()}/v1/oauth/connected`);
@@ -77,8 +79,9 @@ function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
 function accountRoutes(router: Router, deps: AuthRoutesDeps): void {
   const notConnected = (accountId: string) => new HttpError(404, 'account_not_connected', `account ${accountId} is not connected in auth`);
 
-  router.post('/v1/connections', requireScope('accounts:manage'), async (_req, res) => {
-    res.status(201).json(await deps.accounts.startConnection());
+  router.post('/v1/connections', requireScope('accounts:manage'), async (req, res) => {
+    // The document allows only oauth1 and oauth2 (400 otherwise).
+    res.status(201).json(await deps.accounts.startConnection(req.query.protocol === 'oauth2' ? 'oauth2' : 'oauth1'));
   });
 
   router.get('/v1/accounts', requireScope('tickets:read'), async (req, res) => {

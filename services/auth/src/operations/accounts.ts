@@ -1,15 +1,19 @@
 import type { Logger } from '@crm/logging';
-import type { AccessToken, AccountStore, AccountSummary } from '../adapters/accounts';
-import type { ConnectionRequests, OpenResult } from '../adapters/connection-requests';
+import type { AccessToken, AccountStore, AccountSummary, OAuth2Tokens } from '../adapters/accounts';
+import type { ConnectionProtocol, ConnectionRequests, OpenResult } from '../adapters/connection-requests';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient } from '../adapters/platform/client';
+import { newState, OAUTH2_SCOPES, pkcePair, type OAuth2TokenEndpoint } from '../adapters/platform/oauth2';
 import { PlatformRejected } from '../domain/platform-errors';
 
 export interface AccountServiceOptions {
   envName: string;
   consumerKey: string;
-  /** The platform's authorize page. */
+  /** The platform's authorize page (OAuth 1.0a). */
   authorizeUrl: string;
+  /** The platform's OAuth 2.0 consent page, and the app's OAuth 2.0 client id. */
+  oauth2AuthorizeUrl: string;
+  oauth2ClientId: string;
   /** auth's OAuth callback, as the browser reaches it. */
   callbackUrl: () => string;
   /** auth's page that opens a start link (binding the browser), as the browser reaches it. */
@@ -45,8 +49,18 @@ interface VerifiedUser {
   name?: string;
 }
 
+/** The browser came back from the platform's page: OAuth 1.0a (`oauth_token`, `oauth_verifier` or `denied`) or OAuth 2.0 (`state` with `code` or `error`). */
+export interface CallbackQuery {
+  oauth_token?: string;
+  oauth_verifier?: string;
+  denied?: string;
+  state?: string;
+  code?: string;
+  error?: string;
+}
+
 /**
- * Connecting accounts (three-legged OAuth 1.0a, or importing a token pair), listing and
+ * Connecting accounts (three-legged OAuth 1.0a, OAuth 2.0 Authorization Code with PKCE, or importing a token pair), listing and
  * removing them, and noticing when one must be connected again. Every change that others
  * mirror is announced as an account event, enqueued in the transaction that stores it.
  */
@@ -56,6 +70,8 @@ export class AccountService {
       accounts: AccountStore;
       requests: ConnectionRequests;
       platform: PlatformClient;
+      /** The OAuth 2.0 token endpoint (code exchange). */
+      tokens: OAuth2TokenEndpoint;
       events: AuthEvents;
       logger: Logger;
       /** Removes the account's Account Activity subscription; false when it had none. */
@@ -69,17 +85,47 @@ export class AccountService {
    * a one-time start link on auth (not the platform's page): the browser that opens it is the
    * only one whose callback can complete or cancel the connection.
    */
-  async startConnection(): Promise<{ authorizeUrl: string; expiresAt: string }> {
+  async startConnection(protocol: ConnectionProtocol = 'oauth1'): Promise<{ authorizeUrl: string; expiresAt: string }> {
+    if (protocol === 'oauth2') return this.startOAuth2Connection();
     const answer = await this.deps.platform.call({ method: 'POST', path: '/oauth/request_token' }, { kind: 'consumer', oauth: { oauth_callback: this.options.callbackUrl() } });
     const form = (answer.data ?? {}) as Record<string, string>;
     if (form.oauth_callback_confirmed !== 'true') throw new ConnectionFailed('the platform did not confirm the callback (oauth_callback_confirmed is not true)');
     if (!form.oauth_token || !form.oauth_token_secret) throw new ConnectionFailed('the platform answered without a request token');
     const platformPage = new URL(this.options.authorizeUrl);
     platformPage.searchParams.set('oauth_token', form.oauth_token);
+    return this.keepRequest('oauth1', form.oauth_token, form.oauth_token_secret, platformPage);
+  }
+
+  /**
+   * OAuth 2.0 Authorization Code with PKCE: nothing is asked of the platform yet. The consent
+   * page's URL carries a fresh state and the S256 challenge of a code_verifier kept sealed;
+   * as for OAuth 1.0a, the CRM gets a one-time start link that binds the agent's browser.
+   */
+  private async startOAuth2Connection(): Promise<{ authorizeUrl: string; expiresAt: string }> {
+    const state = newState();
+    const { verifier, challenge } = pkcePair();
+    const platformPage = new URL(this.options.oauth2AuthorizeUrl);
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: this.options.oauth2ClientId,
+      redirect_uri: this.options.callbackUrl(),
+      scope: OAUTH2_SCOPES.join(' '),
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })) {
+      platformPage.searchParams.set(name, value);
+    }
+    return this.keepRequest('oauth2', state, verifier, platformPage);
+  }
+
+  /** Keeps a started connection (request token or state, with its secret) and makes its one-time start link. */
+  private async keepRequest(protocol: ConnectionProtocol, key: string, secret: string, platformPage: URL): Promise<{ authorizeUrl: string; expiresAt: string }> {
     const { expiresAt, startLink } = await this.deps.requests.create({
+      protocol,
       envName: this.options.envName,
-      token: form.oauth_token,
-      tokenSecret: form.oauth_token_secret,
+      key,
+      secret,
       authorizeUrl: platformPage.toString(),
       ttlSeconds: this.options.connectionTtlSeconds,
     });
@@ -93,15 +139,19 @@ export class AccountService {
     return this.deps.requests.open(link);
   }
 
-  /** The browser came back from the authorize page: exchange the verifier for the account's token pair. */
-  async completeConnection(query: { oauth_token?: string; oauth_verifier?: string; denied?: string }, binding: (requestToken: string) => string | undefined): Promise<CallbackOutcome> {
+  /**
+   * The browser came back from the authorize page: exchange the verifier (OAuth 1.0a) or the
+   * code (OAuth 2.0, recognised by its `state`) for the account's tokens.
+   */
+  async completeConnection(query: CallbackQuery, binding: (requestKey: string) => string | undefined): Promise<CallbackOutcome> {
+    if (query.state !== undefined && query.oauth_token === undefined && query.denied === undefined) return this.completeOAuth2Connection(query, binding);
     if (query.denied) {
       // The request is over (a later callback with it is a replay), unless this browser did not start it.
-      const claim = await this.deps.requests.claim(query.denied, binding(query.denied));
+      const claim = await this.deps.requests.claim(query.denied, binding(query.denied), 'oauth1');
       return { status: claim.status === 'unbound' || claim.status === 'unknown' ? claim.status : 'denied' };
     }
     if (!query.oauth_token || !query.oauth_verifier) return { status: 'invalid' };
-    const claim = await this.deps.requests.claim(query.oauth_token, binding(query.oauth_token));
+    const claim = await this.deps.requests.claim(query.oauth_token, binding(query.oauth_token), 'oauth1');
     if (claim.status !== 'claimed') return { status: claim.status };
 
     let token: AccessToken;
@@ -109,7 +159,7 @@ export class AccountService {
     try {
       const answer = await this.deps.platform.call(
         { method: 'POST', path: '/oauth/access_token' },
-        { kind: 'request-token', token: { key: query.oauth_token, secret: claim.tokenSecret }, oauth: { oauth_verifier: query.oauth_verifier } },
+        { kind: 'request-token', token: { key: query.oauth_token, secret: claim.secret }, oauth: { oauth_verifier: query.oauth_verifier } },
       );
       const form = (answer.data ?? {}) as Record<string, string>;
       if (!form.oauth_token || !form.oauth_token_secret || !form.user_id) throw new ConnectionFailed('the platform answered without an access token');
@@ -124,6 +174,44 @@ export class AccountService {
       return { status: 'connected', account: await this.store(user, token, 'oauth') };
     } catch (error) {
       // Stored and announced together or not at all.
+      this.deps.logger.error('connection could not be stored', { accountId: user.id_str, reason: (error as Error).message });
+      return { status: 'failed', reason: 'auth could not store the connection' };
+    }
+  }
+
+  /**
+   * The OAuth 2.0 callback (`state` with `code`, or `error` when the person cancelled): the
+   * state's request is used up, the code exchanged with its code_verifier, the user read with
+   * `GET /2/users/me`, and the account stored and announced.
+   */
+  private async completeOAuth2Connection(query: CallbackQuery, binding: (requestKey: string) => string | undefined): Promise<CallbackOutcome> {
+    const state = query.state ?? '';
+    if (!state || (!query.code && !query.error)) return { status: 'invalid' };
+    const claim = await this.deps.requests.claim(state, binding(state), 'oauth2');
+    if (query.error) return { status: claim.status === 'unbound' || claim.status === 'unknown' ? claim.status : 'denied' };
+    if (claim.status !== 'claimed') return { status: claim.status };
+
+    let tokens: OAuth2Tokens;
+    let user: VerifiedUser;
+    try {
+      tokens = await this.deps.tokens.exchangeCode(query.code!, claim.secret, this.options.callbackUrl());
+      const answer = await this.deps.platform.call({ method: 'GET', path: '/2/users/me' }, { kind: 'oauth2-user', accessToken: tokens.accessToken });
+      const me = (answer.data as { data?: { id?: unknown; username?: unknown; name?: unknown } } | null)?.data;
+      if (typeof me?.id !== 'string' || typeof me.username !== 'string') throw new ConnectionFailed('/2/users/me answered without a user');
+      user = { id_str: me.id, screen_name: me.username, name: typeof me.name === 'string' ? me.name : undefined };
+    } catch (error) {
+      this.deps.logger.warn('OAuth 2.0 connection could not be completed', { reason: (error as Error).message });
+      return { status: 'failed', reason: (error as Error).message };
+    }
+    try {
+      const account = await this.deps.events.storeAndAnnounce(async (client) => {
+        const stored = await this.deps.accounts.saveOAuth2({ accountId: user.id_str, screenName: user.screen_name, name: user.name ?? null, envName: this.options.envName, consumerKey: this.options.consumerKey, tokens }, client);
+        await this.deps.events.accountConnected(client, { ...this.view(stored), name: stored.name, via: 'oauth', connectedAt: stored.connectedAt });
+        return stored;
+      });
+      this.deps.logger.info('account connected', { accountId: account.accountId, screenName: account.screenName, via: 'oauth', protocol: 'oauth2' });
+      return { status: 'connected', account };
+    } catch (error) {
       this.deps.logger.error('connection could not be stored', { accountId: user.id_str, reason: (error as Error).message });
       return { status: 'failed', reason: 'auth could not store the connection' };
     }

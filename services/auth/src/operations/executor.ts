@@ -4,11 +4,12 @@ import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
-import type { PlatformAnswer, PlatformClient } from '../adapters/platform/client';
-import { ACTIONS, platformIdOf, userIdFromLookup, userLookup, userToLookUp, withUserId } from '../domain/actions';
+import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
+import { ACTIONS, platformIdOf, userIdFromLookup, userLookup, userToLookUp, withUserId, type ApiVersion } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
+import type { TokenRefresher } from './token-refresh';
 
 /** One action to carry out for an account. */
 export interface ActionCall {
@@ -54,6 +55,9 @@ export class TryLater extends Error {
 
 const TERMINAL = new Set(['succeeded', 'failed', 'unknown']);
 
+/** An OAuth 2.0 access token this close to its expiry is refreshed before the call rather than sent to be refused. */
+const EXPIRY_SKEW_MS = 30_000;
+
 const digest = (action: string, accountId: string, input: unknown) => createHash('sha256').update(JSON.stringify([action, accountId, input])).digest('hex');
 
 const error = (code: CommandError['code'], message: string, platform: { code?: number | null; status?: number | null } = {}): CommandError => ({
@@ -77,6 +81,8 @@ export class ActionExecutor {
       /** A broker command's result is announced on `social.command-results`, enqueued as its record is finished. */
       events: AuthEvents;
       platform: PlatformClient;
+      /** Refreshes an OAuth 2.0 account's access token when a call finds it expired or refused. */
+      refresher: TokenRefresher;
       gate: RateLimitGate;
       logger: Logger;
       /** How long a `sending` record may stand before its sender is taken for dead. */
@@ -93,30 +99,23 @@ export class ActionExecutor {
     if (problems.length > 0) throw new InvalidInput(problems);
     const definition = ACTIONS[call.action];
 
-    let record: CommandRecord | null = null;
-    if (call.commandId) {
-      const inputSha256 = digest(call.action, call.accountId, call.input);
-      record = await this.deps.commands.record({ commandId: call.commandId, source: call.source, action: call.action, accountId: call.accountId, inputSha256 });
-      if (record.inputSha256 !== inputSha256) throw new CommandConflict(`command ${call.commandId} was already used for another action, account or input`);
-      if (TERMINAL.has(record.state) && record.result) return this.replay(call, record.result);
-      if (record.state === 'sending') {
-        const abandoned = record.sendingSince !== null && record.sendingSince.getTime() < Date.now() - this.deps.leaseMs;
-        if (!abandoned) throw new CommandBusy(`command ${call.commandId} is being sent by another worker`);
-        if (definition.kind === 'write') {
-          return this.finish(call, 'unknown', null, null, error('outcome_unknown', 'an earlier attempt was interrupted while sending: it may or may not have reached the platform, and is not sent again'));
-        }
-      }
-    }
+    const recorded = await this.recordCommand(call, definition.kind);
+    if ('result' in recorded) return recorded.result;
+    const { record } = recorded;
 
     const found = await this.deps.accounts.credentials(call.accountId);
-    if (!found) {
-      const revoked = (await this.deps.accounts.find(call.accountId))?.status === 'revoked';
-      const why = revoked ? `account ${call.accountId} revoked the app's access on the platform; connect it again` : `account ${call.accountId} is not connected in auth`;
-      return this.finish(call, 'failed', null, null, error('account_not_connected', why));
+    const refused = await this.refusal(call, found, definition.api);
+    if (refused || !found) return refused!;
+
+    // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
+    let bearer = found.protocol === 'oauth2' ? found.accessToken : null;
+    let refreshed = false;
+    if (found.protocol === 'oauth2' && found.expiresAt.getTime() <= Date.now() + EXPIRY_SKEW_MS) {
+      const renewed = await this.renew(call, found.accessToken, final, async () => undefined);
+      if (typeof renewed !== 'string') return renewed;
+      [bearer, refreshed] = [renewed, true];
     }
-    if (found.account.status === 'needs_reconnect') {
-      return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: ${found.account.statusReason ?? 'its token was refused'}`));
-    }
+    const signer = (): Signer => (bearer !== null ? { kind: 'oauth2-user', accessToken: bearer } : { kind: 'user', token: (found as Extract<typeof found, { protocol: 'oauth1' }>).token });
 
     const gateKey = `${call.accountId}:${call.action}`;
     const blockedUntil = this.deps.gate.blockedUntil(gateKey);
@@ -132,7 +131,7 @@ export class ActionExecutor {
       const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
       if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
       try {
-        const lookedUp = await this.deps.platform.call(userLookup(screenName), { kind: 'user', token: found.token });
+        const lookedUp = await this.deps.platform.call(userLookup(screenName), signer());
         input = withUserId(input, userIdFromLookup(lookedUp.data, screenName));
       } catch (failure) {
         return this.failed(call, failure, { writes: false, gateKey: lookupGateKey, release: () => Promise.resolve(), final });
@@ -143,14 +142,85 @@ export class ActionExecutor {
       throw new CommandBusy(`command ${record.commandId} is being sent by another worker`);
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
+    const how = { writes: definition.kind === 'write', gateKey, release, final };
+    const request = definition.request(input, call.accountId);
 
     let answer: PlatformAnswer;
     try {
-      answer = await this.deps.platform.call(definition.request(input, call.accountId), { kind: 'user', token: found.token });
+      answer = await this.deps.platform.call(request, signer());
     } catch (failure) {
-      return this.failed(call, failure, { writes: definition.kind === 'write', gateKey, release, final });
+      // An OAuth 2.0 token refused (401 code 89: nothing was done) is refreshed once and the call made again.
+      if (bearer === null || refreshed || !(failure instanceof PlatformRejected && failure.invalidToken)) return this.failed(call, failure, how);
+      const renewed = await this.renew(call, bearer, final, release);
+      if (typeof renewed !== 'string') return renewed;
+      bearer = renewed;
+      try {
+        answer = await this.deps.platform.call(request, signer());
+      } catch (again) {
+        return this.failed(call, again, how);
+      }
     }
     return this.done(call, platformIdOf(call.action, answer.data, input), answer.data);
+  }
+
+  /**
+   * The command recorded before anything is sent (when it has an id): its stored result when it
+   * already has one, or an unknown outcome for a write whose earlier send was interrupted.
+   */
+  private async recordCommand(call: ActionCall, kind: 'read' | 'write'): Promise<{ record: CommandRecord | null } | { result: ActionResult }> {
+    if (!call.commandId) return { record: null };
+    const inputSha256 = digest(call.action, call.accountId, call.input);
+    const record = await this.deps.commands.record({ commandId: call.commandId, source: call.source, action: call.action, accountId: call.accountId, inputSha256 });
+    if (record.inputSha256 !== inputSha256) throw new CommandConflict(`command ${call.commandId} was already used for another action, account or input`);
+    if (TERMINAL.has(record.state) && record.result) return { result: await this.replay(call, record.result) };
+    if (record.state === 'sending') {
+      const abandoned = record.sendingSince !== null && record.sendingSince.getTime() < Date.now() - this.deps.leaseMs;
+      if (!abandoned) throw new CommandBusy(`command ${call.commandId} is being sent by another worker`);
+      if (kind === 'write') {
+        return { result: await this.finish(call, 'unknown', null, null, error('outcome_unknown', 'an earlier attempt was interrupted while sending: it may or may not have reached the platform, and is not sent again')) };
+      }
+    }
+    return { record };
+  }
+
+  /** The failed result of a call the account cannot make (not connected, to reconnect, or OAuth 2.0 on a v1.1-only route); null when it can. */
+  private async refusal(call: ActionCall, found: Awaited<ReturnType<AccountStore['credentials']>>, api: ApiVersion): Promise<ActionResult | null> {
+    if (!found) {
+      const revoked = (await this.deps.accounts.find(call.accountId))?.status === 'revoked';
+      const why = revoked ? `account ${call.accountId} revoked the app's access on the platform; connect it again` : `account ${call.accountId} is not connected in auth`;
+      return this.finish(call, 'failed', null, null, error('account_not_connected', why));
+    }
+    if (found.account.status === 'needs_reconnect') {
+      return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: ${found.account.statusReason ?? 'its token was refused'}`));
+    }
+    if (found.protocol === 'oauth2' && api === 'v1.1') {
+      return this.finish(call, 'failed', null, null, error('needs_oauth1', `${call.action} has only a v1.1 route on the platform, which takes OAuth 1.0a only; account ${call.accountId} is connected with OAuth 2.0: connect it with OAuth 1.0a to use this action`));
+    }
+    return null;
+  }
+
+  /**
+   * Refreshes the OAuth 2.0 access token a call found expired or refused; the new token, or
+   * the call's result when there is none (nothing was sent: a refresh that could not reach
+   * the platform is a retry later, a refused one needs a reconnect).
+   */
+  private async renew(call: ActionCall, staleAccessToken: string, final: boolean, release: () => Promise<void>): Promise<string | ActionResult> {
+    let outcome;
+    try {
+      outcome = await this.deps.refresher.refreshForCall(call.accountId, staleAccessToken);
+    } catch (failure) {
+      await release();
+      if (failure instanceof RateLimited || failure instanceof PlatformNotReached || failure instanceof PlatformFailed || failure instanceof NoAnswer) return this.later(call, failure, final);
+      throw failure;
+    }
+    if (outcome.status === 'refreshed' || outcome.status === 'current') return outcome.accessToken;
+    await release();
+    if (outcome.status === 'busy') return this.later(call, new PlatformNotReached(`another refresh of account ${call.accountId}'s access token is still running`), final);
+    if (outcome.status === 'refused') {
+      return this.finish(call, 'failed', null, null, error('reconnect_needed', `account ${call.accountId} must be connected again: the platform refused to refresh its access token (${outcome.reason})`));
+    }
+    const why = outcome.account ? `account ${call.accountId} must be connected again: ${outcome.account.statusReason ?? outcome.account.status}` : `account ${call.accountId} is not connected in auth`;
+    return this.finish(call, 'failed', null, null, error(outcome.account ? 'reconnect_needed' : 'account_not_connected', why));
   }
 
   /**

@@ -63,7 +63,7 @@ export class WebhookAdmin {
   private async userOf(accountId: string): Promise<Signer> {
     const found = await this.deps.accounts.credentials(accountId);
     if (!found) throw new AccountNotConnected(accountId);
-    return { kind: 'user', token: found.token };
+    return found.protocol === 'oauth1' ? { kind: 'user', token: found.token } : { kind: 'oauth2-user', accessToken: found.accessToken };
   }
 
   private async ownerOf(given: string | undefined, webhookId?: string): Promise<string> {

@@ -67,7 +67,7 @@ export interface Harness {
   db: TestDatabase;
   logger: Logger;
   logLines: string[];
-  secrets: { consumerKey: string; consumerSecret: string; crmToken: string; credentialsKey: string };
+  secrets: { consumerKey: string; consumerSecret: string; oauth2ClientId: string; oauth2ClientSecret: string; crmToken: string; credentialsKey: string };
   /** The CRM's client of auth (bearer token set, every status answered). */
   crm: AxiosInstance;
   /** A client of the simulator's control API. */
@@ -76,8 +76,10 @@ export interface Harness {
   published: Published[];
   /** The test webhook, when the harness made it. */
   webhook: SwitchableWebhook | null;
-  /** Connects an account through the whole browser flow; returns its id. */
+  /** Connects an account through the whole browser flow (OAuth 1.0a); returns its id. */
   connect: (user: string) => Promise<string>;
+  /** Connects an account with OAuth 2.0 and PKCE through the whole browser flow (the platform's consent page); returns its id. */
+  connectOAuth2: (user: string) => Promise<string>;
   /** Connects, registers the webhook (the first account is its owner) and subscribes. */
   connectAndSubscribe: (user: string) => Promise<string>;
   /** Stops auth and starts it again on the same settings and database (a restart after a crash, when its heartbeat was made old). */
@@ -109,6 +111,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const secrets = {
     consumerKey: `key-${randomBytes(6).toString('hex')}`,
     consumerSecret: `consumer-secret-${randomBytes(12).toString('hex')}`,
+    oauth2ClientId: `oauth2-client-${randomBytes(6).toString('hex')}`,
+    oauth2ClientSecret: `oauth2-secret-${randomBytes(12).toString('hex')}`,
     crmToken: `crm-token-${randomBytes(12).toString('hex')}`,
     credentialsKey: randomBytes(32).toString('base64'),
   };
@@ -129,7 +133,15 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     stops.push(webhook.close);
   }
 
-  const simulatorConfig = loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: secrets.consumerKey, SOCIAL_CONSUMER_SECRET: secrets.consumerSecret, SOCIAL_ENV_NAME: envName, WEBHOOK_URL: webhookUrl, ...options.simulatorEnv });
+  const simulatorConfig = loadSimulatorConfig({
+    SOCIAL_CONSUMER_KEY: secrets.consumerKey,
+    SOCIAL_CONSUMER_SECRET: secrets.consumerSecret,
+    SOCIAL_OAUTH2_CLIENT_ID: secrets.oauth2ClientId,
+    SOCIAL_OAUTH2_CLIENT_SECRET: secrets.oauth2ClientSecret,
+    SOCIAL_ENV_NAME: envName,
+    WEBHOOK_URL: webhookUrl,
+    ...options.simulatorEnv,
+  });
   const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   const simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
 
@@ -141,6 +153,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     SOCIAL_API_URL: simulatorUrl,
     SOCIAL_CONSUMER_KEY: secrets.consumerKey,
     SOCIAL_CONSUMER_SECRET: secrets.consumerSecret,
+    SOCIAL_OAUTH2_CLIENT_ID: secrets.oauth2ClientId,
+    SOCIAL_OAUTH2_CLIENT_SECRET: secrets.oauth2ClientSecret,
     SOCIAL_ENV_NAME: envName,
     PUBLIC_WEBHOOK_URL: webhookUrl,
     CREDENTIALS_KEY: secrets.credentialsKey,
@@ -197,6 +211,27 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     return accountId;
   }
 
+  async function connectOAuth2(user: string): Promise<string> {
+    const started = await crm.post('/v1/connections', undefined, { params: { protocol: 'oauth2' } });
+    if (started.status !== 201) throw new Error(`POST /v1/connections answered ${started.status}: ${JSON.stringify(started.data)}`);
+    // What a browser does: open the start link, the consent page, submit its form (its fields are the authorize request's), follow the redirect to the callback.
+    const http = browserSession();
+    const opened = await http.get(started.data.authorizeUrl as string);
+    if (opened.status !== 303) throw new Error(`the start link answered ${opened.status}`);
+    const consentUrl = new URL(String(opened.headers.location));
+    const page = await http.get<string>(consentUrl.toString());
+    const action = /<form method="post" action="([^"]+)"/.exec(page.data)?.[1];
+    if (page.status !== 200 || !action) throw new Error(`the consent page has no form: ${page.status} ${String(page.data)}`);
+    const form = new URLSearchParams({ ...Object.fromEntries(consentUrl.searchParams), user, decision: 'approve' });
+    const approved = await http.post(new URL(action, consentUrl).toString(), form.toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (approved.status !== 302) throw new Error(`approving answered ${approved.status}`);
+    const callback = await http.get(String(approved.headers.location));
+    if (callback.status !== 303) throw new Error(`the callback answered ${callback.status}: ${String(callback.data)}`);
+    const accountId = new URL(String(callback.headers.location)).searchParams.get('accountId');
+    if (!accountId) throw new Error('the callback redirect has no accountId');
+    return accountId;
+  }
+
   let webhookRegistered = false;
   async function connectAndSubscribe(user: string): Promise<string> {
     const accountId = await connect(user);
@@ -235,6 +270,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     published,
     webhook,
     connect,
+    connectOAuth2,
     connectAndSubscribe,
     restartAuth: async () => {
       await auth.stop();

@@ -10,7 +10,11 @@ export type Signer =
   | { kind: 'user'; token: TokenPair }
   | { kind: 'consumer'; oauth: Record<string, string> }
   | { kind: 'request-token'; token: TokenPair; oauth: Record<string, string> }
-  | { kind: 'app' };
+  | { kind: 'app' }
+  /** A user's OAuth 2.0 access token, sent as a bearer token. */
+  | { kind: 'oauth2-user'; accessToken: string }
+  /** The app's OAuth 2.0 client, authenticated with Basic at the token endpoint (a confidential client). */
+  | { kind: 'oauth2-client'; clientId: string; clientSecret: string };
 
 export interface PlatformAnswer {
   status: number;
@@ -43,16 +47,17 @@ function parseBody(response: AxiosResponse<string>): unknown {
 
 /**
  * What the platform said went wrong: the first `{code, message}` of a v1.1 `{"errors":[...]}`
- * answer, or for v2 problem details (`{title, detail, type, status}`, maybe with
- * `errors: [{message}]` or `errors: [{detail}]` naming the parameter) the most specific
- * message and the problem's title.
+ * answer, an OAuth 2.0 token endpoint's RFC 6749 `{error, error_description}`, or for v2
+ * problem details (`{title, detail, type, status}`, maybe with `errors: [{message}]` or
+ * `errors: [{detail}]` naming the parameter) the most specific message and the problem's title.
  */
 export function platformErrorOf(data: unknown): { code: number | null; message: string; problem: string | null } {
-  const answer = data as { errors?: { code?: unknown; message?: unknown; detail?: unknown }[]; title?: unknown; detail?: unknown; type?: unknown } | null;
+  const answer = data as { errors?: { code?: unknown; message?: unknown; detail?: unknown }[]; title?: unknown; detail?: unknown; type?: unknown; error?: unknown; error_description?: unknown } | null;
   const problem = typeof answer?.title === 'string' && typeof answer.type === 'string' ? answer.title : null;
   const first = answer?.errors?.[0];
   if (first && typeof first.message === 'string') return { code: typeof first.code === 'number' ? first.code : null, message: first.message, problem };
   if (first && typeof first.detail === 'string') return { code: null, message: first.detail, problem };
+  if (typeof answer?.error === 'string') return { code: null, message: typeof answer.error_description === 'string' ? `${answer.error}: ${answer.error_description}` : answer.error, problem };
   if (typeof answer?.detail === 'string') return { code: null, message: answer.detail, problem };
   return { code: null, message: typeof data === 'string' && data ? data.slice(0, 300) : 'no error message', problem };
 }
@@ -72,6 +77,8 @@ export class PlatformClient {
   }
 
   async call(request: PlatformRequest, signer: Signer): Promise<PlatformAnswer> {
+    if (signer.kind === 'oauth2-user') return this.send(request, () => `Bearer ${signer.accessToken}`);
+    if (signer.kind === 'oauth2-client') return this.send(request, () => basicCredentials(signer.clientId, signer.clientSecret));
     if (signer.kind !== 'app') return this.send(request, (url, form) => this.oauthHeader(request.method, url, form, signer));
     const token = await this.appToken();
     try {
@@ -123,7 +130,7 @@ export class PlatformClient {
     }
   }
 
-  private oauthHeader(method: string, url: string, form: Record<string, string> | undefined, signer: Exclude<Signer, { kind: 'app' }>): string {
+  private oauthHeader(method: string, url: string, form: Record<string, string> | undefined, signer: Extract<Signer, { kind: 'user' | 'consumer' | 'request-token' }>): string {
     if (signer.kind === 'user') return this.signer.header({ method, url, form }, signer.token);
     if (signer.kind === 'consumer') return this.signer.header({ method, url, form, oauth: signer.oauth });
     return this.signer.header({ method, url, form, oauth: signer.oauth }, signer.token);
