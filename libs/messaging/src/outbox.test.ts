@@ -114,6 +114,24 @@ describe('transactional outbox', () => {
     await relay.stop();
   });
 
+  it('sends a batch at once, in order; the message the broker did not confirm and those after it stay for the next round', async () => {
+    for (let n = 10; n < 16; n += 1) await storeNote(n);
+    // The broker confirms every message but the third (n = 12).
+    const flaky = { publish: (exchangeName: string, key: string, envelope: Parameters<Publisher['publish']>[2]) => (key === 'note.12' ? Promise.reject(new Error('nacked')) : publisher.publish(exchangeName, key, envelope)) };
+    const first = new OutboxRelay({ pool, publisher: flaky, logger });
+    await first.kick();
+    await first.stop();
+    // 10 and 11 deleted; 12 kept with its reason, 13 to 15 kept though the broker took them.
+    expect((await outboxRows()).map((row) => [row.attempts, row.last_error])).toEqual([[1, 'nacked'], [0, null], [0, null], [0, null]]);
+    const relay = new OutboxRelay({ pool, publisher, logger });
+    await relay.kick();
+    await relay.stop();
+    expect(await outboxRows()).toEqual([]);
+    await waitFor(() => received.length === 9, { what: 'every note announced' });
+    // The kept ones go out again, in order, after the one the broker refused.
+    expect(received.map((m) => m.body.payload.n)).toEqual([10, 11, 13, 14, 15, 12, 13, 14, 15]);
+  });
+
   it('hands a message that breaks its contract to onUnpublishable in the same transaction, and drops it', async () => {
     const envelope = { ...makeEnvelope(Note, 'outbox-test', { n: 5 }), payload: { n: 'five' } };
     await withTransaction(pool, async (client) => {

@@ -168,13 +168,22 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes one batch, in order; the rows that went out are deleted together. True when a full batch went out (more may wait). */
+  /**
+   * Publishes one batch, in order: every row is sent at once on the channel (which keeps their
+   * order) and their confirms awaited together, instead of a round trip each. The rows up to the
+   * first one the broker did not confirm are deleted together; that one and those after it stay
+   * for the next round, so a later one the broker did take goes out again after it (consumers
+   * dedupe on the message id and, as across replicas, order by the event's own times). True
+   * when a full batch went out (more may wait).
+   */
   private async relayBatch(client: PoolClient): Promise<boolean> {
     const rows = await claimOutbox(client, BATCH);
+    const sent = await Promise.allSettled(rows.map((row) => context.with(contextOf(row.trace_context), () => this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope))));
     const done: string[] = [];
     try {
-      for (const row of rows) {
-        if (!(await this.relayOne(client, row))) return false;
+      for (const [i, row] of rows.entries()) {
+        const outcome = sent[i]!;
+        if (!(await this.settle(client, row, outcome.status === 'rejected' ? outcome.reason : null))) return false;
         done.push(row.id);
       }
       return rows.length === BATCH;
@@ -183,12 +192,9 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes one row: true when it is settled (confirmed, or unpublishable and settled), false when it stays for the next round. */
-  private async relayOne(client: PoolClient, row: OutboxRow): Promise<boolean> {
-    try {
-      // In the trace of the work that stored it, not of this relay round.
-      await context.with(contextOf(row.trace_context), () => this.deps.publisher.publish(row.exchange, row.routing_key, row.envelope));
-    } catch (error) {
+  /** What one row's publish came to: true when it is settled (confirmed, or unpublishable and handed over), false when it stays for the next round. */
+  private async settle(client: PoolClient, row: OutboxRow, error: unknown): Promise<boolean> {
+    if (error) {
       const reason = (error as Error).message;
       if (!(error instanceof ContractViolation)) {
         this.deps.logger.warn('outbox message not confirmed by the broker; it stays for the next round', { envelopeId: row.envelope.id, reason });
@@ -198,7 +204,7 @@ export class OutboxRelay {
       this.deps.logger.error('an outbox message breaks its contract and is not sent', { envelopeId: row.envelope.id, reason });
       await this.deps.onUnpublishable?.(client, row, reason);
     }
-    this.deps.logger.info('outbox message published', { envelopeId: row.envelope.id, type: row.envelope.type, routingKey: row.routing_key });
+    if (this.deps.logger.isLevelEnabled('info')) this.deps.logger.info('outbox message published', { envelopeId: row.envelope.id, type: row.envelope.type, routingKey: row.routing_key });
     return true;
   }
 }
