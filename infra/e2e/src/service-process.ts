@@ -67,6 +67,8 @@ export function stackEnvironments(options: StackOptions) {
       SOCIAL_API_URL: options.socialApiUrl ?? 'http://127.0.0.1:9',
       SOCIAL_CONSUMER_KEY: CONSUMER_KEY,
       SOCIAL_CONSUMER_SECRET: options.consumerSecret,
+      SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+      SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
       SOCIAL_ENV_NAME: ENV_NAME,
       PUBLIC_WEBHOOK_URL: options.webhookUrl ?? `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
       CREDENTIALS_KEY: options.credentialsKey,
