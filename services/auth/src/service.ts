@@ -83,13 +83,19 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
  */
 async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: Logger): Promise<() => Promise<void>> {
   if (intervalMs === 0) return async () => undefined;
-  const failed = (what: string) => (error: unknown) => logger.warn(what, { reason: (error as Error).message });
-  await replays.checkGapAtStartup().catch(failed('the start-up outage check failed'));
+  await replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
+  return everyInterval(intervalMs, 'heartbeat', () => replays.tick(), logger);
+}
+
+/**
+ * Runs `task` every `intervalMs`, one round at a time in this process; a failed round is
+ * logged and the next one tries again. Resolves the stop function, which waits for a round in progress.
+ */
+function everyInterval(intervalMs: number, what: string, task: () => Promise<unknown>, logger: Logger): () => Promise<void> {
   let round: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    round ??= replays
-      .tick()
-      .catch(failed('heartbeat failed'))
+    round ??= task()
+      .catch((error: unknown) => logger.warn(`${what} failed`, { reason: (error as Error).message }))
       .finally(() => {
         round = null;
       });
@@ -160,20 +166,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
  */
 function startTokenRefresh(refresher: TokenRefresher, intervalMs: number, logger: Logger): () => Promise<void> {
   if (intervalMs === 0) return async () => undefined;
-  let round: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    round ??= refresher
-      .refreshDue()
-      .catch((error: unknown) => logger.warn('token refresh round failed', { reason: (error as Error).message }))
-      .finally(() => {
-        round = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await round;
-  };
+  return everyInterval(intervalMs, 'token refresh round', () => refresher.refreshDue(), logger);
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
