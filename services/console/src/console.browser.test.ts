@@ -1,9 +1,11 @@
 /**
  * The agent's screens in real Chromium (Debian's, driven by playwright-core) against the real
  * services in this process: auth, ticketing, webhook-ingest, tracking, the social platform
- * and tracking provider simulators, on the real RabbitMQ and PostgreSQL. Each screen is
+ * and tracking provider simulators, on the real RabbitMQ and PostgreSQL. Accounts connect
+ * with OAuth 1.0a and OAuth 2.0 through the simulator's pages. Each screen is
  * photographed into screenshots/ and checked with axe-core (no serious or critical finding).
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { closeServer, portOf } from '@crm/http';
@@ -49,6 +51,18 @@ afterAll(async () => {
 
 const consoleUrl = () => stack.console.url;
 
+/** Deliveries for the account received at the given times, in ticketing's raw log as its consumer would have logged them. */
+async function logDeliveries(accountId: string, receivedAt: Date[]): Promise<void> {
+  for (const at of receivedAt) {
+    const body = `{"for_user_id":"${accountId}","at":"${at.toISOString()}","n":"${randomUUID()}"}`;
+    const sha = createHash('sha256').update(body).digest('hex');
+    await stack.ticketingService.pool.query(
+      `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, logged_at, body_sha256, message) VALUES ($1, 'console', 'direct_message_events', $2, $3, $3, $4, convert_to($5, 'UTF8'))`,
+      [`delivery-${sha}`, accountId, at, sha, body],
+    );
+  }
+}
+
 async function expectAccessible(name: string, wholePage = true): Promise<void> {
   await screenshot(page, name, wholePage);
   expect(await seriousViolations(page)).toEqual([]);
@@ -71,7 +85,8 @@ describe("the agent's console", () => {
 
   it('connects an account through the OAuth flow and configures a routing rule, errors beside their field', async () => {
     await page.goto(`${consoleUrl()}/accounts`);
-    await page.getByRole('button', { name: 'Connect an account' }).click();
+    await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
+    await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
     await page.locator('input[name="user"]').fill('@acme_support');
     await page.getByRole('button', { name: 'Authorize app' }).click();
     await page.waitForURL(/\/accounts\?/);
@@ -81,6 +96,7 @@ describe("the agent's console", () => {
     await page.reload();
     const row = page.getByTestId('account-row').filter({ hasText: '@acme_support' });
     await row.getByText('Connected').waitFor();
+    await row.getByRole('cell', { name: 'OAuth 1.0a', exact: true }).waitFor();
     await row.getByRole('button', { name: 'Configure' }).click();
 
     await page.getByRole('button', { name: 'Add rule' }).click();
@@ -220,5 +236,41 @@ describe("the agent's console", () => {
     await page.getByTestId('order-summary').filter({ hasText: 'nobody' }).waitFor();
     await page.getByRole('button', { name: 'Track order' }).click();
     await page.getByTestId('map-state').filter({ hasText: 'Tracking is not enabled for this client' }).waitFor();
+  });
+
+  it("connects an account with OAuth 2.0 through the platform's consent page; a silent account shows its badge without a reload", async () => {
+    await page.goto(`${consoleUrl()}/accounts`);
+    await page.getByText('OAuth 2.0 is recommended').waitFor();
+    await page.getByRole('button', { name: 'Connect with OAuth 2.0' }).click();
+    // auth's start link sends the browser on to the platform's OAuth 2.0 consent page, with PKCE.
+    await page.waitForURL(/\/i\/oauth2\/authorize\?/);
+    const consent = new URL(page.url());
+    expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(consent.searchParams.get('scope')).toContain('offline.access');
+    await page.locator('input[name="user"]').fill('@acme_orders');
+    await page.getByRole('button', { name: 'Authorize app' }).click();
+    await page.waitForURL(/\/accounts\?/);
+    const oauth2Account = new URL(page.url()).searchParams.get('accountId')!;
+    expect((await stack.auth.get(`/v1/accounts/${oauth2Account}`)).data).toMatchObject({ screenName: 'acme_orders', protocol: 'oauth2' });
+    const row = page.getByTestId('account-row').filter({ hasText: '@acme_orders' });
+    await row.getByRole('cell', { name: 'OAuth 2.0', exact: true }).waitFor();
+    await row.getByText('Connected').waitFor();
+
+    // It usually gets deliveries (three, hours ago, in ticketing's raw log as the consumer logs them) and has had none since: silent.
+    await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${oauth2Account}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+    const receivedAt = [4, 3, 2].map((hours) => new Date(Date.now() - hours * 3_600_000));
+    await logDeliveries(oauth2Account, receivedAt);
+    expect(await row.getByTestId('silence-badge').count()).toBe(0);
+    await stack.ticketingService.silenceChecks.runNow();
+    const badge = row.getByTestId('silence-badge');
+    await badge.waitFor();
+    const { silence } = (await stack.ticketing.get(`/v1/accounts/${oauth2Account}`)).data as { silence: { silentSince: string; detectedAt: string } };
+    expect(silence.silentSince).toBe(receivedAt[2]!.toISOString());
+    // textContent: the badge's style shows it in capitals.
+    expect(await badge.textContent()).toMatch(/^Silent since \S/);
+    expect(await badge.getAttribute('title')).toMatch(/; detected \S/);
+    // The account that got a DM a moment ago is not silent.
+    expect(await page.getByTestId('account-row').filter({ hasText: '@acme_support' }).getByTestId('silence-badge').count()).toBe(0);
+    await expectAccessible('accounts');
   });
 });

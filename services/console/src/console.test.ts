@@ -1,7 +1,9 @@
 /**
  * The console server on its own: signed tokens, the account list, its configuration rules,
  * and its relays, against a stand-in for ticketing at the edge (a small HTTP server playing
- * the endpoints another branch is building: the event stream and the rule tester).
+ * the endpoints another branch is building: the event stream and the rule tester) that also
+ * plays auth's connection start, to see what the console sends it. The browser test
+ * (console.browser.test.ts) runs the same relays against the real services.
  */
 import type { Server } from 'node:http';
 import express from 'express';
@@ -46,6 +48,18 @@ describe('the account list', () => {
     ]);
     expect(views[0]).toMatchObject({ consumerKey: 'cons…3456', accessToken: 'abcd…wxyz', pageName: 'Acme' });
   });
+
+  it("shows auth's protocol and ticketing's silence alarm", () => {
+    const silence = { silentSince: '2026-11-25T08:00:00.000Z', detectedAt: '2026-11-25T09:01:00.000Z' };
+    const auth = { items: [{ accountId: '1', status: 'connected', protocol: 'oauth2' }, { accountId: '2', status: 'connected', protocol: 'oauth1' }] };
+    const ticketing = { items: [{ accountId: '1', status: 'connected', silence }, { accountId: '2', status: 'connected', silence: null }, { accountId: '3', status: 'connected' }] };
+    const views = mergeAccounts(auth, ticketing, { items: [] }, null);
+    expect(views.map((v) => [v.accountId, v.protocol, v.silence])).toEqual([
+      ['1', 'oauth2', silence],
+      ['2', 'oauth1', null],
+      ['3', null, null],
+    ]);
+  });
 });
 
 describe('configuration', () => {
@@ -67,8 +81,8 @@ describe('configuration', () => {
   });
 });
 
-/** ticketing at the edge: accepts one token, streams two events, answers the rule tester when asked to. */
-function fakeTicketing(routeTest: { enabled: boolean }) {
+/** ticketing (and auth) at the edge: accepts one token, streams two events, answers the rule tester when asked to, starts connections. */
+function fakeTicketing(routeTest: { enabled: boolean }, connections: string[]) {
   const app = express();
   app.use(express.json());
   app.use((req, res, next) => (req.get('authorization') === `Bearer ${TOKEN}` || req.get('authorization') === 'Bearer service' ? next() : res.status(401).json({ error: { code: 'unauthorized', message: 'no' } })));
@@ -79,6 +93,11 @@ function fakeTicketing(routeTest: { enabled: boolean }) {
     res.write('event: ticket.updated\ndata: {"ticketId": "t-1", "status": "pending"}\n\n');
     res.write('event: ticket.activity\ndata: {"ticketId":"t-2"}\n\n');
   });
+  // auth's POST /v1/connections: notes the query it was given (the console sends no body).
+  app.post('/v1/connections', (req, res) => {
+    connections.push(req.originalUrl);
+    res.status(201).json({ authorizeUrl: `https://auth.example/v1/oauth/start?link=${connections.length}`, expiresAt: new Date(Date.now() + 600_000).toISOString() });
+  });
   app.post('/v1/partner-configs/:pageId/route-test', (req, res) => {
     if (!routeTest.enabled) return res.status(404).json({ error: { code: 'not_found', message: 'no route' } });
     res.json({ rule: 'Orders', queue: 'deliveries', folder: 'orders', echo: req.body });
@@ -88,13 +107,14 @@ function fakeTicketing(routeTest: { enabled: boolean }) {
 
 describe('the server', () => {
   const routeTest = { enabled: false };
+  const connections: string[] = [];
   let ticketing: Server;
   let running: RunningConsole;
   let cookie = '';
   let csrf = '';
 
   beforeAll(async () => {
-    ticketing = await listen(fakeTicketing(routeTest), 0, '127.0.0.1');
+    ticketing = await listen(fakeTicketing(routeTest, connections), 0, '127.0.0.1');
     const upstream = `http://127.0.0.1:${portOf(ticketing)}`;
     const config = readConfig({ NODE_ENV: 'production', PORT: '0', TICKETING_URL: upstream, AUTH_URL: upstream, TRACKING_URL: upstream, SERVICE_TOKEN: 'service', CRM_API_TOKENS: 'crm', SESSION_SECRET: SECRET, FRAME_ANCESTORS: 'https://crm.example' });
     running = await startConsole(config, { logger: testLogger(), host: '127.0.0.1', nodeEnv: 'production' });
@@ -150,6 +170,36 @@ describe('the server', () => {
     const answered = await test();
     expect(answered.status).toBe(200);
     expect(await answered.json()).toMatchObject({ rule: 'Orders', queue: 'deliveries', echo: { text: 'order 42', sender: '@ana' } });
+  });
+
+  it("relays the connection's protocol to auth; refuses any other than oauth1 and oauth2 before calling auth", async () => {
+    const connect = (query: string) => fetch(`${running.url}/api/connections${query}`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf } });
+    connections.length = 0;
+    const oauth2 = await connect('?protocol=oauth2');
+    expect(oauth2.status).toBe(201);
+    expect(await oauth2.json()).toMatchObject({ authorizeUrl: 'https://auth.example/v1/oauth/start?link=1' });
+    expect((await connect('?protocol=oauth1')).status).toBe(201);
+    expect((await connect('')).status).toBe(201);
+    expect(connections).toEqual(['/v1/connections?protocol=oauth2', '/v1/connections?protocol=oauth1', '/v1/connections']);
+
+    const oauth3 = await connect('?protocol=oauth3');
+    expect(oauth3.status).toBe(400);
+    expect(((await oauth3.json()) as { error: unknown }).error).toMatchObject({
+      code: 'invalid_parameter',
+      message: 'query.protocol must be equal to one of the allowed values: oauth1, oauth2',
+      fields: [{ in: 'query', field: 'protocol' }],
+    });
+    for (const query of ['?protocol=', '?protocol=OAUTH2', '?protocol=oauth2&protocol=oauth1']) {
+      const refused = await connect(query);
+      expect(refused.status).toBe(400);
+      const { error } = (await refused.json()) as { error: { code: string; fields: { in: string; field: string }[] } };
+      expect(error.code).toBe('invalid_parameter');
+      expect(error.fields).toContainEqual(expect.objectContaining({ in: 'query', field: 'protocol' }));
+    }
+    expect(connections).toHaveLength(3);
+    // A write like any other: without the CSRF token, refused.
+    expect((await fetch(`${running.url}/api/connections?protocol=oauth2`, { method: 'POST', headers: { cookie } })).status).toBe(403);
+    expect(connections).toHaveLength(3);
   });
 
   it('serves its OpenAPI document at /openapi.json and renders it at /docs, without a session', async () => {

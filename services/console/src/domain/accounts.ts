@@ -3,7 +3,6 @@ import type { AccountView } from './account-view';
 
 export type { AccountView };
 
-
 type Loose = Record<string, unknown>;
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const itemsOf = (body: unknown): Loose[] => (body && typeof body === 'object' && Array.isArray((body as Loose).items) ? ((body as Loose).items as Loose[]) : []);
@@ -13,10 +12,19 @@ const masked = (value: unknown): string | null => {
   return given === null ? null : given.includes('…') ? given : mask(given);
 };
 
+/** ticketing's `silence: {silentSince, detectedAt}`, or null (also when ticketing sends none). */
+const silenceOf = (value: unknown): AccountView['silence'] => {
+  if (!value || typeof value !== 'object') return null;
+  const silentSince = text((value as Loose).silentSince);
+  const detectedAt = text((value as Loose).detectedAt);
+  return silentSince && detectedAt ? { silentSince, detectedAt } : null;
+};
+
 /**
- * Merges what auth knows (credentials, status), what ticketing knows (its mirror, the partner
- * configurations) and the webhooks' validity into one list, by account id. auth's status
- * wins where both know the account; an invalid webhook marks every connected account.
+ * Merges what auth knows (credentials, status, protocol), what ticketing knows (its mirror
+ * with the silence alarm, the partner configurations) and the webhooks' validity into one
+ * list, by account id. auth's status wins where both know the account; an invalid webhook
+ * marks every connected account.
  */
 export function mergeAccounts(authBody: unknown, ticketingBody: unknown, configsBody: unknown, webhooksBody: unknown): AccountView[] {
   const views = new Map<string, AccountView>();
@@ -24,7 +32,7 @@ export function mergeAccounts(authBody: unknown, ticketingBody: unknown, configs
   const entry = (accountId: string): AccountView => {
     let view = views.get(accountId);
     if (!view) {
-      view = { accountId, screenName: null, name: null, state: 'unknown', stateReason: null, consumerKey: null, accessToken: null, configured: false, pageName: null };
+      view = { accountId, screenName: null, name: null, state: 'unknown', stateReason: null, consumerKey: null, accessToken: null, configured: false, pageName: null, protocol: null, silence: null };
       views.set(accountId, view);
     }
     return view;
@@ -35,6 +43,7 @@ export function mergeAccounts(authBody: unknown, ticketingBody: unknown, configs
     view.state = text(account.status) ?? view.state;
     view.consumerKey = masked(account.consumerKey);
     view.accessToken = masked(account.accessToken);
+    view.silence = silenceOf(account.silence);
   }
   for (const account of itemsOf(authBody)) {
     const view = entry(String(account.accountId));
@@ -44,6 +53,7 @@ export function mergeAccounts(authBody: unknown, ticketingBody: unknown, configs
     view.stateReason = text(account.statusReason);
     view.consumerKey = masked(account.consumerKey) ?? view.consumerKey;
     view.accessToken = masked(account.accessTokenMasked) ?? view.accessToken;
+    view.protocol = account.protocol === 'oauth2' || account.protocol === 'oauth1' ? account.protocol : null;
   }
   for (const config of itemsOf(configsBody)) {
     const view = entry(String(config.pageId));

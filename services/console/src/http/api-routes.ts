@@ -45,6 +45,16 @@ function ticketQuery(req: Request): string {
   return text ? `?${text}` : '';
 }
 
+const PROTOCOLS = ['oauth1', 'oauth2'];
+
+/** The connection's protocol for auth (`?protocol=oauth2`); none: auth's default, OAuth 1.0a. */
+function protocolQuery(req: Request): string {
+  const protocol = req.query.protocol;
+  if (protocol === undefined) return '';
+  if (typeof protocol !== 'string' || !PROTOCOLS.includes(protocol)) throw new HttpError(400, 'invalid_parameter', '`protocol` must be oauth1 or oauth2');
+  return `?protocol=${protocol}`;
+}
+
 /** Accounts, connections and partner configurations (the configuration page). */
 export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams): void {
   app.get('/api/accounts', async (_req, res) => {
@@ -57,7 +67,7 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
     for (const answer of [authAccounts, ticketingAccounts, configs]) if (answer.status !== 200) return relay(res, answer);
     res.json({ items: mergeAccounts(authAccounts.body, ticketingAccounts.body, configs.body, webhooks.status === 200 ? webhooks.body : null) });
   });
-  app.post('/api/connections', async (_req, res) => relay(res, await auth.call('POST', '/v1/connections')));
+  app.post('/api/connections', async (req, res) => relay(res, await auth.call('POST', `/v1/connections${protocolQuery(req)}`)));
   app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await ticketing.call('GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
   app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await ticketing.call('PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
   app.post('/api/partner-configs/:pageId/route-test', async (req, res) => {

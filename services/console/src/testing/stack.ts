@@ -8,7 +8,7 @@ import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
 import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
-import { startTicketing } from '@crm/ticketing/src/service';
+import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { startStack as startTrackingStack, TOKEN as TRACKING_TEST_TOKEN, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
@@ -25,6 +25,8 @@ export interface ConsoleStack {
   tracking: TrackingStack;
   /** ticketing, auth and the social platform simulator, with the CRM token where one is needed. */
   ticketing: AxiosInstance;
+  /** ticketing itself: its pool (the raw log) and its silence alarm's `silenceChecks.runNow()`. */
+  ticketingService: RunningTicketing;
   auth: AxiosInstance;
   social: AxiosInstance;
   stop: () => Promise<void>;
@@ -60,9 +62,20 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
     { logger },
   );
   stops.unshift(auth.stop);
-  const ticketing = await startTicketing(loadTicketingConfig({ ...common, DATABASE_URL: databases[1]!.url, CRM_API_TOKENS: CRM_TOKEN, TRACKING_READ_WAIT_MS: '500' }), { logger, host: '127.0.0.1' });
+  const ticketing = await startTicketing(
+    loadTicketingConfig({
+      ...common,
+      DATABASE_URL: databases[1]!.url,
+      CRM_API_TOKENS: CRM_TOKEN,
+      TRACKING_READ_WAIT_MS: '500',
+      // The silence alarm checks when a test asks (silenceChecks.runNow()), and a few deliveries make an account one that usually gets them.
+      SILENCE_CHECK_INTERVAL_MS: '3600000',
+      SILENCE_MIN_DELIVERIES: '3',
+    }),
+    { logger, host: '127.0.0.1' },
+  );
   stops.unshift(ticketing.stop);
-  return { authUrl: `http://127.0.0.1:${auth.port}`, ticketingUrl: `http://127.0.0.1:${ticketing.port}`, socialUrl };
+  return { authUrl: `http://127.0.0.1:${auth.port}`, ticketingUrl: `http://127.0.0.1:${ticketing.port}`, socialUrl, ticketing };
 }
 
 /** A free port, so the console's own address is known before auth (which redirects to it) starts. */
@@ -93,6 +106,7 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
       console: running,
       tracking,
       ticketing: client(urls.ticketingUrl, CRM_TOKEN),
+      ticketingService: urls.ticketing,
       auth: client(urls.authUrl, CRM_TOKEN),
       social: client(urls.socialUrl),
       stop: stopAll,

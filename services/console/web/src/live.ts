@@ -6,14 +6,16 @@ export interface LiveEvent {
   ticketId: string;
 }
 
-const EVENT_TYPES = ['ticket.created', 'ticket.updated', 'ticket.activity'];
+export const TICKET_EVENTS: readonly string[] = ['ticket.created', 'ticket.updated', 'ticket.activity'];
+/** ticketing's silence alarm (docs/crm-events.md, "Account events"): `ticketId` is null. */
+export const ACCOUNT_EVENTS: readonly string[] = ['account.silent', 'account.delivering'];
 
 /**
- * Calls `onEvent` when ticketing reports a change (its event stream, relayed by the console
- * server). When the stream is unavailable, calls `onEvent` every poll interval instead, so
- * the screen stays live either way. Returns the mode in use.
+ * Calls `onEvent` when ticketing reports a change of one of `types` (its event stream, relayed
+ * by the console server). When the stream is unavailable, calls `onEvent` every poll interval
+ * instead, so the screen stays live either way. Returns the mode in use.
  */
-export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void): 'connecting' | 'live' | 'polling' {
+export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void, types: readonly string[] = TICKET_EVENTS): 'connecting' | 'live' | 'polling' {
   const { session } = useSession();
   const pollMs = session?.settings.pollIntervalMs ?? 4000;
   const handler = useRef(onEvent);
@@ -31,7 +33,7 @@ export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void): 'con
         handler.current(null);
       }
     };
-    for (const type of EVENT_TYPES) source.addEventListener(type, deliver(type) as EventListener);
+    for (const type of types) source.addEventListener(type, deliver(type) as EventListener);
     source.onerror = () => {
       if (source.readyState !== EventSource.CLOSED || poll) return;
       setMode('polling');
@@ -41,6 +43,6 @@ export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void): 'con
       source.close();
       if (poll) clearInterval(poll);
     };
-  }, [pollMs]);
+  }, [pollMs, types]);
   return mode;
 }
