@@ -10,7 +10,7 @@ import {
   validateEnvelope,
   type Contract,
 } from '@crm/contracts';
-import { ACTIONS, platformIdOf, userIdFromLookup, userToLookUp, withUserId } from './domain/actions';
+import { ACTIONS, platformIdOf, routeFor, userIdFromLookup, userToLookUp, withUserId } from './domain/actions';
 
 const envelope = (contract: Contract<unknown>, payload: unknown) => ({ id: 'm-1', type: contract.type, occurredAt: '2026-01-01T00:00:00.000Z', producer: 'auth', correlationId: 'c-1', payload });
 
@@ -59,6 +59,24 @@ describe('the action catalogue', () => {
     );
   });
 
+  it('gives OAuth 2.0 accounts the v2 route of every read that has one; OAuth 1.0a accounts keep v1.1', () => {
+    const input = { userId: '2', listId: '3', eventId: '6', query: 'q' };
+    const withV2 = SOCIAL_ACTIONS.filter((action) => ACTIONS[action].oauth2);
+    expect(withV2.sort()).toEqual(['read_dm', 'read_dms', 'read_following', 'read_home_timeline', 'read_list_posts', 'read_lists', 'read_profile', 'read_user', 'read_user_timeline', 'search_posts'].sort());
+    for (const action of withV2) {
+      expect(ACTIONS[action].kind).toBe('read');
+      expect(routeFor(action, 'oauth1')).toBe(ACTIONS[action]);
+      const route = routeFor(action, 'oauth2');
+      expect(route.api).toBe('v2');
+      expect(route.answer).toEqual(expect.any(Function));
+      expect(route.request(input, '1')).toMatchObject({ method: 'GET', path: expect.stringMatching(/^\/2\/[a-z_]+(\/[0-9a-z_]+)*$/) });
+    }
+    expect(routeFor('read_settings', 'oauth2').api).toBe('v1.1');
+    expect(routeFor('post', 'oauth2')).toBe(ACTIONS.post);
+    expect(routeFor('read_user', 'oauth2').request({ screenName: '@ana' }, '1')).toMatchObject({ path: '/2/users/by/username/ana' });
+    expect(routeFor('read_home_timeline', 'oauth2').request({ count: 3, maxId: '99' }, '1')).toMatchObject({ path: '/2/users/1/timelines/reverse_chronological', query: { max_results: '3', until_id: '100' } });
+  });
+
   it('finds the platform id of what a write made or acted on, in v1.1 and v2 answers', () => {
     expect(platformIdOf('delete_dm', { event: { id: '1494419' } }, {})).toBeNull();
     expect(platformIdOf('update_profile', { id: 1.2e18, id_str: '1200000000000000001' }, {})).toBe('1200000000000000001');
@@ -75,9 +93,12 @@ describe('the action catalogue', () => {
   });
 
   it('looks up a user named by screen name only for v2 routes that take ids', () => {
-    expect(userToLookUp('follow', { screenName: '@ana' })).toBe('ana');
-    expect(userToLookUp('follow', { userId: '12' })).toBeNull();
-    expect(userToLookUp('report', { screenName: 'ana' })).toBeNull();
+    expect(userToLookUp(ACTIONS.follow, { screenName: '@ana' })).toBe('ana');
+    expect(userToLookUp(ACTIONS.follow, { userId: '12' })).toBeNull();
+    expect(userToLookUp(ACTIONS.report, { screenName: 'ana' })).toBeNull();
+    // A user timeline: v1.1 takes the screen name, v2 (OAuth 2.0 accounts) an id.
+    expect(userToLookUp(routeFor('read_user_timeline', 'oauth1'), { screenName: 'ana' })).toBeNull();
+    expect(userToLookUp(routeFor('read_user_timeline', 'oauth2'), { screenName: 'ana' })).toBe('ana');
     expect(userIdFromLookup({ data: { id: '12', name: 'Ana', username: 'ana' } }, 'ana')).toBe('12');
     const notFound = { errors: [{ value: 'ghost', detail: 'Could not find user with username: [ghost].', title: 'Not Found Error', type: 'https://api.twitter.com/2/problems/resource-not-found' }] };
     expect(() => userIdFromLookup(notFound, 'ghost')).toThrow(expect.objectContaining({ status: 404, platformCode: null, platformMessage: 'Could not find user with username: [ghost].' }));

@@ -3,7 +3,8 @@
  * page, calls signed with the account's bearer token, refreshes before expiry (the refresh
  * token rotates), on demand when a call finds the token expired or refused, one refresh at a
  * time across two "replicas", a refused refresh marking the account for reconnection, a
- * network failure keeping the tokens, and every bad callback answered with a 4xx page.
+ * network failure keeping the tokens, every bad callback answered with a 4xx page, and reads
+ * through v2 that answer what v1.1 answers an OAuth 1.0a account.
  */
 import { createHash } from 'node:crypto';
 import axios from 'axios';
@@ -143,6 +144,11 @@ describe('connecting with OAuth 2.0 and PKCE', () => {
     expect(res.data.error).toMatchObject({ code: 'needs_oauth1' });
     expect(res.data.error.message).toContain('connect it with OAuth 1.0a');
     expect(await h.platformRequests('/1.1/account/update_profile.json', 'POST')).toEqual([]);
+    // A read without a v2 route is refused the same way.
+    const settings = await h.crm.get(`/v1/accounts/${accountId}/settings`);
+    expect(settings.status).toBe(409);
+    expect(settings.data.error).toMatchObject({ code: 'needs_oauth1' });
+    expect(await h.platformRequests('/1.1/account/settings.json', 'GET')).toEqual([]);
   });
 
   it('answers every bad callback with a 4xx page and stores nothing: unknown, replayed, expired or foreign state, a missing code, a cancelled consent', async () => {
@@ -362,5 +368,163 @@ describe('the periodic refresh', () => {
     expect(row.status).toBe('connected');
     expect((row.access_token_expires_at as Date).getTime()).toBeGreaterThanOrEqual(first.getTime());
     expect((await timed.crm.post(`/v1/accounts/${accountId}/posts`, { text: 'after the timer' })).status).toBe(200);
+  });
+});
+
+type Json = Record<string, unknown>;
+interface Status extends Json {
+  user: Json;
+  entities: { user_mentions: Json[] };
+  retweeted_status?: Status;
+}
+interface DmEvent extends Json {
+  message_create: { sender_id: string; target: { recipient_id: string }; message_data: { text: string } };
+}
+const pick = (object: Json | undefined, keys: string[]) => Object.fromEntries(keys.map((key) => [key, object?.[key]]));
+/** The fields of a v1.1 user callers read. */
+const userFields = (user: Json) =>
+  pick(user, ['id', 'id_str', 'screen_name', 'name', 'description', 'location', 'url', 'protected', 'verified', 'followers_count', 'friends_count', 'statuses_count', 'created_at', 'profile_image_url_https']);
+/** The fields of a v1.1 status callers read. */
+const statusFields = (status: Status): Json => ({
+  ...pick(status, ['id', 'id_str', 'text', 'created_at', 'in_reply_to_status_id_str', 'in_reply_to_user_id_str', 'in_reply_to_screen_name', 'retweet_count', 'favorite_count', 'favorited', 'retweeted', 'is_quote_status', 'lang']),
+  user: userFields(status.user),
+  mentions: status.entities.user_mentions.map((mention) => pick(mention, ['screen_name', 'id_str', 'indices'])),
+  retweeted_status: status.retweeted_status ? statusFields(status.retweeted_status) : null,
+});
+
+describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answers an OAuth 1.0a account', () => {
+  let oauth2: string;
+  let oauth1: string;
+  let customer: string;
+  const read = async (accountId: string, path: string, params: Record<string, unknown> = {}) => {
+    const res = await h.crm.get(`/v1/accounts/${accountId}${path}`, { params });
+    expect({ path, status: res.status, error: res.data.error }).toEqual({ path, status: 200, error: undefined });
+    return res.data.data;
+  };
+  /** Both readers' answers to the same read. */
+  const both = (path: string, params: Record<string, unknown> = {}) => Promise.all([read(oauth2, path, params), read(oauth1, path, params)]);
+  /** The paths of v2 that the OAuth 2.0 account called with success. */
+  const calledByOAuth2 = async (path: string) => (await h.platformRequests(path, 'GET')).filter((entry) => entry.caller.userId === oauth2 && entry.status === 200);
+
+  beforeAll(async () => {
+    oauth2 = await h.connectOAuth2('@v2_reader_rae');
+    oauth1 = await h.connect('@v1_reader_vic');
+    customer = await h.connect('@cust_cat');
+    // The customer's posts: a plain one, a reply mentioning a reader, a repost; both readers follow the customer and one more account.
+    const first = (await h.crm.post(`/v1/accounts/${customer}/posts`, { text: 'my quokkaparcel is late' })).data.platformId as string;
+    await h.crm.post(`/v1/accounts/${customer}/posts/${first}/replies`, { text: '@v1_reader_vic still no quokkaparcel' });
+    const other = (await h.crm.post(`/v1/accounts/${oauth1}/posts`, { text: 'we are on it' })).data.platformId as string;
+    await h.crm.post(`/v1/accounts/${customer}/posts/${other}/reposts`);
+    for (const reader of [oauth2, oauth1]) {
+      for (const followed of ['cust_cat', 'other_ola']) expect((await h.crm.put(`/v1/accounts/${reader}/following/${followed}`)).status).toBe(200);
+      expect((await h.crm.post(`/v1/accounts/${customer}/direct-messages`, { recipientId: reader, text: 'hello, anyone there?' })).status).toBe(200);
+    }
+  });
+
+  it('reads users and the profile through /2/users (by id, by username, me)', async () => {
+    const [byName2, byName1] = await both('/users/cust_cat');
+    expect(userFields(byName2)).toEqual(userFields(byName1));
+    expect(byName2).toMatchObject({ id_str: customer, screen_name: 'cust_cat' });
+    const [byId2, byId1] = await both(`/users/${customer}`);
+    expect(userFields(byId2)).toEqual(userFields(byId1));
+    // The OAuth 2.0 account's own profile is what v1.1 shows of it.
+    expect(userFields(await read(oauth2, '/profile'))).toEqual(userFields(await read(oauth1, `/users/${oauth2}`)));
+    expect(await calledByOAuth2(`/2/users/by/username/cust_cat`)).not.toEqual([]);
+    expect(await calledByOAuth2(`/2/users/${customer}`)).not.toEqual([]);
+    expect((await calledByOAuth2('/2/users/me')).some((entry) => entry.query['user.fields']?.includes('public_metrics'))).toBe(true);
+  });
+
+  it("reads a user's timeline and the home timeline through v2, with count and maxId", async () => {
+    const [timeline2, timeline1] = await both('/users/cust_cat/timeline');
+    expect(timeline1).toHaveLength(3);
+    expect(timeline2.map(statusFields)).toEqual(timeline1.map(statusFields));
+    expect(timeline2[0].retweeted_status).toMatchObject({ text: 'we are on it', user: { screen_name: 'v1_reader_vic' } });
+    expect(timeline2[1]).toMatchObject({ in_reply_to_screen_name: 'cust_cat', entities: { user_mentions: [{ screen_name: 'v1_reader_vic' }] } });
+    // count below v2's minimum of 5, and v1.1's inclusive max_id.
+    const [paged2, paged1] = await both('/users/cust_cat/timeline', { count: 1, maxId: timeline1[1].id_str });
+    expect(paged2.map(statusFields)).toEqual(paged1.map(statusFields));
+    expect(paged2.map((status: Json) => status.id_str)).toEqual([timeline1[1].id_str]);
+    // The OAuth 1.0a reader's home timeline has its own post too; the customer's posts are the same.
+    const [home2, home1] = await both('/timeline');
+    const customers = (statuses: Status[]) => statuses.filter((status) => status.user.id_str === customer).map(statusFields);
+    expect(home2.map(statusFields)).toEqual(customers(home2));
+    expect(customers(home2)).toEqual(customers(home1));
+    expect(home2).toHaveLength(3);
+
+    // A screen name is looked up first: the v2 route takes the id.
+    const timelineCalls = await calledByOAuth2(`/2/users/${customer}/tweets`);
+    expect(timelineCalls.map((entry) => entry.query)).toEqual(expect.arrayContaining([expect.objectContaining({ max_results: '5', until_id: String(BigInt(timeline1[1].id_str) + 1n) })]));
+    expect(await calledByOAuth2(`/2/users/${oauth2}/timelines/reverse_chronological`)).not.toEqual([]);
+  });
+
+  it('reads followed accounts through v2, a page at a time with the cursor', async () => {
+    const [all2, all1] = await both('/following');
+    expect(all2.users.map(userFields)).toEqual(all1.users.map(userFields));
+    expect(all2).toMatchObject({ next_cursor_str: '0', previous_cursor_str: '0' });
+    const first = await read(oauth2, '/following', { count: 1 });
+    expect(first.users.map(userFields)).toEqual([userFields(all1.users[0])]);
+    expect(first.next_cursor_str).toMatch(/^[0-9a-z]+$/);
+    const second = await read(oauth2, '/following', { count: 1, cursor: first.next_cursor_str });
+    expect(second).toMatchObject({ users: [expect.objectContaining({ id_str: all1.users[1].id_str })], next_cursor_str: '0' });
+    expect((await calledByOAuth2(`/2/users/${oauth2}/following`)).map((entry) => entry.query.pagination_token)).toContain(first.next_cursor_str);
+  });
+
+  it("reads the account's lists and a list's posts through v2", async () => {
+    const lists: Record<string, string> = {};
+    for (const reader of [oauth2, oauth1]) {
+      lists[reader] = (await h.crm.post(`/v1/accounts/${reader}/lists`, { name: 'Late Parcels', description: 'watch these', mode: 'private' })).data.platformId;
+      expect((await h.crm.put(`/v1/accounts/${reader}/lists/${lists[reader]}/members/cust_cat`)).status).toBe(200);
+    }
+    const [lists2, lists1] = await both('/lists');
+    const listFields = (list: Json & { user: Json }) => ({ ...pick(list, ['name', 'slug', 'description', 'mode', 'member_count', 'subscriber_count', 'following']), owner: list.user.id_str, id: list.id_str });
+    expect(lists2.map(listFields)).toEqual([{ ...listFields(lists1[0]), owner: oauth2, id: lists[oauth2] }]);
+    expect(lists2[0]).toMatchObject({ full_name: '@v2_reader_rae/late-parcels', user: userFields(await read(oauth1, `/users/${oauth2}`)) });
+    const [posts2, posts1] = await Promise.all([read(oauth2, `/lists/${lists[oauth2]}/posts`), read(oauth1, `/lists/${lists[oauth1]}/posts`)]);
+    expect(posts1).toHaveLength(3);
+    expect(posts2.map(statusFields)).toEqual(posts1.map(statusFields));
+    expect(await calledByOAuth2(`/2/users/${oauth2}/owned_lists`)).not.toEqual([]);
+    expect(await calledByOAuth2(`/2/lists/${lists[oauth2]}/tweets`)).not.toEqual([]);
+  });
+
+  it('reads DMs and one DM through /2/dm_events, as direct_messages/events give them', async () => {
+    const [dms2, dms1] = await both('/direct-messages');
+    const eventFields = (event: DmEvent, reader: string) => ({
+      type: event.type,
+      sender: event.message_create.sender_id,
+      recipientIsReader: event.message_create.target.recipient_id === reader,
+      text: event.message_create.message_data.text,
+    });
+    expect(dms2.events.map((event: DmEvent) => eventFields(event, oauth2))).toEqual(dms1.events.map((event: DmEvent) => eventFields(event, oauth1)));
+    expect(dms2.events).toEqual([expect.objectContaining({ type: 'message_create', message_create: expect.objectContaining({ sender_id: customer }) })]);
+    const eventId = dms2.events[0].id as string;
+    const one = await read(oauth2, `/direct-messages/${eventId}`);
+    expect(one).toEqual({ event: dms2.events[0] });
+    // v2 gives times to the second, v1.1 to the millisecond.
+    const [shown1] = (await read(customer, '/direct-messages')).events.filter((event: Json) => event.id === eventId);
+    expect(Math.abs(Number(one.event.created_timestamp) - Number(shown1.created_timestamp))).toBeLessThan(1000);
+    expect(await calledByOAuth2('/2/dm_events')).not.toEqual([]);
+    expect(await calledByOAuth2(`/2/dm_events/${eventId}`)).not.toEqual([]);
+    const missing = await h.crm.get(`/v1/accounts/${oauth2}/direct-messages/1234567890123`);
+    expect(missing.status).toBe(404);
+    expect(missing.data.error.code).toBe('platform_rejected');
+  });
+
+  it('searches recent posts through /2/tweets/search/recent', async () => {
+    const [found2, found1] = await both('/search', { query: 'quokkaparcel' });
+    expect(found1.statuses).toHaveLength(2);
+    expect(found2.statuses.map(statusFields)).toEqual(found1.statuses.map(statusFields));
+    expect(found2.search_metadata).toMatchObject({ max_id_str: found1.search_metadata.max_id_str, since_id_str: '0' });
+    const [search] = await calledByOAuth2('/2/tweets/search/recent');
+    expect(search!.query).toMatchObject({ query: 'quokkaparcel', max_results: '15', sort_order: 'recency' });
+  });
+
+  it('never calls a v1.1 read route for the OAuth 2.0 account; a protected account it does not follow is a refusal, not a refused token', async () => {
+    const locked = (await h.sim.post('/control/platform/users', { screenName: 'locked_lee', protected: true })).data.id_str as string;
+    const refused = await h.crm.get(`/v1/accounts/${oauth2}/users/${locked}/timeline`);
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toMatchObject({ code: 'platform_rejected' });
+    expect((await h.crm.get(`/v1/accounts/${oauth2}`)).data.status).toBe('connected');
+    const v1Reads = (await h.platformRequests('')).filter((entry) => entry.path.startsWith('/1.1/') && entry.caller.userId === oauth2);
+    expect(v1Reads).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { SocialAction } from '@crm/contracts';
 import { PlatformRejected } from './platform-errors';
+import { asV1DmEvent, asV1DmEvents, asV1Following, asV1Lists, asV1Search, asV1Statuses, asV1User, DM_EVENT_FIELDS, LIST_FIELDS, paginationTokenFor, POST_FIELDS, untilIdFor, USER_FIELDS, v2Page } from './v2-answers';
 
 /** A call to the platform, with its path relative to SOCIAL_API_URL. */
 export interface PlatformRequest {
@@ -18,21 +19,32 @@ export type ApiVersion = 'v1.1' | 'v2';
 
 type Input = Record<string, unknown>;
 
-export interface ActionDefinition {
-  kind: ActionKind;
+/** A platform route an action goes through, and how its answer becomes the one callers read. */
+export interface PlatformRoute {
   api: ApiVersion;
   /** The platform call for a validated input, made by `accountId`. */
   request: (input: Input, accountId: string) => PlatformRequest;
+  /**
+   * The route names the target user by id: an input naming them by screen name is first
+   * looked up (`userLookup`), and its id put in `userId`.
+   */
+  usersById?: true;
+  /** The answer as callers read it, when it is not the platform's as given (a v2 read's answer in its v1.1 route's shape). */
+  answer?: (data: unknown, input: Input) => unknown;
+}
+
+export interface ActionDefinition extends PlatformRoute {
+  kind: ActionKind;
   /**
    * The platform id of what a write made or acted on, from the platform's answer and the input
    * (v2 answers to likes, relations and lists say only `{liked: true}` and the like: the id is the input's).
    */
   platformId: (data: unknown, input: Input) => string | null;
   /**
-   * The v2 route names the target user by id: an input naming them by screen name is first
-   * looked up (`userLookup`), and its id put in `userId`.
+   * A v1.1 read's v2 route, taken for OAuth 2.0 accounts (v1.1 refuses their tokens), with its
+   * answer in the v1.1 shape; OAuth 1.0a accounts keep the v1.1 route and its answers as they were.
    */
-  usersById?: true;
+  oauth2?: PlatformRoute;
 }
 
 /** Parameters with the undefined ones left out and every value as the string the platform wants. */
@@ -106,14 +118,46 @@ const relation = (path: 'following' | 'blocking' | 'muting', add: boolean) =>
     true,
   );
 
+/** The v2 route of a read, for OAuth 2.0 accounts: its answer is translated into the v1.1 route's shape. */
+const read2 = (request: PlatformRoute['request'], answer: NonNullable<PlatformRoute['answer']>, usersById = false): PlatformRoute => ({
+  api: 'v2',
+  request,
+  answer,
+  ...(usersById ? { usersById: true as const } : {}),
+});
+
+const withV2 = (definition: ActionDefinition, oauth2: PlatformRoute): ActionDefinition => ({ ...definition, oauth2 });
+
+/** v1.1 timelines give 20 posts unless `count` says otherwise. */
+const TIMELINE_COUNT = 20;
+
+/** A v1.1 timeline page (`count`, `since_id`, inclusive `max_id`) on a v2 timeline route with its `max_results` bounds. */
+const timeline2 = (path: (input: Input, me: string) => string, bounds: { min: number; max: number }, usersById = false) =>
+  read2(
+    (input, me) => ({
+      method: 'GET',
+      path: path(input, me),
+      query: params({ ...POST_FIELDS, max_results: v2Page(input.count, TIMELINE_COUNT, bounds).maxResults, since_id: input.sinceId, until_id: untilIdFor(input.maxId) }),
+    }),
+    (data, input) => asV1Statuses(data, v2Page(input.count, TIMELINE_COUNT, bounds).keep),
+    usersById,
+  );
+
+/** v1.1's standard search gives 15 posts unless `count` says otherwise; v2's recent search takes 10 to 100. */
+const SEARCH_COUNT = 15;
+const SEARCH_BOUNDS = { min: 10, max: 100 };
+
 /** A list's settings as v2 takes them: `private` instead of v1.1's `mode`. */
 const listFields = (input: Input) => body({ name: input.name, description: input.description, private: input.mode === undefined ? undefined : input.mode === 'private' });
 
 /**
  * Every action and the platform call that carries it out. Writes the platform has a v2 route
- * for go through v2 (v1.1 is legacy, and OAuth 2.0 user tokens work only on v2); reads stay on
- * v1.1 because callers read their v1.1 answers (`id_str`, `screen_name`, statuses), and so do
- * writes v2 has no route for. docs/architecture.md (*The social platform*) shows the same table.
+ * for go through v2 (v1.1 is legacy, and OAuth 2.0 user tokens work only on v2). Reads go
+ * through v1.1 for OAuth 1.0a accounts, whose answers callers read (`id_str`, `screen_name`,
+ * statuses) unchanged; an OAuth 2.0 account reads through the v2 route where there is one, its
+ * answer translated into the same v1.1 shape (v2-answers.ts). What has no v2 route stays on
+ * v1.1, which refuses OAuth 2.0 accounts (`needs_oauth1`). docs/architecture.md (*The social
+ * platform*) shows the same table.
  *
  * | action | route |
  * |---|---|
@@ -128,25 +172,72 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * | add_list_member, remove_list_member | v2 `POST /2/lists/:id/members {user_id}`, `DELETE /2/lists/:id/members/:user_id` |
  * | send_dm | v2 `POST /2/dm_conversations/with/:participant_id/messages {text}` |
  * | (a user named by screen name in a v2 write) | v2 `GET /2/users/by/username/:username` first |
- * | every read (timelines, profile, users, settings, following, lists, collections, DMs, search) | v1.1 |
+ * | every read, for OAuth 1.0a accounts | v1.1 |
+ * | read_profile (OAuth 2.0) | v2 `GET /2/users/me` |
+ * | read_user (OAuth 2.0) | v2 `GET /2/users/:id`, `GET /2/users/by/username/:username` |
+ * | read_user_timeline (OAuth 2.0) | v2 `GET /2/users/:id/tweets` (a screen name looked up first) |
+ * | read_home_timeline (OAuth 2.0) | v2 `GET /2/users/:me/timelines/reverse_chronological` |
+ * | read_following (OAuth 2.0) | v2 `GET /2/users/:me/following` |
+ * | read_lists (OAuth 2.0) | v2 `GET /2/users/:me/owned_lists` (the account's own lists; v1.1 adds subscribed ones) |
+ * | read_list_posts (OAuth 2.0) | v2 `GET /2/lists/:id/tweets` |
+ * | read_dms, read_dm (OAuth 2.0) | v2 `GET /2/dm_events`, `GET /2/dm_events/:event_id` |
+ * | search_posts (OAuth 2.0) | v2 `GET /2/tweets/search/recent` |
+ * | read_settings, read_subscribed_lists, read_collections, read_collection_entries | v1.1 (no v2 route) |
  * | update_profile, update_settings, report, collections, delete_dm, mark_dm_read, indicate_typing | v1.1 (no v2 route) |
  */
 export const ACTIONS: Record<SocialAction, ActionDefinition> = {
-  read_home_timeline: get('statuses/home_timeline.json', pageParams),
-  read_user_timeline: get('statuses/user_timeline.json', (input) => ({ ...userParams(input), ...pageParams(input) })),
-  read_lists: get('lists/list.json'),
-  read_list_posts: get('lists/statuses.json', (input) => params({ list_id: input.listId, count: input.count })),
+  read_home_timeline: withV2(get('statuses/home_timeline.json', pageParams), timeline2((_input, me) => `/2/users/${seg(me)}/timelines/reverse_chronological`, { min: 1, max: 100 })),
+  read_user_timeline: withV2(
+    get('statuses/user_timeline.json', (input) => ({ ...userParams(input), ...pageParams(input) })),
+    timeline2((input) => `/2/users/${seg(input.userId)}/tweets`, { min: 5, max: 100 }, true),
+  ),
+  // v2 has the account's own lists only; v1.1's lists/list.json adds those it subscribes to.
+  read_lists: withV2(
+    get('lists/list.json'),
+    read2((_input, me) => ({ method: 'GET', path: `/2/users/${seg(me)}/owned_lists`, query: params({ ...LIST_FIELDS, max_results: 100 }) }), asV1Lists),
+  ),
+  read_list_posts: withV2(
+    get('lists/statuses.json', (input) => params({ list_id: input.listId, count: input.count })),
+    timeline2((input) => `/2/lists/${seg(input.listId)}/tweets`, { min: 1, max: 100 }),
+  ),
   read_subscribed_lists: get('lists/subscriptions.json', (input) => params({ count: input.count, cursor: input.cursor })),
   read_collections: get('collections/list.json', (input, accountId) => params({ user_id: accountId, count: input.count })),
   read_collection_entries: get('collections/entries.json', (input) => params({ id: input.collectionId, count: input.count })),
-  // GET /2/users/me answers {id, name, username} only; callers read the v1.1 user object.
-  read_profile: get('account/verify_credentials.json'),
-  read_user: get('users/show.json', userParams),
+  read_profile: withV2(get('account/verify_credentials.json'), read2(() => ({ method: 'GET', path: '/2/users/me', query: { 'user.fields': USER_FIELDS } }), asV1User)),
+  read_user: withV2(
+    get('users/show.json', userParams),
+    read2(
+      (input) => ({
+        method: 'GET',
+        path: typeof input.userId === 'string' ? `/2/users/${seg(input.userId)}` : `/2/users/by/username/${seg(screenNameOf(input))}`,
+        query: { 'user.fields': USER_FIELDS },
+      }),
+      asV1User,
+    ),
+  ),
   read_settings: get('account/settings.json'),
-  read_following: get('friends/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
+  read_following: withV2(
+    get('friends/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
+    read2(
+      (input, me) => ({
+        method: 'GET',
+        path: `/2/users/${seg(me)}/following`,
+        query: params({ 'user.fields': USER_FIELDS, max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
+      }),
+      asV1Following,
+    ),
+  ),
   // Standard search: recent posts only, full text, newest first (v2's recent search answers another shape).
-  search_posts: get('search/tweets.json', (input) =>
-    params({ q: input.query, since_id: input.sinceId, count: input.count, result_type: input.resultType ?? 'recent', tweet_mode: 'extended' }),
+  search_posts: withV2(
+    get('search/tweets.json', (input) => params({ q: input.query, since_id: input.sinceId, count: input.count, result_type: input.resultType ?? 'recent', tweet_mode: 'extended' })),
+    read2(
+      (input) => ({
+        method: 'GET',
+        path: '/2/tweets/search/recent',
+        query: params({ query: input.query, ...POST_FIELDS, max_results: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).maxResults, since_id: input.sinceId, sort_order: 'recency' }),
+      }),
+      (data, input) => asV1Search(data, { query: String(input.query), sinceId: typeof input.sinceId === 'string' ? input.sinceId : null, keep: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).keep }),
+    ),
   ),
 
   follow: relation('following', true),
@@ -183,8 +274,21 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
 
   // The answer's dm_event_id is the id the DM's echo delivery carries.
   send_dm: write2((input) => ({ method: 'POST', path: `/2/dm_conversations/with/${seg(input.recipientId)}/messages`, json: { text: input.text } }), v2Field('dm_event_id')),
-  read_dms: get('direct_messages/events/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
-  read_dm: get('direct_messages/events/show.json', (input) => params({ id: input.eventId })),
+  read_dms: withV2(
+    get('direct_messages/events/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
+    read2(
+      (input) => ({
+        method: 'GET',
+        path: '/2/dm_events',
+        query: params({ ...DM_EVENT_FIELDS, event_types: 'MessageCreate', max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
+      }),
+      asV1DmEvents,
+    ),
+  ),
+  read_dm: withV2(
+    get('direct_messages/events/show.json', (input) => params({ id: input.eventId })),
+    read2((input) => ({ method: 'GET', path: `/2/dm_events/${seg(input.eventId)}`, query: DM_EVENT_FIELDS }), (data, input) => asV1DmEvent(data, String(input.eventId))),
+  ),
   delete_dm: { kind: 'write', api: 'v1.1', request: (input) => ({ method: 'DELETE', path: v1('direct_messages/events/destroy.json'), query: params({ id: input.eventId }) }), platformId: none },
   mark_dm_read: post1('direct_messages/mark_read.json', (input) => params({ last_read_event_id: input.lastReadEventId, recipient_id: input.recipientId })),
   indicate_typing: post1('direct_messages/indicate_typing.json', (input) => params({ recipient_id: input.recipientId })),
@@ -199,9 +303,15 @@ export function platformIdOf(action: SocialAction, data: unknown, input: Input):
   return definition.kind === 'read' ? null : definition.platformId(data, input);
 }
 
-/** The screen name to look up before the action can be sent, or null when the input has the id already. */
-export function userToLookUp(action: SocialAction, input: Input): string | null {
-  if (!ACTIONS[action].usersById || typeof input.userId === 'string') return null;
+/** The route an account goes through for `action`: a read's v2 route for an OAuth 2.0 account when it has one, else the action's route. */
+export function routeFor(action: SocialAction, protocol: 'oauth1' | 'oauth2'): PlatformRoute {
+  const definition = ACTIONS[action];
+  return protocol === 'oauth2' && definition.oauth2 ? definition.oauth2 : definition;
+}
+
+/** The screen name to look up before the route can be called, or null when the input has the id already. */
+export function userToLookUp(route: PlatformRoute, input: Input): string | null {
+  if (!route.usersById || typeof input.userId === 'string') return null;
   return screenNameOf(input) ?? null;
 }
 

@@ -48,7 +48,7 @@ export const ACTION_ROUTES: ActionRoute[] = [
     path: '/search',
     action: 'search_posts',
     query: ['query', 'sinceId', 'count', 'resultType'],
-    description: "The platform's standard search of recent posts as the account (result_type=recent); data is the platform's {statuses, search_metadata}.",
+    description: "The platform's search of recent posts as the account (result_type=recent); data is {statuses, search_metadata}, v1.1's shape (translated from v2's recent search for an OAuth 2.0 account).",
   },
   { method: 'get', path: '/following', action: 'read_following', query: CURSOR_PAGE },
   { method: 'put', path: '/following/:user', action: 'follow' },

@@ -5,7 +5,7 @@ import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
-import { ACTIONS, platformIdOf, userIdFromLookup, userLookup, userToLookUp, withUserId, type ApiVersion } from '../domain/actions';
+import { ACTIONS, platformIdOf, routeFor, userIdFromLookup, userLookup, userToLookUp, withUserId, type ApiVersion, type PlatformRoute } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import type { RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
@@ -51,6 +51,14 @@ export class TryLater extends Error {
   ) {
     super(reason.message);
   }
+}
+
+/** How a failed call is handled: whether it wrote, its rate-limit gate, how to release its claim, and whether it is the last chance. */
+interface FailureHandling {
+  writes: boolean;
+  gateKey: string;
+  release: () => Promise<void>;
+  final: boolean;
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'unknown']);
@@ -104,7 +112,9 @@ export class ActionExecutor {
     const { record } = recorded;
 
     const found = await this.deps.accounts.credentials(call.accountId);
-    const refused = await this.refusal(call, found, definition.api);
+    // OAuth 2.0 accounts read through v2 where the platform has the route (their tokens work on v2 only).
+    const route = routeFor(call.action, found?.protocol ?? 'oauth1');
+    const refused = await this.refusal(call, found, route.api);
     if (refused || !found) return refused!;
 
     // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
@@ -125,7 +135,7 @@ export class ActionExecutor {
     // read, made before the command is claimed for sending, so whatever it meets leaves the
     // write unsent and free to run again.
     let input = call.input;
-    const screenName = userToLookUp(call.action, input);
+    const screenName = userToLookUp(route, input);
     if (screenName !== null) {
       const lookupGateKey = `${call.accountId}:user_lookup`;
       const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
@@ -143,7 +153,7 @@ export class ActionExecutor {
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
     const how = { writes: definition.kind === 'write', gateKey, release, final };
-    const request = definition.request(input, call.accountId);
+    const request = route.request(input, call.accountId);
 
     let answer: PlatformAnswer;
     try {
@@ -160,7 +170,23 @@ export class ActionExecutor {
         return this.failed(call, again, how);
       }
     }
-    return this.done(call, platformIdOf(call.action, answer.data, input), answer.data);
+    return this.answered(call, route, answer, input, how);
+  }
+
+  /**
+   * The platform's answer as callers read it (a v2 read's in its v1.1 route's shape), recorded
+   * as done; a v2 answer that is only the platform refusing fails as a refusal would.
+   */
+  private async answered(call: ActionCall, route: PlatformRoute, answer: PlatformAnswer, input: Record<string, unknown>, how: FailureHandling): Promise<ActionResult> {
+    let data = answer.data;
+    if (route.answer) {
+      try {
+        data = route.answer(answer.data, input);
+      } catch (failure) {
+        return this.failed(call, failure, how);
+      }
+    }
+    return this.done(call, platformIdOf(call.action, data, input), data);
   }
 
   /**
@@ -238,7 +264,7 @@ export class ActionExecutor {
   }
 
   /** What a failed platform call becomes: a result, a retry later (TryLater), or the error itself. */
-  private async failed(call: ActionCall, failure: unknown, how: { writes: boolean; gateKey: string; release: () => Promise<void>; final: boolean }): Promise<ActionResult> {
+  private async failed(call: ActionCall, failure: unknown, how: FailureHandling): Promise<ActionResult> {
     const { release, final } = how;
     if (failure instanceof RateLimited) {
       this.deps.gate.close(how.gateKey, failure.resetAt);

@@ -12,6 +12,7 @@ import { exactJson } from './objects';
 import { NonceLedger } from './oauth1';
 import { oauthRoutes } from './oauth-routes';
 import { oauth2Routes } from './oauth2-routes';
+import { v2ReadRoutes } from './v2-read-routes';
 import { v2Routes } from './v2-routes';
 import { RequestLog } from './request-log';
 import { searchRoutes } from './search-routes';
@@ -56,6 +57,7 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   searchRoutes(router, ctx);
   oauth2Routes(router, ctx);
   v2Routes(router, ctx);
+  v2ReadRoutes(router, ctx);
   xaaRoutes(router, ctx, xaa);
   platformControlRoutes(router, ctx);
   xaaControlRoutes(router, ctx);

@@ -264,3 +264,172 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
     expect(revoked.data).toEqual({ title: 'Unauthorized', detail: 'Invalid or expired token.', type: 'about:blank', status: 401 });
   });
 });
+
+describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', () => {
+  type Token = { key: string; secret: string };
+  /** A signed call; the query is in `path` (OAuth 1.0a signs it). */
+  async function call(token: Token, method: 'GET' | 'POST', path: string, body?: unknown) {
+    const url = `${base}${path}`;
+    return http.request({ method, url, data: body, headers: { authorization: oauthHeader(method, url, [], { token }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) } });
+  }
+  const get = async (token: Token, path: string) => (await call(token, 'GET', path)).data;
+  async function account(screenName: string, fields: Record<string, unknown> = {}) {
+    const id = (await http.post(`${base}/control/platform/users`, { screenName, ...fields })).data.id_str as string;
+    return { id, token: await userToken(`@${screenName}`) };
+  }
+  const postAs = async (token: Token, text: string, inReplyTo?: string) =>
+    (await call(token, 'POST', '/2/tweets', { text, ...(inReplyTo ? { reply: { in_reply_to_tweet_id: inReplyTo } } : {}) })).data.data.id as string;
+  const USER_FIELDS = 'user.fields=created_at,description,location,profile_image_url,protected,public_metrics,url,verified';
+
+  it('answers users with the fields asked for, the same values the v1.1 user object has', async () => {
+    const me = await account('v2r_me', { name: 'Me Myself' });
+    expect(await get(me.token, '/2/users/me')).toEqual({ data: { id: me.id, name: 'Me Myself', username: 'v2r_me' } });
+    const v1 = await get(me.token, '/1.1/users/show.json?screen_name=v2r_me');
+    const expected = {
+      id: me.id,
+      name: 'Me Myself',
+      username: 'v2r_me',
+      created_at: new Date(Date.parse(v1.created_at)).toISOString(),
+      description: '',
+      protected: false,
+      verified: v1.verified,
+      url: '',
+      profile_image_url: v1.profile_image_url_https,
+      public_metrics: { followers_count: v1.followers_count, following_count: v1.friends_count, tweet_count: v1.statuses_count, listed_count: 0 },
+    };
+    expect(await get(me.token, `/2/users/me?${USER_FIELDS}`)).toEqual({ data: expected });
+    expect(await get(me.token, `/2/users/${me.id}?${USER_FIELDS}`)).toEqual({ data: expected });
+    expect(await get(me.token, `/2/users/by/username/v2r_me?user.fields=public_metrics`)).toEqual({ data: { id: me.id, name: 'Me Myself', username: 'v2r_me', public_metrics: expected.public_metrics } });
+    expect((await call(me.token, 'GET', '/2/users/12x')).status).toBe(400);
+  });
+
+  it("pages a user's posts newest first with tweet.fields and expansions; a protected account not followed is an Authorization Error", async () => {
+    const author = await account('v2r_author');
+    const reader = await account('v2r_reader');
+    const first = await postAs(reader.token, 'a question for @v2r_author');
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.unshift(await postAs(author.token, `post ${i}`));
+    const reply = await postAs(author.token, '@v2r_reader an answer', first);
+    ids.unshift(reply);
+
+    const page1 = await get(reader.token, `/2/users/${author.id}/tweets?max_results=5&tweet.fields=author_id,created_at,in_reply_to_user_id,referenced_tweets,public_metrics,entities&expansions=author_id,referenced_tweets.id,referenced_tweets.id.author_id,in_reply_to_user_id`);
+    expect(page1.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(0, 5));
+    expect(page1.meta).toEqual({ result_count: 5, newest_id: ids[0], oldest_id: ids[4], next_token: expect.stringMatching(/^[0-9a-z]+$/) });
+    expect(page1.data[0]).toEqual({
+      id: reply,
+      text: '@v2r_reader an answer',
+      edit_history_tweet_ids: [reply],
+      author_id: author.id,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+      in_reply_to_user_id: reader.id,
+      referenced_tweets: [{ type: 'replied_to', id: first }],
+      entities: { mentions: [{ start: 0, end: 11, username: 'v2r_reader', id: reader.id }] },
+      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0 },
+    });
+    expect(page1.data[1]).toEqual({ id: ids[1], text: 'post 5', edit_history_tweet_ids: [ids[1]], author_id: author.id, created_at: expect.any(String), public_metrics: expect.any(Object) });
+    expect(page1.includes.users.map((u: { username: string }) => u.username).sort()).toEqual(['v2r_author', 'v2r_reader']);
+    expect(page1.includes.tweets).toEqual([expect.objectContaining({ id: first, text: 'a question for @v2r_author', author_id: reader.id })]);
+
+    const page2 = await get(reader.token, `/2/users/${author.id}/tweets?max_results=5&pagination_token=${page1.meta.next_token}`);
+    expect(page2.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(5));
+    expect(page2.meta).toEqual({ result_count: 2, newest_id: ids[5], oldest_id: ids[6] });
+    expect(page2.data[0]).toEqual({ id: ids[5], text: 'post 1', edit_history_tweet_ids: [ids[5]] });
+    const window = await get(reader.token, `/2/users/${author.id}/tweets?since_id=${ids[4]}&until_id=${ids[1]}`);
+    expect(window.data.map((p: { id: string }) => p.id)).toEqual(ids.slice(2, 4));
+
+    const tooFew = await call(reader.token, 'GET', `/2/users/${author.id}/tweets?max_results=3`);
+    expect(tooFew.status).toBe(400);
+    expect(tooFew.data).toMatchObject({ title: 'Invalid Request', detail: 'The `max_results` query parameter value [3] is not between 5 and 100' });
+
+    const hidden = await account('v2r_hidden', { protected: true });
+    await postAs(hidden.token, 'followers only');
+    expect(await get(reader.token, `/2/users/${hidden.id}/tweets`)).toEqual({
+      errors: [expect.objectContaining({ title: 'Authorization Error', resource_id: hidden.id, type: 'https://api.twitter.com/2/problems/not-authorized-for-resource' })],
+    });
+    expect((await get(hidden.token, `/2/users/${hidden.id}/tweets`)).meta.result_count).toBe(1);
+    // No posts: `data` is left out.
+    expect(await get(reader.token, `/2/users/${(await account('v2r_silent')).id}/tweets`)).toEqual({ meta: { result_count: 0 } });
+  });
+
+  it('answers the home timeline, followed accounts and reposts with the state the v1.1 routes share', async () => {
+    const me = await account('v2r_home');
+    const friend = await account('v2r_friend');
+    const stranger = await account('v2r_stranger');
+    for (const target of [friend, stranger]) await call(me.token, 'POST', `/2/users/${me.id}/following`, { target_user_id: target.id });
+    const original = await postAs(friend.token, 'worth sharing');
+    const repost = (await call(me.token, 'POST', `/2/users/${me.id}/retweets`, { tweet_id: original })).data.data.id as string;
+    await postAs((await account('v2r_unfollowed')).token, 'not on my timeline');
+
+    const home = await get(me.token, `/2/users/${me.id}/timelines/reverse_chronological?tweet.fields=referenced_tweets,public_metrics&expansions=referenced_tweets.id.author_id`);
+    expect(home.data).toEqual([
+      { id: repost, text: 'RT @v2r_friend: worth sharing', edit_history_tweet_ids: [repost], referenced_tweets: [{ type: 'retweeted', id: original }], public_metrics: expect.any(Object) },
+      expect.objectContaining({ id: original, public_metrics: { retweet_count: 1, reply_count: 0, like_count: 0, quote_count: 0 } }),
+    ]);
+    expect(home.includes).toEqual({ users: [{ id: friend.id, name: 'V2r_friend', username: 'v2r_friend' }] });
+    const v1Home = await get(me.token, '/1.1/statuses/home_timeline.json');
+    expect(v1Home.map((s: { id_str: string; text: string }) => [s.id_str, s.text])).toEqual(home.data.map((p: { id: string; text: string }) => [p.id, p.text]));
+    expect((await call(friend.token, 'GET', `/2/users/${me.id}/timelines/reverse_chronological`)).status).toBe(403);
+
+    const following = await get(me.token, `/2/users/${me.id}/following?max_results=1`);
+    expect(following).toEqual({ data: [{ id: friend.id, name: 'V2r_friend', username: 'v2r_friend' }], meta: { result_count: 1, next_token: expect.any(String) } });
+    const next = await get(me.token, `/2/users/${me.id}/following?max_results=1&pagination_token=${following.meta.next_token}`);
+    expect(next).toEqual({ data: [{ id: stranger.id, name: 'V2r_stranger', username: 'v2r_stranger' }], meta: { result_count: 1 } });
+    expect((await call(me.token, 'GET', `/2/users/${me.id}/following?pagination_token=NOT*VALID`)).status).toBe(400);
+  });
+
+  it("answers a user's owned lists and a list's posts; a private list of another user is not found", async () => {
+    const owner = await account('v2r_lister');
+    const member = await account('v2r_listed');
+    const listId = (await call(owner.token, 'POST', '/2/lists', { name: 'Key Clients', description: 'the big ones', private: true })).data.data.id as string;
+    await call(owner.token, 'POST', `/2/lists/${listId}/members`, { user_id: member.id });
+    const posted = await postAs(member.token, 'listed post');
+
+    const lists = await get(owner.token, `/2/users/${owner.id}/owned_lists?list.fields=created_at,description,follower_count,member_count,private,owner_id&expansions=owner_id`);
+    expect(lists).toEqual({
+      data: [{ id: listId, name: 'Key Clients', created_at: expect.any(String), description: 'the big ones', follower_count: 0, member_count: 1, private: true, owner_id: owner.id }],
+      includes: { users: [{ id: owner.id, name: 'V2r_lister', username: 'v2r_lister' }] },
+      meta: { result_count: 1 },
+    });
+    expect(await get(member.token, `/2/users/${owner.id}/owned_lists`)).toEqual({ meta: { result_count: 0 } });
+    expect((await get(owner.token, `/2/lists/${listId}/tweets`)).data).toEqual([{ id: posted, text: 'listed post', edit_history_tweet_ids: [posted] }]);
+    expect(await get(member.token, `/2/lists/${listId}/tweets`)).toEqual({ errors: [expect.objectContaining({ title: 'Not Found Error', resource_type: 'list', resource_id: listId })] });
+  });
+
+  it('answers DM events newest first, paged, with the fields asked for; one by id; one not visible is not found', async () => {
+    const me = await account('v2r_dm_me');
+    const other = await account('v2r_dm_other');
+    const sent: string[] = [];
+    for (const text of ['one', 'two', 'three']) sent.unshift((await call(me.token, 'POST', `/2/dm_conversations/with/${other.id}/messages`, { text })).data.data.dm_event_id);
+    const conversation = BigInt(me.id) < BigInt(other.id) ? `${me.id}-${other.id}` : `${other.id}-${me.id}`;
+
+    const page = await get(other.token, '/2/dm_events?max_results=2&event_types=MessageCreate&dm_event.fields=id,event_type,text,sender_id,dm_conversation_id,created_at&expansions=sender_id');
+    expect(page).toEqual({
+      data: [
+        { id: sent[0], event_type: 'MessageCreate', text: 'three', sender_id: me.id, dm_conversation_id: conversation, created_at: expect.any(String) },
+        expect.objectContaining({ id: sent[1], text: 'two' }),
+      ],
+      includes: { users: [{ id: me.id, name: 'V2r_dm_me', username: 'v2r_dm_me' }] },
+      meta: { result_count: 2, next_token: expect.any(String) },
+    });
+    expect(await get(other.token, `/2/dm_events?max_results=2&pagination_token=${page.meta.next_token}`)).toEqual({ data: [{ id: sent[2], event_type: 'MessageCreate', text: 'one' }], meta: { result_count: 1 } });
+    expect(await get(me.token, `/2/dm_events/${sent[1]}?dm_event.fields=sender_id`)).toEqual({ data: { id: sent[1], event_type: 'MessageCreate', text: 'two', sender_id: me.id } });
+    const stranger = await account('v2r_dm_stranger');
+    expect(await get(stranger.token, `/2/dm_events/${sent[1]}`)).toEqual({ errors: [expect.objectContaining({ title: 'Not Found Error', resource_type: 'dm_event', resource_id: sent[1] })] });
+  });
+
+  it('searches recent posts as the v1.1 standard search does, 10 to 100 a page', async () => {
+    const author = await account('v2r_searched');
+    const found = [await postAs(author.token, 'my zebraparcel is late'), await postAs(author.token, 'zebraparcel still late')].reverse();
+    await postAs(author.token, 'nothing to see');
+    const token = (await account('v2r_searcher')).token;
+    const answer = await get(token, '/2/tweets/search/recent?query=zebraparcel%20late&max_results=10&tweet.fields=author_id&expansions=author_id');
+    expect(answer.data).toEqual([expect.objectContaining({ id: found[0], author_id: author.id }), expect.objectContaining({ id: found[1] })]);
+    expect(answer.includes.users).toEqual([{ id: author.id, name: 'V2r_searched', username: 'v2r_searched' }]);
+    expect(answer.meta).toEqual({ result_count: 2, newest_id: found[0], oldest_id: found[1] });
+    const v1 = await get(token, '/1.1/search/tweets.json?q=zebraparcel%20late');
+    expect(v1.statuses.map((s: { id_str: string }) => s.id_str)).toEqual(found);
+    expect((await get(token, `/2/tweets/search/recent?query=zebraparcel&since_id=${found[1]}`)).data.map((p: { id: string }) => p.id)).toEqual([found[0]]);
+    expect((await call(token, 'GET', '/2/tweets/search/recent?query=zebraparcel&max_results=5')).status).toBe(400);
+    expect((await call(token, 'GET', '/2/tweets/search/recent')).data).toMatchObject({ title: 'Invalid Request', detail: 'The `query` query parameter can not be empty' });
+  });
+});

@@ -1,9 +1,11 @@
 import type { Response, Router } from 'express';
-import { actingUser, answer, authenticate, param } from './authn';
+import { actingUser, answer, authenticate, param, requireScopes } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
 import { postObject } from './objects';
 import type { PlatformState, Post } from './state';
+import { maxResults } from './v2-objects';
+import { timelineAnswer } from './v2-read-routes';
 
 /** The standard search's rate limit with user context: 180 requests per 15-minute window. */
 export const SEARCH_LIMIT = 180;
@@ -73,6 +75,9 @@ const rateHeaders = (remaining: number, resetAt: number) => ({
  * the recent posts). Newest first; posts of protected accounts the user does not follow are
  * left out. Rate limited per user (180 per 15 minutes, with `x-rate-limit-*` headers); a
  * fault (`POST /control/platform/faults` with this path and status 429) answers 429 at once.
+ * `GET /2/tweets/search/recent` searches the same posts the v2 way: `query`, `since_id`,
+ * `until_id`, `max_results` (10 to 100, default 10), `next_token`/`pagination_token`,
+ * `sort_order`; `{data, includes, meta: {newest_id, oldest_id, result_count, next_token}}`.
  */
 export function searchRoutes(router: Router, ctx: PlatformContext): void {
   const { state } = ctx;
@@ -109,5 +114,22 @@ export function searchRoutes(router: Router, ctx: PlatformContext): void {
         refresh_url: `?since_id=${newest}&q=${encodeURIComponent(q)}&result_type=recent&include_entities=1`,
       },
     });
+  });
+  // v2's recent search has a window of its own, of the same size.
+  const v2Window = new SearchWindow();
+  router.get('/2/tweets/search/recent', authenticate(ctx, 'user'), async (_req, res) => {
+    requireScopes(res, 'tweet.read', 'users.read');
+    const me = actingUser(res);
+    const q = param(res, 'query');
+    if (q === undefined || q.trim() === '') throw new PlatformError(400, 0, 'The `query` query parameter can not be empty');
+    if (q.length > 512) throw new PlatformError(400, 0, `The \`query\` query parameter value [${q.slice(0, 20)}...] is too long (${q.length} > 512)`);
+    const sortOrder = param(res, 'sort_order');
+    if (sortOrder !== undefined && sortOrder !== 'recency' && sortOrder !== 'relevancy') throw new PlatformError(400, 0, `The \`sort_order\` query parameter value [${sortOrder}] is not one of [recency, relevancy]`);
+    const size = maxResults(res, 10, 100, 10);
+    const limit = v2Window.take(me.id);
+    const query = parseQuery(q);
+    const found = [...state.posts.values()].filter((post) => state.canSee(me.id, post.authorId) && matches(state, post, query));
+    res.set(rateHeaders(limit.remaining, limit.resetAt));
+    await answer(res, 200, timelineAnswer(ctx, res, found, size, param(res, 'next_token') === undefined ? 'pagination_token' : 'next_token'));
   });
 }

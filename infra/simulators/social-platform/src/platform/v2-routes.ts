@@ -3,7 +3,8 @@ import { actingUser, answer, authenticate, requireScopes } from './authn';
 import type { PlatformContext } from './context';
 import { createList, createPost, deleteList, deletePost, like, ownedList, relate, repost, sendDirectMessage, setListMember, updateList, type ListFields } from './effects';
 import { PlatformError } from './errors';
-import type { DirectMessage, Post, UserRecord } from './state';
+import type { UserRecord } from './state';
+import { conversationId } from './v2-objects';
 import type { RelationKind } from '../activity-deliveries';
 
 const ID = /^[0-9]{1,20}$/;
@@ -27,25 +28,6 @@ function pathUser(req: Request, res: Response, name = 'id'): UserRecord {
   if (String(req.params[name]) !== me.id) throw new PlatformError(403, 0, 'You are not permitted to act for another user.');
   return me;
 }
-
-export const v2Post = (post: Post): Record<string, unknown> => ({
-  id: post.id,
-  text: post.text,
-  author_id: post.authorId,
-  created_at: new Date(post.createdAt).toISOString(),
-  edit_history_tweet_ids: [post.id],
-  conversation_id: post.inReplyTo?.postId ?? post.id,
-  ...(post.inReplyTo ? { in_reply_to_user_id: post.inReplyTo.userId, referenced_tweets: [{ type: 'replied_to', id: post.inReplyTo.postId }] } : {}),
-});
-
-const v2DmEvent = (dm: DirectMessage): Record<string, unknown> => ({
-  id: dm.id,
-  event_type: 'MessageCreate',
-  text: dm.text,
-  sender_id: dm.senderId,
-  dm_conversation_id: BigInt(dm.senderId) < BigInt(dm.recipientId) ? `${dm.senderId}-${dm.recipientId}` : `${dm.recipientId}-${dm.senderId}`,
-  created_at: new Date(dm.createdAt).toISOString(),
-});
 
 /** The per-user DM write quota: at most `limit` sends in any 15 minutes, then 429 with the reset time. */
 class DmQuota {
@@ -88,12 +70,6 @@ function postRoutes(router: Router, ctx: PlatformContext): void {
     const { announce } = deletePost(ctx, actingUser(res), postOf(idIn(req.params.id, 'id')));
     await answer(res, 200, { data: { deleted: true } });
     announce();
-  });
-  router.get('/2/users/:id/tweets', user, async (req, res) => {
-    requireScopes(res, 'tweet.read', 'users.read');
-    const authorId = idIn(req.params.id, 'id');
-    const posts = [...state.posts.values()].filter((p) => p.authorId === authorId && state.canSee(actingUser(res).id, authorId)).sort((a, b) => b.createdAt - a.createdAt);
-    await answer(res, 200, { data: posts.map(v2Post), meta: { result_count: posts.length } });
   });
   router.post('/2/users/:id/likes', user, async (req, res) => {
     requireScopes(res, 'like.write');
@@ -159,14 +135,8 @@ function dmRoutes(router: Router, ctx: PlatformContext): void {
     if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) throw invalid('text must be 1 to 10000 characters');
     res.set(quota.take(me.id));
     const { value: dm, announce } = sendDirectMessage(ctx, me, recipient, text);
-    await answer(res, 201, { data: { dm_conversation_id: v2DmEvent(dm).dm_conversation_id, dm_event_id: dm.id } });
+    await answer(res, 201, { data: { dm_conversation_id: conversationId(dm), dm_event_id: dm.id } });
     announce();
-  });
-  router.get('/2/dm_events', user, async (_req, res) => {
-    requireScopes(res, 'dm.read');
-    const me = actingUser(res);
-    const events = [...state.directMessages.values()].filter((dm) => (dm.senderId === me.id || dm.recipientId === me.id) && !dm.hiddenFor.has(me.id)).sort((a, b) => b.createdAt - a.createdAt);
-    await answer(res, 200, { data: events.map(v2DmEvent), meta: { result_count: events.length } });
   });
 }
 
@@ -214,42 +184,8 @@ function listRoutes(router: Router, ctx: PlatformContext): void {
   });
 }
 
-const USERNAME = /^[A-Za-z0-9_]{1,15}$/;
-
-/** The platform's answer for a user it cannot find: 200, with the problem in `errors` and no `data`. */
-const userNotFound = (username: string) => ({
-  errors: [
-    {
-      value: username,
-      detail: `Could not find user with username: [${username}].`,
-      title: 'Not Found Error',
-      resource_type: 'user',
-      parameter: 'username',
-      resource_id: username,
-      type: 'https://api.twitter.com/2/problems/resource-not-found',
-    },
-  ],
-});
-
-/** The v2 routes for an account's actions and reads (OAuth 2.0 user tokens, with scopes, or OAuth 1.0a user context). */
+/** The v2 routes for an account's writes (OAuth 2.0 user tokens, with scopes, or OAuth 1.0a user context); the reads are in v2-read-routes.ts. */
 export function v2Routes(router: Router, ctx: PlatformContext): void {
-  router.get('/2/users/me', authenticate(ctx, 'user'), async (_req, res) => {
-    requireScopes(res, 'users.read');
-    const me = actingUser(res);
-    await answer(res, 200, { data: { id: me.id, name: me.name, username: me.screenName } });
-  });
-  // As the v1.1 routes do for a screen name, a user never seen before is made up (stably); a name
-  // no account can have is not found.
-  router.get('/2/users/by/username/:username', authenticate(ctx, 'user'), async (req, res) => {
-    requireScopes(res, 'users.read', 'tweet.read');
-    const username = String(req.params.username);
-    if (!USERNAME.test(username)) {
-      await answer(res, 200, userNotFound(username));
-      return;
-    }
-    const found = ctx.state.user({ screenName: username });
-    await answer(res, 200, { data: { id: found.id, name: found.name, username: found.screenName } });
-  });
   postRoutes(router, ctx);
   listRoutes(router, ctx);
   relationRoutes(router, ctx);

@@ -16,6 +16,7 @@ export const OAUTH2_SCOPES = [
   'dm.read',
   'dm.write',
   'like.write',
+  'follows.read',
   'follows.write',
   'block.read',
   'block.write',
