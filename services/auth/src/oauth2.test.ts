@@ -486,6 +486,14 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
     expect(await calledByOAuth2(`/2/lists/${lists[oauth2]}/tweets`)).not.toEqual([]);
   });
 
+  it('reads the lists the account follows through /2/users/:id/followed_lists, in the shape of lists/subscriptions', async () => {
+    const [subscribed2, subscribed1] = await both('/lists/subscriptions', { count: 500 });
+    expect(subscribed2).toEqual(subscribed1);
+    expect(subscribed2).toMatchObject({ lists: [], next_cursor_str: '0' });
+    // v2 pages at most 100 lists.
+    expect((await calledByOAuth2(`/2/users/${oauth2}/followed_lists`)).map((entry) => entry.query.max_results)).toEqual(['100']);
+  });
+
   it('reads DMs and one DM through /2/dm_events, as direct_messages/events give them', async () => {
     const [dms2, dms1] = await both('/direct-messages');
     const eventFields = (event: DmEvent, reader: string) => ({

@@ -1,6 +1,6 @@
 import type { SocialAction } from '@crm/contracts';
 import { PlatformRejected } from './platform-errors';
-import { asV1DmEvent, asV1DmEvents, asV1Following, asV1Lists, asV1Search, asV1Statuses, asV1User, DM_EVENT_FIELDS, LIST_FIELDS, paginationTokenFor, POST_FIELDS, untilIdFor, USER_FIELDS, v2Page } from './v2-answers';
+import { asV1DmEvent, asV1DmEvents, asV1Following, asV1Lists, asV1Search, asV1SubscribedLists, asV1Statuses, asV1User, DM_EVENT_FIELDS, LIST_FIELDS, paginationTokenFor, POST_FIELDS, untilIdFor, USER_FIELDS, v2Page } from './v2-answers';
 
 /** A call to the platform, with its path relative to SOCIAL_API_URL. */
 export interface PlatformRequest {
@@ -182,7 +182,8 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * | read_list_posts (OAuth 2.0) | v2 `GET /2/lists/:id/tweets` |
  * | read_dms, read_dm (OAuth 2.0) | v2 `GET /2/dm_events`, `GET /2/dm_events/:event_id` |
  * | search_posts (OAuth 2.0) | v2 `GET /2/tweets/search/recent` |
- * | read_settings, read_subscribed_lists, read_collections, read_collection_entries | v1.1 (no v2 route) |
+ * | read_subscribed_lists (OAuth 2.0) | v2 `GET /2/users/:me/followed_lists` (at most 100 a page; the cursor is v2's page token) |
+ * | read_settings, read_collections, read_collection_entries | v1.1 (no v2 route) |
  * | update_profile, update_settings, report, collections, delete_dm, mark_dm_read, indicate_typing | v1.1 (no v2 route) |
  */
 export const ACTIONS: Record<SocialAction, ActionDefinition> = {
@@ -200,7 +201,18 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
     get('lists/statuses.json', (input) => params({ list_id: input.listId, count: input.count })),
     timeline2((input) => `/2/lists/${seg(input.listId)}/tweets`, { min: 1, max: 100 }),
   ),
-  read_subscribed_lists: get('lists/subscriptions.json', (input) => params({ count: input.count, cursor: input.cursor })),
+  read_subscribed_lists: withV2(
+    get('lists/subscriptions.json', (input) => params({ count: input.count, cursor: input.cursor })),
+    read2(
+      (input, me) => ({
+        method: 'GET',
+        path: `/2/users/${seg(me)}/followed_lists`,
+        // v2 pages at most 100 lists where v1.1 gave up to 1,000.
+        query: params({ ...LIST_FIELDS, max_results: Math.min(Number(input.count ?? 100), 100), pagination_token: paginationTokenFor(input.cursor) }),
+      }),
+      asV1SubscribedLists,
+    ),
+  ),
   read_collections: get('collections/list.json', (input, accountId) => params({ user_id: accountId, count: input.count })),
   read_collection_entries: get('collections/entries.json', (input) => params({ id: input.collectionId, count: input.count })),
   read_profile: withV2(get('account/verify_credentials.json'), read2(() => ({ method: 'GET', path: '/2/users/me', query: { 'user.fields': USER_FIELDS } }), asV1User)),

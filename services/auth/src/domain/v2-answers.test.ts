@@ -1,4 +1,4 @@
-import { asV1DmEvent, asV1DmEvents, asV1Following, asV1Lists, asV1Search, asV1Statuses, asV1User, paginationTokenFor, untilIdFor, v1Date, v2Page } from './v2-answers';
+import { asV1DmEvent, asV1DmEvents, asV1Following, asV1Lists, asV1Search, asV1SubscribedLists, asV1Statuses, asV1User, paginationTokenFor, untilIdFor, v1Date, v2Page } from './v2-answers';
 
 const ana = {
   id: '1001',
@@ -141,6 +141,18 @@ describe('v2 answers in the v1.1 shape', () => {
         user: expect.objectContaining({ id_str: '1001', screen_name: 'ana' }),
       },
     ]);
+  });
+
+  it('answers followed lists as lists/subscriptions.json, the next token as the cursor', () => {
+    const answer = { data: [{ id: '78', name: 'Shipping News', private: false, owner_id: '1001' }], includes: { users: [ana] }, meta: { result_count: 1, next_token: 'nx2' } };
+    expect(asV1SubscribedLists(answer)).toEqual({
+      lists: [expect.objectContaining({ id_str: '78', name: 'Shipping News', mode: 'public', user: expect.objectContaining({ screen_name: 'ana' }) })],
+      next_cursor: 'nx2',
+      next_cursor_str: 'nx2',
+      previous_cursor: 0,
+      previous_cursor_str: '0',
+    });
+    expect(asV1SubscribedLists({ meta: { result_count: 0 } })).toEqual({ lists: [], next_cursor: 0, next_cursor_str: '0', previous_cursor: 0, previous_cursor_str: '0' });
   });
 
   it('answers DM events as direct_messages/events: the recipient from the conversation, one-to-one messages only', () => {

@@ -260,6 +260,13 @@ export function asV1Lists(data: unknown): Json[] {
   return items.map((list) => v1List(list, included));
 }
 
+/** `/2/users/:id/followed_lists` → `lists/subscriptions.json`: `{lists, next_cursor}` (v2's page token, or 0 after the last page). */
+export function asV1SubscribedLists(data: unknown): Json {
+  const { items, included, meta } = many(data);
+  const next = str(meta.next_token);
+  return { lists: items.map((list) => v1List(list, included)), next_cursor: next ?? 0, next_cursor_str: next ?? '0', previous_cursor: 0, previous_cursor_str: '0' };
+}
+
 /** `/2/dm_events` → `direct_messages/events/list.json`: `{events, next_cursor?}` (v2's `next_token`). */
 export function asV1DmEvents(data: unknown): Json {
   const { items, meta } = many(data);

@@ -268,7 +268,7 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
 describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', () => {
   type Token = { key: string; secret: string };
   /** A signed call; the query is in `path` (OAuth 1.0a signs it). */
-  async function call(token: Token, method: 'GET' | 'POST', path: string, body?: unknown) {
+  async function call(token: Token, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
     const url = `${base}${path}`;
     return http.request({ method, url, data: body, headers: { authorization: oauthHeader(method, url, [], { token }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) } });
   }
@@ -393,6 +393,20 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     expect(await get(member.token, `/2/users/${owner.id}/owned_lists`)).toEqual({ meta: { result_count: 0 } });
     expect((await get(owner.token, `/2/lists/${listId}/tweets`)).data).toEqual([{ id: posted, text: 'listed post', edit_history_tweet_ids: [posted] }]);
     expect(await get(member.token, `/2/lists/${listId}/tweets`)).toEqual({ errors: [expect.objectContaining({ title: 'Not Found Error', resource_type: 'list', resource_id: listId })] });
+  });
+
+  it("follows and unfollows a list; a user's followed lists are v1.1's subscriptions", async () => {
+    const owner = await account('v2r_curator');
+    const follower = await account('v2r_follower');
+    const listId = (await call(owner.token, 'POST', '/2/lists', { name: 'Shipping News' })).data.data.id as string;
+    const hidden = (await call(owner.token, 'POST', '/2/lists', { name: 'Private One', private: true })).data.data.id as string;
+    expect((await call(follower.token, 'POST', `/2/users/${follower.id}/followed_lists`, { list_id: listId })).data).toEqual({ data: { following: true } });
+    expect((await call(follower.token, 'POST', `/2/users/${follower.id}/followed_lists`, { list_id: hidden })).status).toBe(404);
+    expect((await call(follower.token, 'POST', `/2/users/${owner.id}/followed_lists`, { list_id: listId })).status).toBe(403);
+    expect(await get(follower.token, `/2/users/${follower.id}/followed_lists`)).toEqual({ data: [{ id: listId, name: 'Shipping News' }], meta: { result_count: 1 } });
+    expect((await get(follower.token, '/1.1/lists/subscriptions.json')).lists.map((list: { id_str: string }) => list.id_str)).toEqual([listId]);
+    expect((await call(follower.token, 'DELETE', `/2/users/${follower.id}/followed_lists/${listId}`)).data).toEqual({ data: { following: false } });
+    expect(await get(follower.token, `/2/users/${follower.id}/followed_lists`)).toEqual({ meta: { result_count: 0 } });
   });
 
   it('answers DM events newest first, paged, with the fields asked for; one by id; one not visible is not found', async () => {

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { actingUser, answer, authenticate, param, requireScopes } from './authn';
 import type { PlatformContext } from './context';
 import { PlatformError } from './errors';
-import type { Post, UserRecord } from './state';
+import type { List, Post, UserRecord } from './state';
 import { byId, byOffset, Includes, listAnswer, maxResults, newestFirst, resourceProblem, tokenPage, v2DmEvent, v2List, v2Post, v2User, wantedBy } from './v2-objects';
 
 const ID = /^[0-9]{1,19}$/;
@@ -121,26 +121,21 @@ function timelineRoutes(router: Router, ctx: PlatformContext): void {
 function listRoutes(router: Router, ctx: PlatformContext): void {
   const { state } = ctx;
   const user = authenticate(ctx, 'user');
-  // Another user's private lists are not shown.
-  router.get('/2/users/:id/owned_lists', user, async (req, res) => {
+  /** A page of the lists `which` picks for the user in the path; another user's private lists are not shown. */
+  const userLists = (which: (list: List, userId: string) => boolean) => async (req: Request, res: Response) => {
     requireScopes(res, 'list.read', 'users.read', 'tweet.read');
-    const ownerId = pathId(req, 'id');
+    const userId = pathId(req, 'id');
     const me = actingUser(res);
     const wanted = wantedBy(res);
-    const lists = [...state.lists.values()].filter((l) => l.ownerId === ownerId && (l.mode === 'public' || ownerId === me.id)).sort(newestFirst);
+    const lists = [...state.lists.values()].filter((l) => which(l, userId) && (l.mode === 'public' || l.ownerId === me.id)).sort(newestFirst);
     const { shown, nextToken } = tokenPage(res, lists, maxResults(res, 1, 100, 100), byOffset);
     const includes = new Includes(state, wanted);
     if (wanted.expansions.has('owner_id')) for (const list of shown) includes.user(list.ownerId);
-    await answer(
-      res,
-      200,
-      listAnswer(
-        shown.map((l) => v2List(l, wanted.list)),
-        nextToken ? { next_token: nextToken } : {},
-        includes,
-      ),
-    );
-  });
+    await answer(res, 200, listAnswer(shown.map((l) => v2List(l, wanted.list)), nextToken ? { next_token: nextToken } : {}, includes));
+  };
+  router.get('/2/users/:id/owned_lists', user, userLists((list, userId) => list.ownerId === userId));
+  // The lists a user follows (v1.1's subscriptions).
+  router.get('/2/users/:id/followed_lists', user, userLists((list, userId) => list.subscribers.has(userId)));
   router.get('/2/lists/:id/tweets', user, async (req, res) => {
     requireScopes(res, 'list.read', 'tweet.read', 'users.read');
     const me = actingUser(res);

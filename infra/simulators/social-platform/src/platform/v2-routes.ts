@@ -176,6 +176,21 @@ function listRoutes(router: Router, ctx: PlatformContext): void {
     setListMember(list, state.user({ id: idIn(bodyOf(req).user_id, 'user_id') }), true);
     await answer(res, 200, { data: { is_member: true } });
   });
+  // Following a list (v1.1's subscribing): another user's private list cannot be followed.
+  router.post('/2/users/:id/followed_lists', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const me = pathUser(req, res);
+    const list = state.lists.get(idIn(bodyOf(req).list_id, 'list_id'));
+    if (!list || (list.mode === 'private' && list.ownerId !== me.id)) throw new PlatformError(404, 0, 'Could not find list.');
+    list.subscribers.add(me.id);
+    await answer(res, 200, { data: { following: true } });
+  });
+  router.delete('/2/users/:id/followed_lists/:listId', user, async (req, res) => {
+    requireScopes(res, 'list.write', 'tweet.read', 'users.read');
+    const me = pathUser(req, res);
+    state.lists.get(idIn(req.params.listId, 'list_id'))?.subscribers.delete(me.id);
+    await answer(res, 200, { data: { following: false } });
+  });
   router.delete('/2/lists/:id/members/:userId', user, async (req, res) => {
     requireScopes(res, 'list.write', 'tweet.read', 'users.read');
     const list = ownedList(state, actingUser(res), idIn(req.params.id, 'id'));
