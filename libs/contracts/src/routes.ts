@@ -40,6 +40,16 @@ export interface Publication {
   summary: string;
 }
 
+/** An event about an account on `account.events`, put there through the producer's outbox. */
+const accountEventPublication = (contract: AnyContract, routingKey: string, producer: Publication['producer'], note = ''): Publication => ({
+  contracts: [contract],
+  exchange: Exchanges.accountEvents,
+  routingKey,
+  producer,
+  via: 'outbox',
+  summary: `${contract.schema.description ?? contract.type}${note}`,
+});
+
 /** A CRM event ticketing puts on `crm.events` through its outbox, routed by its type. */
 const crmPublication = (contract: AnyContract, type: string, summary: string): Publication => ({
   contracts: [contract],
@@ -83,31 +93,13 @@ export const PUBLICATIONS: Publication[] = [
       [WebhookInvalid, AuthAccountEventKeys.webhookInvalid],
       [AccountRevoked, ACCOUNT_REVOKED_KEY],
     ] as const
-  ).map(
-    ([contract, routingKey]): Publication => ({
-      contracts: [contract],
-      exchange: Exchanges.accountEvents,
-      routingKey,
-      producer: 'auth',
-      via: 'outbox',
-      summary: contract.schema.description ?? contract.type,
-    }),
-  ),
+  ).map(([contract, routingKey]) => accountEventPublication(contract, routingKey, 'auth')),
   ...(
     [
       [AccountSilent, SilenceEventKeys.silent],
       [AccountDelivering, SilenceEventKeys.delivering],
     ] as const
-  ).map(
-    ([contract, routingKey]): Publication => ({
-      contracts: [contract],
-      exchange: Exchanges.accountEvents,
-      routingKey,
-      producer: 'ticketing',
-      via: 'outbox',
-      summary: `${contract.schema.description ?? contract.type} (ticketing's silence alarm)`,
-    }),
-  ),
+  ).map(([contract, routingKey]) => accountEventPublication(contract, routingKey, 'ticketing', " (ticketing's silence alarm)")),
   {
     contracts: [CredentialRevoked],
     exchange: Exchanges.accessEvents,
