@@ -62,7 +62,7 @@ describe('the action catalogue', () => {
   it('gives OAuth 2.0 accounts the v2 route of every read that has one; OAuth 1.0a accounts keep v1.1', () => {
     const input = { userId: '2', listId: '3', eventId: '6', query: 'q' };
     const withV2 = SOCIAL_ACTIONS.filter((action) => ACTIONS[action].oauth2);
-    expect(withV2.sort()).toEqual(['read_dm', 'read_dms', 'read_following', 'read_home_timeline', 'read_list_posts', 'read_lists', 'read_profile', 'read_user', 'read_user_timeline', 'search_posts'].sort());
+    expect(withV2.sort()).toEqual(['read_dm', 'read_dms', 'read_following', 'read_home_timeline', 'read_list_posts', 'read_lists', 'read_profile', 'read_subscribed_lists', 'read_user', 'read_user_timeline', 'search_posts'].sort());
     for (const action of withV2) {
       expect(ACTIONS[action].kind).toBe('read');
       expect(routeFor(action, 'oauth1')).toBe(ACTIONS[action]);
