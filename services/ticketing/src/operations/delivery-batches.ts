@@ -54,11 +54,14 @@ export class DeliveryBatches {
   private waiting: Waiting[] = [];
   private running = 0;
   private flushing = false;
+  private readonly mostRunning: number;
 
   constructor(
     private readonly store: TicketingStore,
     private readonly options: BatchOptions = {},
-  ) {}
+  ) {
+    this.mostRunning = options.transactions ?? 2;
+  }
 
   /**
    * Recorded or held with the others handed in meanwhile (only logged when `interpretation` is
@@ -73,11 +76,11 @@ export class DeliveryBatches {
 
   /** Starts batches on the next turn of the event loop, so what the current one brings goes in together. */
   private scheduleFlush(): void {
-    if (this.flushing || this.waiting.length === 0 || this.running >= (this.options.transactions ?? 2)) return;
+    if (this.flushing || this.waiting.length === 0 || this.running >= this.mostRunning) return;
     this.flushing = true;
     setImmediate(() => {
       this.flushing = false;
-      while (this.waiting.length > 0 && this.running < (this.options.transactions ?? 2)) {
+      while (this.waiting.length > 0 && this.running < this.mostRunning) {
         const batch = firstBatchOf(this.waiting);
         this.running += 1;
         void this.run(batch).finally(() => {
