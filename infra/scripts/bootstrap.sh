@@ -15,8 +15,8 @@ say() { printf '\n==> %s\n' "$*"; }
 
 port_open() { timeout 1 bash -c "</dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 
-wait_for_port() { # port, name
-  for _ in $(seq 1 60); do port_open "$1" && return 0; sleep 1; done
+wait_for_port() { # port, name, seconds
+  for _ in $(seq 1 "${3:-60}"); do port_open "$1" && return 0; sleep 1; done
   echo "$2 did not come up on port $1" >&2; exit 1
 }
 
@@ -30,8 +30,14 @@ ensure_pnpm() {
 ensure_rabbitmq() {
   if ! port_open 5672; then
     say "starting RabbitMQ"
-    rabbitmq-server -detached
-    wait_for_port 5672 RabbitMQ
+    if rabbitmqctl -q ping >/dev/null 2>&1; then
+      # The node runs with its application stopped (a broker-restart test cut short, say):
+      # `rabbitmq-server -detached` would exit 0 and leave it so.
+      rabbitmqctl -q start_app
+    else
+      rabbitmq-server -detached
+    fi
+    wait_for_port 5672 RabbitMQ 120
   fi
   rabbitmqctl -q await_startup >/dev/null 2>&1 || true
 }
