@@ -130,14 +130,13 @@ describe('one trace from the webhook to the ticket', () => {
 
   it('writes the trace id into the log lines of the traced work, beside the correlation id', async () => {
     const commit = spans().find((span) => span.name === 'ticketing commit deliveries')!;
-    const lines = running.ticketing!.stdout()
-      .split('\n')
-      .filter((line) => line.includes(commit.traceId))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.length).toBeGreaterThan(0);
+    // A process's log lines reach its stdout on their own time, after spans that ended before them: wait for them.
+    const linesOf = (service: 'ticketing' | 'webhook-ingest') => running[service]!.stdout().split('\n').filter((line) => line.includes(commit.traceId));
+    const lines = (await waitFor(() => (linesOf('ticketing').length > 0 ? linesOf('ticketing') : undefined), { what: "ticketing's log lines of the trace" }))!.map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
     for (const line of lines) expect(line).toMatchObject({ traceId: commit.traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/), correlationId: expect.any(String) });
-    const ingestLines = running['webhook-ingest']!.stdout().split('\n').filter((line) => line.includes(commit.traceId));
-    expect(ingestLines.length).toBeGreaterThan(0);
+    await waitFor(() => linesOf('webhook-ingest').length > 0 || undefined, { what: "webhook-ingest's log lines of the trace" });
   });
 });
 

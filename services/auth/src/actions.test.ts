@@ -1,22 +1,27 @@
 /**
- * Every action family, through the CRM's HTTP routes and as commands on the broker,
- * asserting what the simulated platform received: method, path (v2 for the writes that have
- * a v2 route, v1.1 for the rest), parameters, and that it was signed in the account's user context.
+ * Every action family, through the CRM's HTTP routes and as commands on the broker, for an
+ * OAuth 1.0a account, asserting what the simulated platform received: method, path (v2 for the
+ * reads and writes that have a v2 route, v1.1 for the rest), parameters, and that it was signed
+ * in the account's user context.
  */
 import { randomUUID } from 'node:crypto';
 import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
+import { routeOf } from './domain/actions';
 import { startHarness, type Harness, type PlatformRequestLogEntry } from './testing/harness';
 
 let h: Harness;
 let accountId: string;
 let broker: Broker;
 let publisher: Publisher;
+/** When the account was connected and subscribed: what it called since is what its actions called. */
+let actionsSince: string;
 
 beforeAll(async () => {
   h = await startHarness({ prefix: 'auth_actions' });
   accountId = await h.connectAndSubscribe('@acme_actions');
+  actionsSince = new Date().toISOString();
   broker = new Broker({ url: h.vhost.url, name: 'actions-test', logger: testLogger('actions-test') });
   publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
 });
@@ -53,7 +58,7 @@ async function customer(screenName: string, extra: Record<string, unknown> = {})
 describe('actions over HTTP reach the platform as the account, with the right parameters', () => {
   it('profile and settings: read and update', async () => {
     expect((await ok(h.crm.get(accountPath('/profile')))).data).toMatchObject({ id_str: accountId, screen_name: 'acme_actions' });
-    expect(await received('/1.1/account/verify_credentials.json', 'GET')).toMatchObject({ caller: user(), status: 200 });
+    expect(await received('/2/users/me', 'GET')).toMatchObject({ caller: user(), status: 200 });
 
     await ok(h.crm.patch(accountPath('/profile'), { name: 'Acme Support', description: 'We help.' }));
     expect(await received('/1.1/account/update_profile.json', 'POST')).toMatchObject({ form: { name: 'Acme Support', description: 'We help.' }, caller: user(), status: 200 });
@@ -66,7 +71,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
 
     const other = await customer('someone_else');
     expect((await ok(h.crm.get(accountPath(`/users/${other}`)))).data).toMatchObject({ screen_name: 'someone_else' });
-    expect(await received('/1.1/users/show.json', 'GET')).toMatchObject({ query: { user_id: other }, caller: user() });
+    expect(await received(`/2/users/${other}`, 'GET')).toMatchObject({ caller: user(), status: 200 });
   });
 
   it('followed accounts and timelines, protected posts included for followed accounts', async () => {
@@ -79,23 +84,23 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(await received('/2/users/by/username/private_pat', 'GET')).toMatchObject({ caller: user(), status: 200 });
     expect(await received(mine('/following'), 'POST')).toMatchObject({ json: { target_user_id: pat }, caller: user(), status: 200 });
     expect((await ok(h.crm.get(accountPath('/following')))).data).toMatchObject({ users: [expect.objectContaining({ id_str: pat })] });
-    expect(await received('/1.1/friends/list.json', 'GET')).toMatchObject({ caller: user() });
+    expect(await received(mine('/following'), 'GET')).toMatchObject({ caller: user(), status: 200 });
 
     const home = (await ok(h.crm.get(accountPath('/timeline'), { params: { count: 5 } }))).data as { id_str: string; user: { protected: boolean } }[];
     expect(home.map((p) => p.id_str)).toContain(post);
     expect(home.find((p) => p.id_str === post)?.user.protected).toBe(true);
-    expect(await received('/1.1/statuses/home_timeline.json', 'GET')).toMatchObject({ query: { count: '5' }, caller: user() });
+    expect(await received(mine('/timelines/reverse_chronological'), 'GET')).toMatchObject({ query: { max_results: '5' }, caller: user(), status: 200 });
 
     expect((await ok(h.crm.get(accountPath(`/users/${pat}/timeline`)))).data).toEqual([expect.objectContaining({ id_str: post })]);
-    expect(await received('/1.1/statuses/user_timeline.json', 'GET')).toMatchObject({ query: { user_id: pat }, caller: user() });
+    expect(await received(`/2/users/${pat}/tweets`, 'GET')).toMatchObject({ query: { max_results: '20' }, caller: user(), status: 200 });
 
     expect((await ok(h.crm.delete(accountPath(`/following/${pat}`)))).platformId).toBe(pat);
     expect(await received(mine(`/following/${pat}`), 'DELETE')).toMatchObject({ caller: user(), status: 200 });
     expect(await v1Requests('/1.1/friendships/create.json')).toBe(0);
-    // Not followed any more: the protected timeline is refused, with the platform's code and message.
+    // Not followed any more: the protected timeline is refused, with the platform's message (v2's problems carry no code).
     const refused = await h.crm.get(accountPath(`/users/${pat}/timeline`));
     expect(refused.status).toBe(403);
-    expect(refused.data.error).toEqual({ code: 'platform_rejected', message: 'Sorry, you are not authorized to see this status. (platform code 179)' });
+    expect(refused.data.error).toEqual({ code: 'platform_rejected', message: `Sorry, you are not authorized to see the user with id: [${pat}].` });
   });
 
   it('posts: post, reply, repost, like, unlike, delete, through v2', async () => {
@@ -136,7 +141,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(kinds).toEqual(new Set(['tweet_create_events', 'favorite_events', 'tweet_delete_events']));
   });
 
-  it('lists: create, update, members and delete through v2; reads through v1.1', async () => {
+  it('lists: create, update, members, delete and reads through v2', async () => {
     const member = await customer('list_member');
     const created = await ok(h.crm.post(accountPath('/lists'), { name: 'VIP customers', mode: 'private', description: 'handle first' }));
     const listId = created.platformId!;
@@ -149,11 +154,11 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(await received(`/2/lists/${listId}/members`, 'POST')).toMatchObject({ json: { user_id: member }, status: 200 });
     await h.sim.post('/control/platform/posts', { author: '@list_member', text: 'member post' });
     expect((await ok(h.crm.get(accountPath(`/lists/${listId}/posts`)))).data).toEqual([expect.objectContaining({ text: 'member post' })]);
-    expect(await received('/1.1/lists/statuses.json', 'GET')).toMatchObject({ query: { list_id: listId } });
+    expect(await received(`/2/lists/${listId}/tweets`, 'GET')).toMatchObject({ caller: user(), status: 200 });
     expect((await ok(h.crm.get(accountPath('/lists')))).data).toEqual([expect.objectContaining({ id_str: listId, name: 'VIPs', mode: 'private', member_count: 1 })]);
-    expect(await received('/1.1/lists/list.json', 'GET')).toMatchObject({ caller: user() });
+    expect(await received(mine('/owned_lists'), 'GET')).toMatchObject({ caller: user(), status: 200 });
     expect((await ok(h.crm.get(accountPath('/lists/subscriptions')))).data).toMatchObject({ lists: [] });
-    expect(await received('/1.1/lists/subscriptions.json', 'GET')).toMatchObject({ caller: user() });
+    expect(await received(mine('/followed_lists'), 'GET')).toMatchObject({ caller: user(), status: 200 });
     await ok(h.crm.delete(accountPath(`/lists/${listId}/members/@list_member`)));
     expect(await received('/2/users/by/username/list_member', 'GET')).toMatchObject({ caller: user(), status: 200 });
     expect(await received(`/2/lists/${listId}/members/${member}`, 'DELETE')).toMatchObject({ status: 200 });
@@ -216,9 +221,9 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     expect(sent.data).toEqual({ data: { dm_event_id: eventId, dm_conversation_id: expect.stringContaining(ana) } });
     expect(await received(`/2/dm_conversations/with/${ana}/messages`, 'POST')).toMatchObject({ json: { text: 'Hi Ana 👋 order 42 ships today' }, caller: user(), status: 201 });
     expect((await ok(h.crm.get(accountPath('/direct-messages'), { params: { count: 10 } }))).data).toMatchObject({ events: [expect.objectContaining({ id: eventId })] });
-    expect(await received('/1.1/direct_messages/events/list.json', 'GET')).toMatchObject({ query: { count: '10' } });
+    expect(await received('/2/dm_events', 'GET')).toMatchObject({ query: { max_results: '10', event_types: 'MessageCreate' }, caller: user(), status: 200 });
     expect((await ok(h.crm.get(accountPath(`/direct-messages/${eventId}`)))).data).toMatchObject({ event: { id: eventId } });
-    expect(await received('/1.1/direct_messages/events/show.json', 'GET')).toMatchObject({ query: { id: eventId } });
+    expect(await received(`/2/dm_events/${eventId}`, 'GET')).toMatchObject({ caller: user(), status: 200 });
     await ok(h.crm.post(accountPath('/direct-messages/read'), { recipientId: ana, lastReadEventId: eventId }));
     expect(await received('/1.1/direct_messages/mark_read.json', 'POST')).toMatchObject({ form: { recipient_id: ana, last_read_event_id: eventId }, status: 204 });
     await ok(h.crm.post(accountPath('/direct-messages/typing'), { recipientId: ana }));
@@ -305,5 +310,35 @@ describe('actions as commands on social.commands, results on social.command-resu
 
   it('refuses to publish a command whose input breaks its contract', async () => {
     await expect(send({ commandId: `bad-${randomUUID()}`, action: 'send_dm', accountId, input: { recipientId: '1', text: '' } })).rejects.toThrow(/input\/text/);
+  });
+});
+
+describe("the routes an OAuth 1.0a account's reads went through", () => {
+  it('reads through v2 wherever the platform has the route; only what v2 lacks (settings, collections) through v1.1', async () => {
+    expect((await ok(h.crm.get(accountPath('/search'), { params: { query: 'parcel' } }))).data).toMatchObject({ statuses: expect.any(Array) });
+    expect(await received('/2/tweets/search/recent', 'GET')).toMatchObject({ query: { query: 'parcel', max_results: '15' }, caller: user(), status: 200 });
+    await ok(h.crm.get(accountPath('/settings')));
+    expect(await received('/1.1/account/settings.json', 'GET')).toMatchObject({ caller: user(), status: 200 });
+
+    // Every read this file made as the account, over HTTP and as commands, by the route it took.
+    const reads = (await h.platformRequests('', 'GET')).filter((entry) => entry.caller.userId === accountId && entry.at >= actionsSince);
+    const routes = new Set(reads.map((entry) => routeOf({ method: 'GET', path: entry.path })));
+    expect([...routes].filter((route) => !route.startsWith('GET /2/')).sort()).toEqual(['GET /1.1/account/settings.json', 'GET /1.1/collections/entries.json', 'GET /1.1/collections/list.json']);
+    expect([...routes].filter((route) => route.startsWith('GET /2/')).sort()).toEqual(
+      [
+        'GET /2/users/me',
+        'GET /2/users/:id',
+        'GET /2/users/by/username/:username',
+        'GET /2/users/:id/tweets',
+        'GET /2/users/:id/timelines/reverse_chronological',
+        'GET /2/users/:id/following',
+        'GET /2/users/:id/owned_lists',
+        'GET /2/users/:id/followed_lists',
+        'GET /2/lists/:id/tweets',
+        'GET /2/dm_events',
+        'GET /2/dm_events/:id',
+        'GET /2/tweets/search/recent',
+      ].sort(),
+    );
   });
 });

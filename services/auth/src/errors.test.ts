@@ -99,6 +99,21 @@ describe('429: wait until x-rate-limit-reset', () => {
     expect(await h.platformRequests(route)).toHaveLength(3);
   });
 
+  it('keeps to the route the platform limited, whichever action calls it: a reply waits for the window a post met', async () => {
+    const limitedId = await h.connect('@limit_route_rui');
+    const tweets = async () => (await h.platformRequests('/2/tweets', 'POST')).filter((entry) => entry.caller.userId === limitedId).length;
+    await fault({ path: '/2/tweets', method: 'POST', status: 429, resetInSeconds: 120 });
+    expect((await h.crm.post(`/v1/accounts/${limitedId}/posts`, { text: 'met the limit' })).status).toBe(429);
+    expect(await tweets()).toBe(1);
+    const theirs = (await h.sim.post('/control/platform/posts', { author: '@limit_lou', text: 'reply to me' })).data.id_str as string;
+    const reply = await h.crm.post(`/v1/accounts/${limitedId}/posts/${theirs}/replies`, { text: 'waits' });
+    expect(reply.status).toBe(429);
+    expect(Number(reply.headers['retry-after'])).toBeGreaterThan(100);
+    expect(await tweets()).toBe(1);
+    // Another route of the same account is not held back.
+    expect((await h.crm.get(`/v1/accounts/${limitedId}/profile`)).status).toBe(200);
+  });
+
   it('leaves a write unsent when looking up the screen name it names is rate limited', async () => {
     await fault({ path: '/2/users/by/username/lookup_lou', status: 429, resetInSeconds: 300 });
     const before = await requestsTo(mine('/blocking'));
@@ -211,7 +226,8 @@ describe('401 code 89: the account needs a reconnect', () => {
   });
 
   it('marks the account, publishes account.needs-reconnect once, and fails the action', async () => {
-    const res = await h.crm.get(`/v1/accounts/${revokedId}/profile`);
+    // A v1.1 route (settings have no v2 one) says why: code 89.
+    const res = await h.crm.get(`/v1/accounts/${revokedId}/settings`);
     expect(res.status).toBe(409);
     expect(res.data.error.code).toBe('reconnect_needed');
     const event = await h.waitForPublished('account.needs-reconnect', (p) => p.accountId === revokedId);

@@ -4,7 +4,7 @@
  * token rotates), on demand when a call finds the token expired or refused, one refresh at a
  * time across two "replicas", a refused refresh marking the account for reconnection, a
  * network failure keeping the tokens, every bad callback answered with a 4xx page, and reads
- * through v2 that answer what v1.1 answers an OAuth 1.0a account.
+ * through v2 that answer an OAuth 2.0 and an OAuth 1.0a account alike, and as v1.1 answers.
  */
 import { createHash } from 'node:crypto';
 import axios from 'axios';
@@ -15,6 +15,7 @@ import { AuthEvents } from './adapters/events';
 import { aadFor } from './adapters/key-rotation';
 import { Keyring } from './adapters/keyring';
 import { PlatformClient } from './adapters/platform/client';
+import type { TokenPair } from './adapters/platform/oauth1';
 import { basicCredentials } from './adapters/platform/oauth1';
 import { OAUTH2_SCOPES, OAuth2TokenEndpoint } from './adapters/platform/oauth2';
 import { TokenRefresher } from './operations/token-refresh';
@@ -64,13 +65,13 @@ const post = (accountId: string, text: string) => h.crm.post(`/v1/accounts/${acc
  * Another "replica": a refresher on its own pool, platform client and store, sharing only the
  * database. What it announces goes to the shared outbox, which auth's relay publishes.
  */
-function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000): TokenRefresher {
+function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000, marginMs = 600_000): TokenRefresher {
   const pool = createPool(h.db.url, { applicationName: 'auth-replica' });
   pools.push(pool);
   const platform = new PlatformClient({ baseUrl, consumerKey: h.secrets.consumerKey, consumerSecret: h.secrets.consumerSecret, timeoutMs: 2_000, logger: testLogger() });
   const tokens = new OAuth2TokenEndpoint(platform, { clientId: h.secrets.oauth2ClientId, clientSecret: h.secrets.oauth2ClientSecret });
   const events = new AuthEvents(pool, { kick: async () => undefined });
-  return new TokenRefresher({ accounts: new AccountStore(pool, keyring()), tokens, events, logger: testLogger() }, { marginMs: 600_000, lockWaitMs });
+  return new TokenRefresher({ accounts: new AccountStore(pool, keyring()), tokens, events, logger: testLogger() }, { marginMs, lockWaitMs });
 }
 
 describe('connecting with OAuth 2.0 and PKCE', () => {
@@ -261,7 +262,9 @@ describe('refreshing access tokens', () => {
   it('refreshes once when two replicas race on the same account, and the account still works', async () => {
     const accountId = await h.connectOAuth2('@race_rex');
     await h.auth.pool.query(`UPDATE accounts SET access_token_expires_at = now() + interval '1 hour' WHERE protocol = 'oauth2' AND account_id <> $1`, [accountId]);
-    const [a, b] = [replica(), replica()];
+    // A margin shorter than the platform's tokens last (120 s here), as in production (10 minutes of 2 hours): the token is due, the refreshed one is not.
+    await h.auth.pool.query(`UPDATE accounts SET access_token_expires_at = now() + interval '30 seconds' WHERE account_id = $1`, [accountId]);
+    const [a, b] = [replica(h.simulatorUrl, 5_000, 60_000), replica(h.simulatorUrl, 5_000, 60_000)];
 
     // The periodic rounds of two replicas at once.
     let requests = await refreshRequests();
@@ -392,23 +395,40 @@ const statusFields = (status: Status): Json => ({
   retweeted_status: status.retweeted_status ? statusFields(status.retweeted_status) : null,
 });
 
-describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answers an OAuth 1.0a account', () => {
+describe('reads go through v2 for OAuth 2.0 and OAuth 1.0a accounts alike, answering what v1.1 answers', () => {
   let oauth2: string;
   let oauth1: string;
   let customer: string;
+  /** A token pair of the OAuth 1.0a reader's own, to ask the platform's v1.1 routes what they answer it. */
+  let oauth1Token: TokenPair;
+  let since: string;
   const read = async (accountId: string, path: string, params: Record<string, unknown> = {}) => {
     const res = await h.crm.get(`/v1/accounts/${accountId}${path}`, { params });
     expect({ path, status: res.status, error: res.data.error }).toEqual({ path, status: 200, error: undefined });
     return res.data.data;
   };
-  /** Both readers' answers to the same read. */
+  /** Both readers' answers to the same read: the OAuth 2.0 account's, then the OAuth 1.0a account's. */
   const both = (path: string, params: Record<string, unknown> = {}) => Promise.all([read(oauth2, path, params), read(oauth1, path, params)]);
-  /** The paths of v2 that the OAuth 2.0 account called with success. */
-  const calledByOAuth2 = async (path: string) => (await h.platformRequests(path, 'GET')).filter((entry) => entry.caller.userId === oauth2 && entry.status === 200);
+  /** What the platform's v1.1 route answers the OAuth 1.0a reader itself: the shape and values callers have always read. */
+  const v1 = async (path: string, query: Record<string, string> = {}) => {
+    const platform = new PlatformClient({ baseUrl: h.simulatorUrl, consumerKey: h.secrets.consumerKey, consumerSecret: h.secrets.consumerSecret, timeoutMs: 5_000, logger: testLogger() });
+    return (await platform.call({ method: 'GET', path: `/1.1/${path}`, query }, { kind: 'user', token: oauth1Token })).data as never;
+  };
+  /** The requests at a v2 path that `accountId` made with success since the readers were connected. */
+  const calledBy = async (accountId: string, path: string) => (await h.platformRequests(path, 'GET')).filter((entry) => entry.caller.userId === accountId && entry.status === 200 && entry.at >= since);
+  /** Each reader called the v2 path (the same, or its own: `mine` gives it for a reader) with success. */
+  const bothCalled = async (path: string | ((reader: string) => string)) => {
+    const pathOf = typeof path === 'string' ? () => path : path;
+    const called = async (reader: string) => (await calledBy(reader, pathOf(reader))).length > 0;
+    expect({ path: pathOf(oauth2), oauth2: await called(oauth2), oauth1: await called(oauth1) }).toEqual({ path: pathOf(oauth2), oauth2: true, oauth1: true });
+  };
 
   beforeAll(async () => {
     oauth2 = await h.connectOAuth2('@v2_reader_rae');
     oauth1 = await h.connect('@v1_reader_vic');
+    since = new Date().toISOString();
+    const issued = (await h.sim.post('/control/platform/tokens', { user: '@v1_reader_vic' })).data as { oauthToken: string; oauthTokenSecret: string };
+    oauth1Token = { key: issued.oauthToken, secret: issued.oauthTokenSecret };
     customer = await h.connect('@cust_cat');
     // The customer's posts: a plain one, a reply mentioning a reader, a repost; both readers follow the customer and one more account.
     const first = (await h.crm.post(`/v1/accounts/${customer}/posts`, { text: 'my quokkaparcel is late' })).data.platformId as string;
@@ -424,20 +444,24 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
   it('reads users and the profile through /2/users (by id, by username, me)', async () => {
     const [byName2, byName1] = await both('/users/cust_cat');
     expect(userFields(byName2)).toEqual(userFields(byName1));
+    expect(userFields(byName1)).toEqual(userFields(await v1('users/show.json', { screen_name: 'cust_cat' })));
     expect(byName2).toMatchObject({ id_str: customer, screen_name: 'cust_cat' });
     const [byId2, byId1] = await both(`/users/${customer}`);
     expect(userFields(byId2)).toEqual(userFields(byId1));
-    // The OAuth 2.0 account's own profile is what v1.1 shows of it.
+    // Each account's own profile is what v1.1 shows of it.
     expect(userFields(await read(oauth2, '/profile'))).toEqual(userFields(await read(oauth1, `/users/${oauth2}`)));
-    expect(await calledByOAuth2(`/2/users/by/username/cust_cat`)).not.toEqual([]);
-    expect(await calledByOAuth2(`/2/users/${customer}`)).not.toEqual([]);
-    expect((await calledByOAuth2('/2/users/me')).some((entry) => entry.query['user.fields']?.includes('public_metrics'))).toBe(true);
+    expect(userFields(await read(oauth1, '/profile'))).toEqual(userFields(await v1('account/verify_credentials.json')));
+    await bothCalled('/2/users/by/username/cust_cat');
+    await bothCalled(`/2/users/${customer}`);
+    await bothCalled('/2/users/me');
+    expect((await calledBy(oauth1, '/2/users/me')).some((entry) => entry.query['user.fields']?.includes('public_metrics'))).toBe(true);
   });
 
   it("reads a user's timeline and the home timeline through v2, with count and maxId", async () => {
     const [timeline2, timeline1] = await both('/users/cust_cat/timeline');
     expect(timeline1).toHaveLength(3);
     expect(timeline2.map(statusFields)).toEqual(timeline1.map(statusFields));
+    expect(timeline1.map(statusFields)).toEqual((await v1('statuses/user_timeline.json', { screen_name: 'cust_cat' }) as Status[]).map(statusFields));
     expect(timeline2[0].retweeted_status).toMatchObject({ text: 'we are on it', user: { screen_name: 'v1_reader_vic' } });
     expect(timeline2[1]).toMatchObject({ in_reply_to_screen_name: 'cust_cat', entities: { user_mentions: [{ screen_name: 'v1_reader_vic' }] } });
     // count below v2's minimum of 5, and v1.1's inclusive max_id.
@@ -450,23 +474,29 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
     expect(home2.map(statusFields)).toEqual(customers(home2));
     expect(customers(home2)).toEqual(customers(home1));
     expect(home2).toHaveLength(3);
+    expect(home1.map(statusFields)).toEqual((await v1('statuses/home_timeline.json') as Status[]).map(statusFields));
 
     // A screen name is looked up first: the v2 route takes the id.
-    const timelineCalls = await calledByOAuth2(`/2/users/${customer}/tweets`);
-    expect(timelineCalls.map((entry) => entry.query)).toEqual(expect.arrayContaining([expect.objectContaining({ max_results: '5', until_id: String(BigInt(timeline1[1].id_str) + 1n) })]));
-    expect(await calledByOAuth2(`/2/users/${oauth2}/timelines/reverse_chronological`)).not.toEqual([]);
+    for (const reader of [oauth2, oauth1]) {
+      const timelineCalls = await calledBy(reader, `/2/users/${customer}/tweets`);
+      expect(timelineCalls.map((entry) => entry.query)).toEqual(expect.arrayContaining([expect.objectContaining({ max_results: '5', until_id: String(BigInt(timeline1[1].id_str) + 1n) })]));
+    }
+    await bothCalled((me) => `/2/users/${me}/timelines/reverse_chronological`);
   });
 
   it('reads followed accounts through v2, a page at a time with the cursor', async () => {
     const [all2, all1] = await both('/following');
     expect(all2.users.map(userFields)).toEqual(all1.users.map(userFields));
+    expect(all1.users.map(userFields)).toEqual((await v1('friends/list.json') as { users: Json[] }).users.map(userFields));
     expect(all2).toMatchObject({ next_cursor_str: '0', previous_cursor_str: '0' });
-    const first = await read(oauth2, '/following', { count: 1 });
-    expect(first.users.map(userFields)).toEqual([userFields(all1.users[0])]);
-    expect(first.next_cursor_str).toMatch(/^[0-9a-z]+$/);
-    const second = await read(oauth2, '/following', { count: 1, cursor: first.next_cursor_str });
-    expect(second).toMatchObject({ users: [expect.objectContaining({ id_str: all1.users[1].id_str })], next_cursor_str: '0' });
-    expect((await calledByOAuth2(`/2/users/${oauth2}/following`)).map((entry) => entry.query.pagination_token)).toContain(first.next_cursor_str);
+    for (const reader of [oauth2, oauth1]) {
+      const first = await read(reader, '/following', { count: 1 });
+      expect(first.users.map(userFields)).toEqual([userFields(all1.users[0])]);
+      expect(first.next_cursor_str).toMatch(/^[0-9a-z]+$/);
+      const second = await read(reader, '/following', { count: 1, cursor: first.next_cursor_str });
+      expect(second).toMatchObject({ users: [expect.objectContaining({ id_str: all1.users[1].id_str })], next_cursor_str: '0' });
+      expect((await calledBy(reader, `/2/users/${reader}/following`)).map((entry) => entry.query.pagination_token)).toContain(first.next_cursor_str);
+    }
   });
 
   it("reads the account's lists and a list's posts through v2", async () => {
@@ -479,19 +509,23 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
     const listFields = (list: Json & { user: Json }) => ({ ...pick(list, ['name', 'slug', 'description', 'mode', 'member_count', 'subscriber_count', 'following']), owner: list.user.id_str, id: list.id_str });
     expect(lists2.map(listFields)).toEqual([{ ...listFields(lists1[0]), owner: oauth2, id: lists[oauth2] }]);
     expect(lists2[0]).toMatchObject({ full_name: '@v2_reader_rae/late-parcels', user: userFields(await read(oauth1, `/users/${oauth2}`)) });
+    // The reader subscribes to no list: v1.1's lists/list.json (own and subscribed lists) has its own list only, as v2 does.
+    expect(lists1.map(listFields)).toEqual((await v1('lists/list.json') as (Json & { user: Json })[]).map(listFields));
     const [posts2, posts1] = await Promise.all([read(oauth2, `/lists/${lists[oauth2]}/posts`), read(oauth1, `/lists/${lists[oauth1]}/posts`)]);
     expect(posts1).toHaveLength(3);
     expect(posts2.map(statusFields)).toEqual(posts1.map(statusFields));
-    expect(await calledByOAuth2(`/2/users/${oauth2}/owned_lists`)).not.toEqual([]);
-    expect(await calledByOAuth2(`/2/lists/${lists[oauth2]}/tweets`)).not.toEqual([]);
+    expect(posts1.map(statusFields)).toEqual((await v1('lists/statuses.json', { list_id: lists[oauth1]! }) as Status[]).map(statusFields));
+    await bothCalled((me) => `/2/users/${me}/owned_lists`);
+    await bothCalled((me) => `/2/lists/${lists[me]}/tweets`);
   });
 
   it('reads the lists the account follows through /2/users/:id/followed_lists, in the shape of lists/subscriptions', async () => {
     const [subscribed2, subscribed1] = await both('/lists/subscriptions', { count: 500 });
     expect(subscribed2).toEqual(subscribed1);
+    expect(subscribed1).toEqual(await v1('lists/subscriptions.json', { count: '500' }));
     expect(subscribed2).toMatchObject({ lists: [], next_cursor_str: '0' });
     // v2 pages at most 100 lists.
-    expect((await calledByOAuth2(`/2/users/${oauth2}/followed_lists`)).map((entry) => entry.query.max_results)).toEqual(['100']);
+    for (const reader of [oauth2, oauth1]) expect((await calledBy(reader, `/2/users/${reader}/followed_lists`)).map((entry) => entry.query.max_results)).toEqual(['100']);
   });
 
   it('reads DMs and one DM through /2/dm_events, as direct_messages/events give them', async () => {
@@ -503,15 +537,17 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
       text: event.message_create.message_data.text,
     });
     expect(dms2.events.map((event: DmEvent) => eventFields(event, oauth2))).toEqual(dms1.events.map((event: DmEvent) => eventFields(event, oauth1)));
+    const asV1 = (await v1('direct_messages/events/list.json') as { events: DmEvent[] }).events;
+    expect(dms1.events.map((event: DmEvent) => eventFields(event, oauth1))).toEqual(asV1.map((event) => eventFields(event, oauth1)));
     expect(dms2.events).toEqual([expect.objectContaining({ type: 'message_create', message_create: expect.objectContaining({ sender_id: customer }) })]);
     const eventId = dms2.events[0].id as string;
     const one = await read(oauth2, `/direct-messages/${eventId}`);
     expect(one).toEqual({ event: dms2.events[0] });
+    expect(await read(oauth1, `/direct-messages/${dms1.events[0].id}`)).toEqual({ event: dms1.events[0] });
     // v2 gives times to the second, v1.1 to the millisecond.
-    const [shown1] = (await read(customer, '/direct-messages')).events.filter((event: Json) => event.id === eventId);
-    expect(Math.abs(Number(one.event.created_timestamp) - Number(shown1.created_timestamp))).toBeLessThan(1000);
-    expect(await calledByOAuth2('/2/dm_events')).not.toEqual([]);
-    expect(await calledByOAuth2(`/2/dm_events/${eventId}`)).not.toEqual([]);
+    expect(Math.abs(Number(dms1.events[0].created_timestamp) - Number((asV1[0] as Json).created_timestamp))).toBeLessThan(1000);
+    await bothCalled('/2/dm_events');
+    await bothCalled((me) => `/2/dm_events/${me === oauth2 ? eventId : dms1.events[0].id}`);
     const missing = await h.crm.get(`/v1/accounts/${oauth2}/direct-messages/1234567890123`);
     expect(missing.status).toBe(404);
     expect(missing.data.error.code).toBe('platform_rejected');
@@ -521,9 +557,14 @@ describe('reads of an OAuth 2.0 account go through v2 and answer what v1.1 answe
     const [found2, found1] = await both('/search', { query: 'quokkaparcel' });
     expect(found1.statuses).toHaveLength(2);
     expect(found2.statuses.map(statusFields)).toEqual(found1.statuses.map(statusFields));
+    const asV1 = (await v1('search/tweets.json', { q: 'quokkaparcel', result_type: 'recent', tweet_mode: 'extended' })) as { statuses: Status[]; search_metadata: Json };
+    expect(found1.statuses.map(statusFields)).toEqual(asV1.statuses.map(statusFields));
+    expect(found1.search_metadata).toMatchObject({ max_id_str: asV1.search_metadata.max_id_str, since_id_str: '0' });
     expect(found2.search_metadata).toMatchObject({ max_id_str: found1.search_metadata.max_id_str, since_id_str: '0' });
-    const [search] = await calledByOAuth2('/2/tweets/search/recent');
-    expect(search!.query).toMatchObject({ query: 'quokkaparcel', max_results: '15', sort_order: 'recency' });
+    for (const reader of [oauth2, oauth1]) {
+      const [search] = await calledBy(reader, '/2/tweets/search/recent');
+      expect(search!.query).toMatchObject({ query: 'quokkaparcel', max_results: '15', sort_order: 'recency' });
+    }
   });
 
   it('never calls a v1.1 read route for the OAuth 2.0 account; a protected account it does not follow is a refusal, not a refused token', async () => {

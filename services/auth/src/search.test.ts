@@ -1,6 +1,7 @@
 /**
- * The platform's standard search as a read action of an account: over HTTP, and over
- * `auth.rpc` (how ticketing runs its search queries), against the simulated platform.
+ * The platform's search of recent posts (v2's recent search, answered in the shape of v1.1's
+ * standard search) as a read action of an OAuth 1.0a account: over HTTP, and over `auth.rpc`
+ * (how ticketing runs its search queries), against the simulated platform.
  */
 import { Queues, SearchPostsRequest, SYSTEM_TOPOLOGY, type SearchPostsRequestPayload, type SearchPostsResult } from '@crm/contracts';
 import { Broker, RpcClient } from '@crm/messaging';
@@ -46,8 +47,11 @@ describe('search of recent posts', () => {
     expect(ids(await search({ query: 'widgetco', count: 1 }))).toEqual([third]);
     expect(ids(await search({ query: 'widgetco from:searcher_two' }))).toEqual([second]);
 
-    const [request] = await h.platformRequests('/1.1/search/tweets.json', 'GET');
-    expect(request).toMatchObject({ caller: { kind: 'user', userId: accountId }, status: 200, query: { q: 'widgetco from:searcher_two', result_type: 'recent' } });
+    const [request] = await h.platformRequests('/2/tweets/search/recent', 'GET');
+    expect(request).toMatchObject({ caller: { kind: 'user', userId: accountId }, status: 200, query: { query: 'widgetco from:searcher_two', sort_order: 'recency', max_results: '15' } });
+    // v2 takes at least 10 a page: a smaller count is asked as 10 and the answer cut.
+    expect((await h.platformRequests('/2/tweets/search/recent', 'GET')).map((entry) => entry.query.max_results)).toContain('10');
+    expect(await h.platformRequests('/1.1/search/tweets.json', 'GET')).toEqual([]);
 
     const res = await h.crm.get(`/v1/accounts/${accountId}/search`, { params: { query: 'widgetco', sinceId: second } });
     expect(res.status).toBe(200);
@@ -55,15 +59,17 @@ describe('search of recent posts', () => {
   });
 
   it("answers the platform's rate limit with the time it opens again, and refuses a bad input", async () => {
-    await h.sim.post('/control/platform/faults', { path: '/1.1/search/tweets.json', status: 429, resetInSeconds: 300 });
+    await h.sim.post('/control/platform/faults', { path: '/2/tweets/search/recent', status: 429, resetInSeconds: 300 });
     const limited = await search({ query: 'anything' });
     expect(limited.status).toBe('rate_limited');
     const resetAt = Date.parse((limited as { resetAt: string }).resetAt);
     expect(resetAt).toBeGreaterThan(Date.now() + 200_000);
     // auth remembers the window: the next search is not sent before the reset
-    const before = (await h.platformRequests('/1.1/search/tweets.json', 'GET')).length;
+    const before = (await h.platformRequests('/2/tweets/search/recent', 'GET')).length;
     expect((await search({ query: 'anything' })).status).toBe('rate_limited');
-    expect((await h.platformRequests('/1.1/search/tweets.json', 'GET')).length).toBe(before);
+    expect((await h.platformRequests('/2/tweets/search/recent', 'GET')).length).toBe(before);
+    // The window is the route's: reads through other routes still go out.
+    expect((await h.crm.get(`/v1/accounts/${accountId}/profile`)).status).toBe(200);
 
     await expect(search({ query: 'x', count: 500 })).rejects.toThrow('/payload/count must be <= 100');
     const bad = await h.crm.get(`/v1/accounts/${accountId}/search`, { params: { query: '   ' } });

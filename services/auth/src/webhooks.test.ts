@@ -78,6 +78,17 @@ describe('subscriptions', () => {
     expect((await h.crm.get('/v1/subscriptions/count')).data).toEqual({ all: 1, directMessages: 1 });
   });
 
+  it('refuses an account connected with OAuth 2.0 with 409 needs_oauth1 (the Account Activity API takes OAuth 1.0a only), without calling the platform', async () => {
+    const modern = await h.connectOAuth2('@modern_mia');
+    const calls = async () => (await h.platformRequests(`${base}/subscriptions.json`, 'POST')).length + (await h.platformRequests(`${base}/subscriptions.json`, 'GET')).length;
+    const before = await calls();
+    for (const res of [await h.crm.put(`/v1/accounts/${modern}/subscription`), await h.crm.get(`/v1/accounts/${modern}/subscription`)]) {
+      expect(res.status).toBe(409);
+      expect(res.data.error).toMatchObject({ code: 'needs_oauth1', message: expect.stringContaining(`cli xaa subscribe ${modern}`) });
+    }
+    expect(await calls()).toBe(before);
+  });
+
   it('says when an account is not connected in auth', async () => {
     const res = await h.crm.put('/v1/accounts/999999/subscription');
     expect(res.status).toBe(404);

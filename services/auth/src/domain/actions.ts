@@ -19,8 +19,9 @@ export type ApiVersion = 'v1.1' | 'v2';
 
 type Input = Record<string, unknown>;
 
-/** A platform route an action goes through, and how its answer becomes the one callers read. */
-export interface PlatformRoute {
+/** An action and the platform route that carries it out, for every account whatever its protocol. */
+export interface ActionDefinition {
+  kind: ActionKind;
   api: ApiVersion;
   /** The platform call for a validated input, made by `accountId`. */
   request: (input: Input, accountId: string) => PlatformRequest;
@@ -29,22 +30,13 @@ export interface PlatformRoute {
    * looked up (`userLookup`), and its id put in `userId`.
    */
   usersById?: true;
-  /** The answer as callers read it, when it is not the platform's as given (a v2 read's answer in its v1.1 route's shape). */
+  /** The answer as callers read it, when it is not the platform's as given (a v2 read's answer in the v1.1 shape). */
   answer?: (data: unknown, input: Input) => unknown;
-}
-
-export interface ActionDefinition extends PlatformRoute {
-  kind: ActionKind;
   /**
    * The platform id of what a write made or acted on, from the platform's answer and the input
    * (v2 answers to likes, relations and lists say only `{liked: true}` and the like: the id is the input's).
    */
   platformId: (data: unknown, input: Input) => string | null;
-  /**
-   * A v1.1 read's v2 route, taken for OAuth 2.0 accounts (v1.1 refuses their tokens), with its
-   * answer in the v1.1 shape; OAuth 1.0a accounts keep the v1.1 route and its answers as they were.
-   */
-  oauth2?: PlatformRoute;
 }
 
 /** Parameters with the undefined ones left out and every value as the string the platform wants. */
@@ -61,7 +53,6 @@ function body(values: Record<string, unknown>): Record<string, unknown> {
 
 const screenNameOf = (input: Input) => (typeof input.screenName === 'string' ? input.screenName.replace(/^@/, '') : undefined);
 const userParams = (input: Input) => params({ user_id: input.userId, screen_name: screenNameOf(input) });
-const pageParams = (input: Input) => params({ count: input.count, since_id: input.sinceId, max_id: input.maxId });
 const v1 = (path: string) => `/1.1/${path}`;
 /** A path segment from an input field (already checked to be digits by the input schema). */
 const seg = (value: unknown) => encodeURIComponent(String(value));
@@ -85,6 +76,7 @@ const inputField = (field: string) => (_data: unknown, input: Input) => (typeof 
 
 const none = () => null;
 
+/** A read through v1.1: one v2 has no route for. */
 const get = (path: string, query: (input: Input, accountId: string) => Record<string, string> = () => ({})): ActionDefinition => ({
   kind: 'read',
   api: 'v1.1',
@@ -118,17 +110,17 @@ const relation = (path: 'following' | 'blocking' | 'muting', add: boolean) =>
     true,
   );
 
-/** The v2 route of a read, for OAuth 2.0 accounts: its answer is translated into the v1.1 route's shape. */
-const read2 = (request: PlatformRoute['request'], answer: NonNullable<PlatformRoute['answer']>, usersById = false): PlatformRoute => ({
+/** A read through its v2 route, its answer translated into the v1.1 shape callers read (v2-answers.ts). */
+const read2 = (request: ActionDefinition['request'], answer: NonNullable<ActionDefinition['answer']>, usersById = false): ActionDefinition => ({
+  kind: 'read',
   api: 'v2',
   request,
   answer,
+  platformId: none,
   ...(usersById ? { usersById: true as const } : {}),
 });
 
-const withV2 = (definition: ActionDefinition, oauth2: PlatformRoute): ActionDefinition => ({ ...definition, oauth2 });
-
-/** v1.1 timelines give 20 posts unless `count` says otherwise. */
+/** A timeline gives 20 posts unless `count` says otherwise, as v1.1's did (callers count on it). */
 const TIMELINE_COUNT = 20;
 
 /** A v1.1 timeline page (`count`, `since_id`, inclusive `max_id`) on a v2 timeline route with its `max_results` bounds. */
@@ -151,13 +143,18 @@ const SEARCH_BOUNDS = { min: 10, max: 100 };
 const listFields = (input: Input) => body({ name: input.name, description: input.description, private: input.mode === undefined ? undefined : input.mode === 'private' });
 
 /**
- * Every action and the platform call that carries it out. Writes the platform has a v2 route
- * for go through v2 (v1.1 is legacy, and OAuth 2.0 user tokens work only on v2). Reads go
- * through v1.1 for OAuth 1.0a accounts, whose answers callers read (`id_str`, `screen_name`,
- * statuses) unchanged; an OAuth 2.0 account reads through the v2 route where there is one, its
- * answer translated into the same v1.1 shape (v2-answers.ts). What has no v2 route stays on
- * v1.1, which refuses OAuth 2.0 accounts (`needs_oauth1`). docs/architecture.md (*The social
- * platform*) shows the same table.
+ * Every action and the platform call that carries it out, the same for every account: an
+ * OAuth 1.0a account signs it with its token pair (the platform takes OAuth 1.0a user context
+ * on v2 too), an OAuth 2.0 account sends its bearer token. Whatever the platform has a v2 route
+ * for goes through v2 (v1.1 is legacy, and OAuth 2.0 user tokens work only on v2); a v2 read's
+ * answer is translated into the v1.1 shape callers read (`id_str`, `screen_name`, statuses;
+ * v2-answers.ts). What has no v2 route stays on v1.1, which refuses OAuth 2.0 accounts
+ * (`needs_oauth1`). docs/architecture.md (*The social platform*) shows the same table.
+ *
+ * What v2 does not say, the translation cannot give: `favorited` and `retweeted` (whether the
+ * account liked or reposted a post) and a list's `following` are false; `read_lists` gives the
+ * account's own lists only (those it subscribes to are `read_subscribed_lists`); v2 pages at
+ * most 100 (a larger `count` gives 100).
  *
  * | action | route |
  * |---|---|
@@ -171,85 +168,63 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * | create_list, update_list, delete_list | v2 `POST /2/lists`, `PUT /2/lists/:id`, `DELETE /2/lists/:id` |
  * | add_list_member, remove_list_member | v2 `POST /2/lists/:id/members {user_id}`, `DELETE /2/lists/:id/members/:user_id` |
  * | send_dm | v2 `POST /2/dm_conversations/with/:participant_id/messages {text}` |
- * | (a user named by screen name in a v2 write) | v2 `GET /2/users/by/username/:username` first |
- * | every read, for OAuth 1.0a accounts | v1.1 |
- * | read_profile (OAuth 2.0) | v2 `GET /2/users/me` |
- * | read_user (OAuth 2.0) | v2 `GET /2/users/:id`, `GET /2/users/by/username/:username` |
- * | read_user_timeline (OAuth 2.0) | v2 `GET /2/users/:id/tweets` (a screen name looked up first) |
- * | read_home_timeline (OAuth 2.0) | v2 `GET /2/users/:me/timelines/reverse_chronological` |
- * | read_following (OAuth 2.0) | v2 `GET /2/users/:me/following` |
- * | read_lists (OAuth 2.0) | v2 `GET /2/users/:me/owned_lists` (the account's own lists; v1.1 adds subscribed ones) |
- * | read_list_posts (OAuth 2.0) | v2 `GET /2/lists/:id/tweets` |
- * | read_dms, read_dm (OAuth 2.0) | v2 `GET /2/dm_events`, `GET /2/dm_events/:event_id` |
- * | search_posts (OAuth 2.0) | v2 `GET /2/tweets/search/recent` |
- * | read_subscribed_lists (OAuth 2.0) | v2 `GET /2/users/:me/followed_lists` (at most 100 a page; the cursor is v2's page token) |
+ * | (a user named by screen name on a v2 route that takes ids) | v2 `GET /2/users/by/username/:username` first |
+ * | read_profile | v2 `GET /2/users/me` |
+ * | read_user | v2 `GET /2/users/:id`, `GET /2/users/by/username/:username` |
+ * | read_user_timeline | v2 `GET /2/users/:id/tweets` (a screen name looked up first) |
+ * | read_home_timeline | v2 `GET /2/users/:me/timelines/reverse_chronological` |
+ * | read_following | v2 `GET /2/users/:me/following` (the cursor is v2's page token) |
+ * | read_lists | v2 `GET /2/users/:me/owned_lists` (the account's own lists) |
+ * | read_subscribed_lists | v2 `GET /2/users/:me/followed_lists` (the cursor is v2's page token) |
+ * | read_list_posts | v2 `GET /2/lists/:id/tweets` |
+ * | read_dms, read_dm | v2 `GET /2/dm_events`, `GET /2/dm_events/:event_id` |
+ * | search_posts | v2 `GET /2/tweets/search/recent` |
  * | read_settings, read_collections, read_collection_entries | v1.1 (no v2 route) |
  * | update_profile, update_settings, report, collections, delete_dm, mark_dm_read, indicate_typing | v1.1 (no v2 route) |
  */
 export const ACTIONS: Record<SocialAction, ActionDefinition> = {
-  read_home_timeline: withV2(get('statuses/home_timeline.json', pageParams), timeline2((_input, me) => `/2/users/${seg(me)}/timelines/reverse_chronological`, { min: 1, max: 100 })),
-  read_user_timeline: withV2(
-    get('statuses/user_timeline.json', (input) => ({ ...userParams(input), ...pageParams(input) })),
-    timeline2((input) => `/2/users/${seg(input.userId)}/tweets`, { min: 5, max: 100 }, true),
-  ),
-  // v2 has the account's own lists only; v1.1's lists/list.json adds those it subscribes to.
-  read_lists: withV2(
-    get('lists/list.json'),
-    read2((_input, me) => ({ method: 'GET', path: `/2/users/${seg(me)}/owned_lists`, query: params({ ...LIST_FIELDS, max_results: 100 }) }), asV1Lists),
-  ),
-  read_list_posts: withV2(
-    get('lists/statuses.json', (input) => params({ list_id: input.listId, count: input.count })),
-    timeline2((input) => `/2/lists/${seg(input.listId)}/tweets`, { min: 1, max: 100 }),
-  ),
-  read_subscribed_lists: withV2(
-    get('lists/subscriptions.json', (input) => params({ count: input.count, cursor: input.cursor })),
-    read2(
-      (input, me) => ({
-        method: 'GET',
-        path: `/2/users/${seg(me)}/followed_lists`,
-        // v2 pages at most 100 lists where v1.1 gave up to 1,000.
-        query: params({ ...LIST_FIELDS, max_results: Math.min(Number(input.count ?? 100), 100), pagination_token: paginationTokenFor(input.cursor) }),
-      }),
-      asV1SubscribedLists,
-    ),
+  read_home_timeline: timeline2((_input, me) => `/2/users/${seg(me)}/timelines/reverse_chronological`, { min: 1, max: 100 }),
+  read_user_timeline: timeline2((input) => `/2/users/${seg(input.userId)}/tweets`, { min: 5, max: 100 }, true),
+  // The account's own lists only: those it subscribes to are read_subscribed_lists.
+  read_lists: read2((_input, me) => ({ method: 'GET', path: `/2/users/${seg(me)}/owned_lists`, query: params({ ...LIST_FIELDS, max_results: 100 }) }), asV1Lists),
+  read_list_posts: timeline2((input) => `/2/lists/${seg(input.listId)}/tweets`, { min: 1, max: 100 }),
+  read_subscribed_lists: read2(
+    (input, me) => ({
+      method: 'GET',
+      path: `/2/users/${seg(me)}/followed_lists`,
+      // v2 pages at most 100 lists (the input allows up to 1,000).
+      query: params({ ...LIST_FIELDS, max_results: Math.min(Number(input.count ?? 100), 100), pagination_token: paginationTokenFor(input.cursor) }),
+    }),
+    asV1SubscribedLists,
   ),
   read_collections: get('collections/list.json', (input, accountId) => params({ user_id: accountId, count: input.count })),
   read_collection_entries: get('collections/entries.json', (input) => params({ id: input.collectionId, count: input.count })),
-  read_profile: withV2(get('account/verify_credentials.json'), read2(() => ({ method: 'GET', path: '/2/users/me', query: { 'user.fields': USER_FIELDS } }), asV1User)),
-  read_user: withV2(
-    get('users/show.json', userParams),
-    read2(
-      (input) => ({
-        method: 'GET',
-        path: typeof input.userId === 'string' ? `/2/users/${seg(input.userId)}` : `/2/users/by/username/${seg(screenNameOf(input))}`,
-        query: { 'user.fields': USER_FIELDS },
-      }),
-      asV1User,
-    ),
+  read_profile: read2(() => ({ method: 'GET', path: '/2/users/me', query: { 'user.fields': USER_FIELDS } }), asV1User),
+  read_user: read2(
+    (input) => ({
+      method: 'GET',
+      path: typeof input.userId === 'string' ? `/2/users/${seg(input.userId)}` : `/2/users/by/username/${seg(screenNameOf(input))}`,
+      query: { 'user.fields': USER_FIELDS },
+    }),
+    asV1User,
   ),
   read_settings: get('account/settings.json'),
-  read_following: withV2(
-    get('friends/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
-    read2(
-      (input, me) => ({
-        method: 'GET',
-        path: `/2/users/${seg(me)}/following`,
-        query: params({ 'user.fields': USER_FIELDS, max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
-      }),
-      asV1Following,
-    ),
+  read_following: read2(
+    (input, me) => ({
+      method: 'GET',
+      path: `/2/users/${seg(me)}/following`,
+      query: params({ 'user.fields': USER_FIELDS, max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
+    }),
+    asV1Following,
   ),
-  // Standard search: recent posts only, full text, newest first (v2's recent search answers another shape).
-  search_posts: withV2(
-    get('search/tweets.json', (input) => params({ q: input.query, since_id: input.sinceId, count: input.count, result_type: input.resultType ?? 'recent', tweet_mode: 'extended' })),
-    read2(
-      (input) => ({
-        method: 'GET',
-        path: '/2/tweets/search/recent',
-        query: params({ query: input.query, ...POST_FIELDS, max_results: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).maxResults, since_id: input.sinceId, sort_order: 'recency' }),
-      }),
-      (data, input) => asV1Search(data, { query: String(input.query), sinceId: typeof input.sinceId === 'string' ? input.sinceId : null, keep: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).keep }),
-    ),
+  // Recent posts, newest first, answered as v1.1's standard search (`{statuses, search_metadata}`, full text).
+  search_posts: read2(
+    (input) => ({
+      method: 'GET',
+      path: '/2/tweets/search/recent',
+      query: params({ query: input.query, ...POST_FIELDS, max_results: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).maxResults, since_id: input.sinceId, sort_order: 'recency' }),
+    }),
+    (data, input) => asV1Search(data, { query: String(input.query), sinceId: typeof input.sinceId === 'string' ? input.sinceId : null, keep: v2Page(input.count, SEARCH_COUNT, SEARCH_BOUNDS).keep }),
   ),
 
   follow: relation('following', true),
@@ -286,21 +261,15 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
 
   // The answer's dm_event_id is the id the DM's echo delivery carries.
   send_dm: write2((input) => ({ method: 'POST', path: `/2/dm_conversations/with/${seg(input.recipientId)}/messages`, json: { text: input.text } }), v2Field('dm_event_id')),
-  read_dms: withV2(
-    get('direct_messages/events/list.json', (input) => params({ count: input.count, cursor: input.cursor })),
-    read2(
-      (input) => ({
-        method: 'GET',
-        path: '/2/dm_events',
-        query: params({ ...DM_EVENT_FIELDS, event_types: 'MessageCreate', max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
-      }),
-      asV1DmEvents,
-    ),
+  read_dms: read2(
+    (input) => ({
+      method: 'GET',
+      path: '/2/dm_events',
+      query: params({ ...DM_EVENT_FIELDS, event_types: 'MessageCreate', max_results: input.count ?? TIMELINE_COUNT, pagination_token: paginationTokenFor(input.cursor) }),
+    }),
+    asV1DmEvents,
   ),
-  read_dm: withV2(
-    get('direct_messages/events/show.json', (input) => params({ id: input.eventId })),
-    read2((input) => ({ method: 'GET', path: `/2/dm_events/${seg(input.eventId)}`, query: DM_EVENT_FIELDS }), (data, input) => asV1DmEvent(data, String(input.eventId))),
-  ),
+  read_dm: read2((input) => ({ method: 'GET', path: `/2/dm_events/${seg(input.eventId)}`, query: DM_EVENT_FIELDS }), (data, input) => asV1DmEvent(data, String(input.eventId))),
   delete_dm: { kind: 'write', api: 'v1.1', request: (input) => ({ method: 'DELETE', path: v1('direct_messages/events/destroy.json'), query: params({ id: input.eventId }) }), platformId: none },
   mark_dm_read: post1('direct_messages/mark_read.json', (input) => params({ last_read_event_id: input.lastReadEventId, recipient_id: input.recipientId })),
   indicate_typing: post1('direct_messages/indicate_typing.json', (input) => params({ recipient_id: input.recipientId })),
@@ -315,15 +284,9 @@ export function platformIdOf(action: SocialAction, data: unknown, input: Input):
   return definition.kind === 'read' ? null : definition.platformId(data, input);
 }
 
-/** The route an account goes through for `action`: a read's v2 route for an OAuth 2.0 account when it has one, else the action's route. */
-export function routeFor(action: SocialAction, protocol: 'oauth1' | 'oauth2'): PlatformRoute {
-  const definition = ACTIONS[action];
-  return protocol === 'oauth2' && definition.oauth2 ? definition.oauth2 : definition;
-}
-
 /** The screen name to look up before the route can be called, or null when the input has the id already. */
-export function userToLookUp(route: PlatformRoute, input: Input): string | null {
-  if (!route.usersById || typeof input.userId === 'string') return null;
+export function userToLookUp(definition: ActionDefinition, input: Input): string | null {
+  if (!definition.usersById || typeof input.userId === 'string') return null;
   return screenNameOf(input) ?? null;
 }
 
@@ -347,4 +310,23 @@ export function userIdFromLookup(data: unknown, screenName: string): string {
 export function withUserId(input: Input, userId: string): Input {
   const { screenName: _named, ...rest } = input;
   return { ...rest, userId };
+}
+
+/**
+ * A call's route as the platform counts its rate limits: the method and the path with ids and
+ * user names as placeholders (`GET /2/users/:id/tweets`, `GET /2/users/by/username/:username`).
+ */
+export function routeOf(request: PlatformRequest): string {
+  const version = /^\/[^/]*/.exec(request.path)?.[0] ?? '';
+  const rest = request.path.slice(version.length).replace(/\/by\/username\/[^/]+/, '/by/username/:username').replace(/\/[0-9]+(?=\/|$)/g, '/:id');
+  return `${request.method} ${version}${rest}`;
+}
+
+/**
+ * The route `definition` goes through for `input`, before any screen name is looked up (the
+ * id it stands for does not change the route).
+ */
+export function actionRoute(definition: ActionDefinition, input: Input, accountId: string): string {
+  const lookingUp = userToLookUp(definition, input) !== null;
+  return routeOf(definition.request(lookingUp ? withUserId(input, '0') : input, accountId));
 }

@@ -10,3 +10,16 @@ export class AccountNotConnected extends Error {
 export class OwnerUnknown extends Error {
   override name = 'OwnerUnknown';
 }
+
+/**
+ * The Account Activity API (v1.1 webhooks and subscriptions) takes an account's OAuth 1.0a user
+ * context only; an account connected with OAuth 2.0 is subscribed through the X Activity API.
+ */
+export class NeedsOAuth1 extends Error {
+  override name = 'NeedsOAuth1';
+  constructor(readonly accountId: string) {
+    super(
+      `account ${accountId} is connected with OAuth 2.0, and the Account Activity API takes OAuth 1.0a user context only: subscribe it through the X Activity API (auth's \`cli xaa subscribe ${accountId}\`), or connect it with OAuth 1.0a`,
+    );
+  }
+}

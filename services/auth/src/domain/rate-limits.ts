@@ -1,6 +1,12 @@
+/** The gate's key for calls of `accountId` on `route` (`GET /2/users/:id/tweets`, from `routeOf`). */
+export const gateKeyOf = (accountId: string, route: string): string => `${accountId} ${route}`;
+
 /**
- * Remembers, per account and action, until when the platform said it is rate limited, so
- * auth waits for `x-rate-limit-reset` instead of calling again (and being counted) before.
+ * Remembers, per account and platform route, until when the platform said it is rate limited,
+ * so auth waits for `x-rate-limit-reset` instead of calling again (and being counted) before.
+ * The platform counts each route (method and path, whatever ids it names) per user, whichever
+ * action calls it: `post` and `reply` share `POST /2/tweets`, a screen name's lookup and
+ * `read_user` by screen name share `GET /2/users/by/username/:username`.
  */
 export class RateLimitGate {
   private readonly closedUntil = new Map<string, number>();

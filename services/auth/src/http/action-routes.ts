@@ -48,7 +48,7 @@ export const ACTION_ROUTES: ActionRoute[] = [
     path: '/search',
     action: 'search_posts',
     query: ['query', 'sinceId', 'count', 'resultType'],
-    description: "The platform's search of recent posts as the account (result_type=recent); data is {statuses, search_metadata}, v1.1's shape (translated from v2's recent search for an OAuth 2.0 account).",
+    description: "The platform's search of recent posts as the account, newest first (resultType can only be recent); data is {statuses, search_metadata}, v1.1's shape.",
   },
   { method: 'get', path: '/following', action: 'read_following', query: CURSOR_PAGE },
   { method: 'put', path: '/following/:user', action: 'follow' },

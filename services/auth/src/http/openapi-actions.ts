@@ -101,11 +101,9 @@ function platformRoute(action: ActionRoute['action']): string {
   const definition = ACTIONS[action];
   const request = definition.request(PLACEHOLDERS, '{accountId}');
   const lookup = '; a user named by screen name is first looked up with `GET /2/users/by/username/{username}`';
-  const oauth2 = definition.oauth2;
-  const v2 = oauth2
-    ? ` For an OAuth 2.0 account: v2 \`GET ${decodeURIComponent(oauth2.request(PLACEHOLDERS, '{accountId}').path)}\`, its answer given in the v1.1 shape${oauth2.usersById ? lookup : ''}.`
-    : '';
-  return `Platform: ${definition.api} \`${request.method} ${decodeURIComponent(request.path)}\`${definition.usersById ? lookup : ''}.${v2}`;
+  const translated = definition.answer ? ', its answer given in the v1.1 shape' : '';
+  const oauth1Only = definition.api === 'v1.1' ? ' OAuth 1.0a accounts only (an OAuth 2.0 account gets 409 `needs_oauth1`).' : '';
+  return `Platform: ${definition.api} \`${request.method} ${decodeURIComponent(request.path)}\`${translated}${definition.usersById ? lookup : ''}.${oauth1Only}`;
 }
 
 function operation(route: ActionRoute): { operation: Schema; body: Schema | null } {
@@ -122,7 +120,6 @@ function operation(route: ActionRoute): { operation: Schema; body: Schema | null
     summary: `${route.action} (${kind})`,
     description: route.description ? `${route.description} ${platformRoute(route.action)}` : platformRoute(route.action),
     'x-platform-api': ACTIONS[route.action].api,
-    ...(ACTIONS[route.action].oauth2 ? { 'x-platform-api-oauth2': 'v2' } : {}),
     parameters: parameters(route, input),
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${INPUT_PREFIX}${route.action}`) } } } } : {}),
     responses,

@@ -5,9 +5,9 @@ import type { AccountStore } from '../adapters/accounts';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
-import { ACTIONS, platformIdOf, routeFor, userIdFromLookup, userLookup, userToLookUp, withUserId, type ApiVersion, type PlatformRoute } from '../domain/actions';
+import { ACTIONS, actionRoute, platformIdOf, routeOf, userIdFromLookup, userLookup, userToLookUp, withUserId, type ActionDefinition, type ApiVersion } from '../domain/actions';
 import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
-import type { RateLimitGate } from '../domain/rate-limits';
+import { gateKeyOf, type RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
 import type { TokenRefresher } from './token-refresh';
 
@@ -112,9 +112,8 @@ export class ActionExecutor {
     const { record } = recorded;
 
     const found = await this.deps.accounts.credentials(call.accountId);
-    // OAuth 2.0 accounts read through v2 where the platform has the route (their tokens work on v2 only).
-    const route = routeFor(call.action, found?.protocol ?? 'oauth1');
-    const refused = await this.refusal(call, found, route.api);
+    // The same route for every account; an OAuth 2.0 account cannot take a v1.1 one.
+    const refused = await this.refusal(call, found, definition.api);
     if (refused || !found) return refused!;
 
     // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
@@ -127,7 +126,8 @@ export class ActionExecutor {
     }
     const signer = (): Signer => (bearer !== null ? { kind: 'oauth2-user', accessToken: bearer } : { kind: 'user', token: (found as Extract<typeof found, { protocol: 'oauth1' }>).token });
 
-    const gateKey = `${call.accountId}:${call.action}`;
+    // The platform limits each route per account, whichever action calls it.
+    const gateKey = gateKeyOf(call.accountId, actionRoute(definition, call.input, call.accountId));
     const blockedUntil = this.deps.gate.blockedUntil(gateKey);
     if (blockedUntil) return this.later(call, new RateLimited(blockedUntil), final);
 
@@ -135,9 +135,9 @@ export class ActionExecutor {
     // read, made before the command is claimed for sending, so whatever it meets leaves the
     // write unsent and free to run again.
     let input = call.input;
-    const screenName = userToLookUp(route, input);
+    const screenName = userToLookUp(definition, input);
     if (screenName !== null) {
-      const lookupGateKey = `${call.accountId}:user_lookup`;
+      const lookupGateKey = gateKeyOf(call.accountId, routeOf(userLookup(screenName)));
       const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
       if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
       try {
@@ -153,7 +153,7 @@ export class ActionExecutor {
     }
     const release = () => (record ? this.deps.commands.release(record.commandId) : Promise.resolve());
     const how = { writes: definition.kind === 'write', gateKey, release, final };
-    const request = route.request(input, call.accountId);
+    const request = definition.request(input, call.accountId);
 
     let answer: PlatformAnswer;
     try {
@@ -170,18 +170,18 @@ export class ActionExecutor {
         return this.failed(call, again, how);
       }
     }
-    return this.answered(call, route, answer, input, how);
+    return this.answered(call, definition, answer, input, how);
   }
 
   /**
-   * The platform's answer as callers read it (a v2 read's in its v1.1 route's shape), recorded
-   * as done; a v2 answer that is only the platform refusing fails as a refusal would.
+   * The platform's answer as callers read it (a v2 read's in the v1.1 shape), recorded as done;
+   * a v2 answer that is only the platform refusing fails as a refusal would.
    */
-  private async answered(call: ActionCall, route: PlatformRoute, answer: PlatformAnswer, input: Record<string, unknown>, how: FailureHandling): Promise<ActionResult> {
+  private async answered(call: ActionCall, definition: ActionDefinition, answer: PlatformAnswer, input: Record<string, unknown>, how: FailureHandling): Promise<ActionResult> {
     let data = answer.data;
-    if (route.answer) {
+    if (definition.answer) {
       try {
-        data = route.answer(answer.data, input);
+        data = definition.answer(answer.data, input);
       } catch (failure) {
         return this.failed(call, failure, how);
       }
@@ -209,7 +209,7 @@ export class ActionExecutor {
     return { record };
   }
 
-  /** The failed result of a call the account cannot make (not connected, to reconnect, or OAuth 2.0 on a v1.1-only route); null when it can. */
+  /** The failed result of a call the account cannot make (not connected, to reconnect, or OAuth 2.0 on a v1.1 route); null when it can. */
   private async refusal(call: ActionCall, found: Awaited<ReturnType<AccountStore['credentials']>>, api: ApiVersion): Promise<ActionResult | null> {
     if (!found) {
       const revoked = (await this.deps.accounts.find(call.accountId))?.status === 'revoked';

@@ -4,7 +4,7 @@ import type { AccountStore } from '../adapters/accounts';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient, Signer } from '../adapters/platform/client';
 import type { WebhookRegistrations } from '../adapters/webhook-registrations';
-import { AccountNotConnected, OwnerUnknown } from '../domain/errors';
+import { AccountNotConnected, NeedsOAuth1, OwnerUnknown } from '../domain/errors';
 import { PlatformRejected } from '../domain/platform-errors';
 
 export interface Webhook {
@@ -60,10 +60,12 @@ export class WebhookAdmin {
     return this.options.envName;
   }
 
+  /** The account's OAuth 1.0a user context: the Account Activity API takes no other. */
   private async userOf(accountId: string): Promise<Signer> {
     const found = await this.deps.accounts.credentials(accountId);
     if (!found) throw new AccountNotConnected(accountId);
-    return found.protocol === 'oauth1' ? { kind: 'user', token: found.token } : { kind: 'oauth2-user', accessToken: found.accessToken };
+    if (found.protocol !== 'oauth1') throw new NeedsOAuth1(accountId);
+    return { kind: 'user', token: found.token };
   }
 
   private async ownerOf(given: string | undefined, webhookId?: string): Promise<string> {

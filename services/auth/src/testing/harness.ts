@@ -91,6 +91,8 @@ export interface Harness {
 }
 
 export interface PlatformRequestLogEntry {
+  /** When the request was over (ISO 8601). */
+  at: string;
   method: string;
   path: string;
   query: Record<string, string>;

@@ -1,3 +1,5 @@
+import { hmacSha1, parseOAuthHeader, signatureBaseString } from '@crm/social-platform-simulator/src/platform/oauth1';
+import { ACTIONS } from '../../domain/actions';
 import { basicCredentials, encodeParameters, OAuth1Signer } from './oauth1';
 
 /** The platform's published worked example (docs/architecture.md, "The social platform"). */
@@ -48,5 +50,52 @@ describe('OAuth 1.0a signing (oauth-1.0a, HMAC-SHA1 by node:crypto)', () => {
     expect(basicCredentials('xvz1evFS4wEEPTGEFPHBog', 'L8qq9PZyRg6ieKGEKhZolGC0vJWLw8iEJ88DRdyOg')).toBe(
       'Basic eHZ6MWV2RlM0d0VFUFRHRUZQSEJvZzpMOHFxOVBaeVJnNmllS0dFS2hab2xHQzB2SldMdzhpRUo4OERSZHlPZw==',
     );
+  });
+});
+
+describe('OAuth 1.0a user context on the v2 read routes (GET with a query string)', () => {
+  const signer = new OAuth1Signer(VECTOR.consumer);
+  const base = 'https://api.x.com';
+  /** The URL as the platform client sends it: the query encoded as RFC 3986 wants. */
+  const urlOf = (request: { path: string; query?: Record<string, string> }) => `${base}${request.path}${request.query && Object.keys(request.query).length ? `?${encodeParameters(request.query)}` : ''}`;
+  /** The signature the platform computes for the header, independently (the simulator's implementation, RFC 5849 section 3.4). */
+  function platformSignature(method: string, url: string, header: string): string {
+    const oauth = parseOAuthHeader(header)!;
+    const [path, query = ''] = url.split('?');
+    const protocol = [...oauth].filter(([key]) => key !== 'oauth_signature');
+    return hmacSha1(signatureBaseString(method, path!, [...protocol, ...new URLSearchParams(query)]), VECTOR.consumer.secret, VECTOR.token.secret);
+  }
+
+  const READS = [
+    ['read_profile', {}],
+    ['read_user', { screenName: '@ana' }],
+    ['read_user_timeline', { userId: '12', count: 3, sinceId: '7', maxId: '99' }],
+    ['read_home_timeline', { count: 150 }],
+    ['read_following', { count: 2, cursor: 'next_ABC-1' }],
+    ['read_lists', {}],
+    ['read_subscribed_lists', { count: 500 }],
+    ['read_list_posts', { listId: '3' }],
+    ['read_dms', { count: 5 }],
+    ['read_dm', { eventId: '6' }],
+    ['search_posts', { query: `"late parcel" from:ana_b +refund & 50%=ok (why?) it's *really* late! 📦` }],
+  ] as const;
+
+  it('covers every read through v2', () => {
+    expect(READS.map(([action]) => action).sort()).toEqual(
+      Object.entries(ACTIONS)
+        .filter(([, definition]) => definition.kind === 'read' && definition.api === 'v2')
+        .map(([action]) => action)
+        .sort(),
+    );
+  });
+
+  it.each(READS)('signs %s with its query parameters (commas, dots in names, spaces, reserved characters), as the platform checks it', (action, input) => {
+    const request = ACTIONS[action].request(input, '1');
+    expect(request.method).toBe('GET');
+    const url = urlOf(request);
+    const header = signer.header({ method: 'GET', url }, VECTOR.token, VECTOR.overrides);
+    expect(parseOAuthHeader(header)!.get('oauth_signature')).toBe(platformSignature('GET', url, header));
+    // Only protocol parameters travel in the header; the query stays in the URL.
+    expect([...parseOAuthHeader(header)!.keys()].every((key) => key.startsWith('oauth_'))).toBe(true);
   });
 });
