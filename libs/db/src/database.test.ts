@@ -1,5 +1,5 @@
 import { freshDatabase, type TestDatabase } from '@crm/testing';
-import { createPool, TRANSACTION_ATTEMPTS, withTransaction, type Pool } from './index';
+import { createPool, PREPARED_PER_CONNECTION, TRANSACTION_ATTEMPTS, withTransaction, type Pool } from './index';
 
 let db: TestDatabase;
 let pool: Pool;
@@ -66,5 +66,26 @@ describe('withTransaction', () => {
     await expect(broken).rejects.toMatchObject({ code: '42P01' });
     expect(runs).toBe(1);
     expect((await pool.query('SELECT n FROM counters WHERE id = 1')).rows[0]).toEqual({ n: 0 }); // every attempt rolled back
+  });
+});
+
+describe('prepared statements', () => {
+  it('prepares a parameterised statement once per connection, runs other statements as given, and keeps a bounded number', async () => {
+    const own = createPool(db.url, { max: 1 });
+    const client = await own.connect();
+    try {
+      const prepared = async () => (await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((row) => row.statement);
+      for (const n of [1, 2, 3]) expect((await client.query<{ n: number }>('SELECT n FROM counters WHERE id = $1', [n === 3 ? 2 : 1])).rows).toEqual([{ n: 0 }]);
+      await client.query('SELECT count(*) FROM counters');
+      await client.query({ text: 'SELECT n FROM counters WHERE id = $1 AND n >= 0', values: [1] });
+      expect(await prepared()).toEqual(['SELECT n FROM counters WHERE id = $1']);
+
+      for (let i = 0; i < PREPARED_PER_CONNECTION + 20; i += 1) await client.query(`SELECT $1::int + ${i} AS n`, [1]);
+      expect(await prepared()).toHaveLength(PREPARED_PER_CONNECTION);
+      expect((await client.query<{ n: number }>(`SELECT $1::int + ${PREPARED_PER_CONNECTION + 19} AS n`, [1])).rows).toEqual([{ n: PREPARED_PER_CONNECTION + 20 }]);
+    } finally {
+      client.release();
+      await own.end();
+    }
   });
 });
