@@ -4,4 +4,4 @@ export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './p
 export { Consumer, PermanentFailure, RetryLater, DEFAULT_MAX_DEFERRALS, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listDeadLetters, replayDeadLetters, UnknownQueue, type DeadLetter } from './dead-letters';
-export { OutboxRelay, enqueueOutbox, enqueueOutboxMany, type OutboxMessage, type OutboxRelayDeps, type OutboxRow } from './outbox';
+export { OutboxRelay, enqueueOutbox, insertOutboxFrom, outboxTraceContext, type OutboxRelayDeps, type OutboxRow } from './outbox';

@@ -73,9 +73,10 @@ async function hold(tx: TicketingTx, { envelope, interpretation }: Recordable, o
 
 /**
  * Records the events of several deliveries (tickets, activities, contacts) in one transaction
- * (with their raw log entries when `logRaw`: a busy delivery is logged all the same, once),
- * each per its account's partner configuration; a delivery of an account without one is held
- * in that transaction (released once the account is configured). Nothing is dropped. The
+ * (with their raw log entries when `logRaw`, appended in the statement that takes the locks: a
+ * busy delivery is logged all the same, once), each per its account's partner configuration;
+ * a delivery of an account without one is held in that transaction (released once the account
+ * is configured). Nothing is dropped. The
  * conversations' locks are tried first, without waiting: a delivery with a conversation another
  * transaction holds is left untouched (`busy`) for its caller to try later. The accounts' locks
  * (shared) are taken in the same statement, and their configurations read once for the batch;
@@ -89,11 +90,11 @@ export async function recordDeliveries(store: TicketingStore, deliveries: Delive
     return deliveries.map(() => ({ held: false, counts: emptyCounts() }));
   }
   return store.transaction(async (tx) => {
-    await tx.rawLog.append(logged);
     const accounts = [...new Set(work.flatMap((delivery) => (delivery && needsConfiguration(delivery.interpretation) ? [delivery.interpretation.accountId] : [])))];
     const busy = await tx.locks.forDeliveries(
       work.map((delivery) => delivery?.interpretation.events.map(lockKeyOf) ?? []),
       accounts,
+      logged,
     );
     const configs = await tx.partnerConfigs.loadMany(accounts);
     const plans = work.map((delivery, i) => planOf(delivery, busy[i]!, configs));

@@ -95,11 +95,30 @@ export class ActivityRepository {
    */
   async recordMany(activities: NewActivity[]): Promise<(string | null)[]> {
     if (activities.length === 0) return [];
-    const column = <T>(pick: (activity: NewActivity) => T) => activities.map(pick);
+    // One JSON array rather than a text array per column: raw events and texts go without the per-character escaping arrays need.
+    const given = activities.map((a) => ({
+      account_id: a.accountId,
+      ticket_id: a.ticketId,
+      kind: a.kind,
+      direction: a.direction,
+      text: a.text,
+      platform_event_id: a.platformEventId,
+      occurred_at: a.occurredAt,
+      author_contact_id: a.authorContactId,
+      contact_id: a.contactId,
+      conversation_key: a.conversationKey,
+      parent_post_id: a.parentPostId,
+      related_post_id: a.relatedPostId,
+      attachments: a.attachments,
+      source_envelope_id: a.sourceEnvelopeId,
+      raw: a.raw,
+      text_received_at: a.receivedAt,
+    }));
     const { rows } = await this.db.query<{ id: string; n: string }>(
       `WITH given AS (
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::uuid[], $9::uuid[],
-                              $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[], $15::jsonb[], $16::timestamptz[])
+         SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (account_id text, ticket_id uuid, kind text, direction text, text text, platform_event_id text,
+                                  occurred_at timestamptz, author_contact_id uuid, contact_id uuid, conversation_key text, parent_post_id text,
+                                  related_post_id text, attachments jsonb, source_envelope_id text, raw jsonb, text_received_at timestamptz))
            WITH ORDINALITY AS g(account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, author_contact_id, contact_id,
                                 conversation_key, parent_post_id, related_post_id, attachments, source_envelope_id, raw, text_received_at, n)),
        inserted AS (
@@ -114,24 +133,7 @@ export class ActivityRepository {
          ON CONFLICT (account_id, platform_event_id) DO NOTHING
          RETURNING id, account_id, platform_event_id)
        SELECT i.id, min(g.n) AS n FROM inserted i JOIN given g ON g.account_id = i.account_id AND g.platform_event_id = i.platform_event_id GROUP BY i.id`,
-      [
-        column((a) => a.accountId),
-        column((a) => a.ticketId),
-        column((a) => a.kind),
-        column((a) => a.direction),
-        column((a) => a.text),
-        column((a) => a.platformEventId),
-        column((a) => a.occurredAt),
-        column((a) => a.authorContactId),
-        column((a) => a.contactId),
-        column((a) => a.conversationKey),
-        column((a) => a.parentPostId),
-        column((a) => a.relatedPostId),
-        column((a) => JSON.stringify(a.attachments)),
-        column((a) => a.sourceEnvelopeId),
-        column((a) => JSON.stringify(a.raw)),
-        column((a) => a.receivedAt),
-      ],
+      [JSON.stringify(given)],
     );
     const ids: (string | null)[] = activities.map(() => null);
     for (const row of rows) ids[Number(row.n) - 1] = row.id;

@@ -1,7 +1,6 @@
 import { CRM_EVENT_VERSION, CrmAccountEvents, CrmEvents, Exchanges, type CrmAccountEventPayload, type CrmAccountEventType, type CrmEventPayload, type CrmEventType, type CrmTicketSummary, type Envelope } from '@crm/contracts';
-import { makeEnvelope } from '@crm/messaging';
+import { insertOutboxFrom, makeEnvelope, outboxTraceContext } from '@crm/messaging';
 import type { Queryable } from './queryable';
-import type { Outbox } from './store';
 
 /** The PostgreSQL channel every committed ticket change is announced on (live inbox, relay and webhook kicks). */
 export const CHANGES_CHANNEL = 'ticketing_changes';
@@ -23,12 +22,13 @@ export interface ChangeNotice {
   data?: Record<string, unknown>;
 }
 
+/** Bytes a notice may take: NOTIFY carries at most 8,000, and `webhooks: true` may be added to it. */
 const NOTIFY_LIMIT = 7_500;
 
 /** A notice as NOTIFY carries it: without the ticket and data when it would not fit. */
 function noticeText(notice: ChangeNotice): string {
   const text = JSON.stringify(notice);
-  return text.length > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
+  return Buffer.byteLength(text) > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
 }
 
 export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
@@ -78,10 +78,7 @@ export interface ConversationStateChange {
  * webhook endpoint, and a NOTIFY. Nothing goes out unless the change commits.
  */
 export class CrmEventRepository {
-  constructor(
-    private readonly db: Queryable,
-    private readonly outbox: Pick<Outbox, 'enqueueMany'>,
-  ) {}
+  constructor(private readonly db: Queryable) {}
 
   /** `messageId` makes the event recognisable when published again (e.g. one per ticket, clock and stage). */
   async emit(type: CrmEventType, ticketId: string, actor: string, parts: CrmEventParts = {}, messageId?: string): Promise<string> {
@@ -90,9 +87,9 @@ export class CrmEventRepository {
   }
 
   /**
-   * Several events in three statements whatever their number: the tickets (and activities) they
-   * describe read in one, the outbox rows written in one, the webhook deliveries and the
-   * notifications in one. In order.
+   * Several events in two statements whatever their number: the tickets (and activities) they
+   * describe read in one, the outbox rows, the webhook deliveries and the
+   * notifications written in another. In order.
    */
   async emitAll(events: CrmEventSpec[]): Promise<string[]> {
     if (events.length === 0) return [];
@@ -124,25 +121,24 @@ export class CrmEventRepository {
     return made.map((m) => m.envelope.id);
   }
 
-  /** The outbox rows in one statement, the webhook deliveries and the notifications in one. */
+  /**
+   * The outbox rows, the webhook deliveries and the notifications in one statement, from one JSON
+   * parameter (no per-character escaping of text arrays; each envelope sent once). A notice says
+   * `webhooks: true` (added last, as a spread would) when the statement queued deliveries.
+   */
   private async queue(made: MadeEvent[]): Promise<void> {
-    await this.outbox.enqueueMany(made.map(({ type, envelope }) => ({ exchange: Exchanges.crmEvents, routingKey: type, envelope })));
-    // Each notice twice, with and without `webhooks`: which one goes depends on whether the insert queued deliveries.
     await this.db.query(
-      `WITH queued AS (
+      `WITH given AS MATERIALIZED (
+         SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (exchange text, routing_key text, envelope jsonb, notice text))
+           WITH ORDINALITY AS g(exchange, routing_key, envelope, notice, n)),
+       outboxed AS (${insertOutboxFrom('given', '$3')}),
+       queued AS (
          INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body)
-         SELECT w.id, e.id, e.type, e.body FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS e(id, type, body)
-           JOIN webhook_endpoints w ON w.event_types = '{}' OR e.type = ANY (w.event_types)
+         SELECT w.id, g.envelope->>'id', g.routing_key, g.envelope FROM given g
+           JOIN webhook_endpoints w ON w.event_types = '{}' OR g.routing_key = ANY (w.event_types)
          RETURNING 1)
-       SELECT count(pg_notify($4, CASE WHEN EXISTS (SELECT 1 FROM queued) THEN n.flagged ELSE n.plain END)) FROM unnest($5::text[], $6::text[]) AS n(plain, flagged)`,
-      [
-        made.map((m) => m.envelope.id),
-        made.map((m) => m.type),
-        made.map((m) => JSON.stringify(m.envelope)),
-        CHANGES_CHANNEL,
-        made.map((m) => noticeText(m.notice)),
-        made.map((m) => noticeText({ ...m.notice, webhooks: true })),
-      ],
+       SELECT count(pg_notify($2, CASE WHEN EXISTS (SELECT 1 FROM queued) THEN left(g.notice, -1) || ',"webhooks":true}' ELSE g.notice END) ORDER BY g.n) FROM given g`,
+      [JSON.stringify(made.map((m) => ({ exchange: Exchanges.crmEvents, routing_key: m.type, envelope: m.envelope, notice: noticeText(m.notice) }))), CHANGES_CHANNEL, outboxTraceContext()],
     );
   }
 

@@ -1,4 +1,6 @@
+import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import type { Queryable } from './queryable';
+import { appendRawLog, rawLogRows } from './raw-log';
 
 const LOCK = 'pg_advisory_xact_lock(hashtextextended($1, 0))';
 
@@ -26,15 +28,17 @@ export class Locks {
    * What recording deliveries takes first, in one statement: the locks of each delivery's keys
    * without waiting (for each set, true when one of its keys is held by another transaction:
    * busy; every free key is held from now on, a key this transaction holds counts as free),
-   * and the accounts' locks, shared (see accountShared), which are waited for.
+   * and the accounts' locks, shared (see accountShared), which are waited for. `logged`: raw log
+   * entries appended in the same statement (RawLog.append's, without a round trip of its own).
    */
-  async forDeliveries(sets: string[][], accountIds: string[]): Promise<boolean[]> {
+  async forDeliveries(sets: string[][], accountIds: string[], logged: Envelope<RawActivityPayload>[] = []): Promise<boolean[]> {
     const pairs = sets.flatMap((keys, index) => sortedKeys(keys).map((key) => ({ key, index })));
     const { rows } = await this.db.query<{ busy: number[]; now: Date }>(
-      `SELECT ARRAY(SELECT DISTINCT i FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
+      `WITH logged AS (${appendRawLog('$4')})
+       SELECT ARRAY(SELECT DISTINCT i FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
               (SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($3::text[]) AS k) AS shared,
               now() AS now`,
-      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index), sortedKeys(accountIds.map(accountKey))],
+      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index), sortedKeys(accountIds.map(accountKey)), rawLogRows(logged)],
     );
     this.clock?.learn(rows[0]!.now);
     const busy = new Set(rows[0]!.busy);

@@ -21,25 +21,35 @@ interface RawLogRow {
   message: Buffer;
 }
 
-/** The statement that logs deliveries, in the order given, each once ($1..$7: arrays of rawLogColumns' values). */
-export const APPEND_RAW_LOG = `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
-  SELECT id, env_name, kind, for_user_id, received_at, body_sha256, convert_to(message, 'UTF8')
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+/**
+ * The INSERT that logs deliveries, in the order given, each once, from `parameter`: one JSON
+ * array (rawLogRows). A JSON parameter is written and read without the per-character escaping
+ * text arrays need, and a `json` value keeps its text as given, so `message` holds the
+ * envelope's bytes exactly as JSON.stringify wrote them. It runs alone (append) or as a CTE of
+ * the statement that takes a recording's locks (Locks.forDeliveries), one round trip for both.
+ */
+export const appendRawLog = (parameter: string): string => `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
+  SELECT id, env_name, kind, for_user_id, received_at, body_sha256, convert_to(message::text, 'UTF8')
+    FROM ROWS FROM (json_to_recordset(${parameter}::json) AS (id text, env_name text, kind text, for_user_id text, received_at timestamptz, body_sha256 text, message json))
       WITH ORDINALITY AS t(id, env_name, kind, for_user_id, received_at, body_sha256, message, n)
    ORDER BY n
   ON CONFLICT (delivery_id) DO NOTHING`;
 
-/** The columns of APPEND_RAW_LOG, one array each, the envelopes' order kept. */
-export function rawLogColumns(envelopes: Envelope<RawActivityPayload>[]): unknown[] {
-  return [
-    envelopes.map((envelope) => envelope.id),
-    envelopes.map((envelope) => envelope.payload.envName),
-    envelopes.map((envelope) => envelope.payload.kind),
-    envelopes.map((envelope) => envelope.payload.forUserId),
-    envelopes.map((envelope) => envelope.payload.receivedAt),
-    envelopes.map((envelope) => envelope.payload.bodySha256),
-    envelopes.map((envelope) => JSON.stringify(envelope)),
-  ];
+const APPEND_RAW_LOG = appendRawLog('$1');
+
+/** appendRawLog's parameter: one JSON array of the envelopes' rows, their order kept. */
+export function rawLogRows(envelopes: Envelope<RawActivityPayload>[]): string {
+  return JSON.stringify(
+    envelopes.map((envelope) => ({
+      id: envelope.id,
+      env_name: envelope.payload.envName,
+      kind: envelope.payload.kind,
+      for_user_id: envelope.payload.forUserId,
+      received_at: envelope.payload.receivedAt,
+      body_sha256: envelope.payload.bodySha256,
+      message: envelope,
+    })),
+  );
 }
 
 /**
@@ -55,7 +65,7 @@ export class RawLog {
    */
   async append(envelopes: Envelope<RawActivityPayload>[]): Promise<number> {
     if (envelopes.length === 0) return 0;
-    const { rowCount } = await this.db.query(APPEND_RAW_LOG, rawLogColumns(envelopes));
+    const { rowCount } = await this.db.query(APPEND_RAW_LOG, [rawLogRows(envelopes)]);
     return rowCount ?? 0;
   }
 

@@ -1,4 +1,4 @@
-import { enqueueOutbox, enqueueOutboxMany, type OutboxMessage } from '@crm/messaging';
+import { enqueueOutbox } from '@crm/messaging';
 import type { Envelope } from '@crm/contracts';
 import { isReachable, withTransaction, type Pool, type PoolClient } from '@crm/db';
 import { AccountRepository } from './accounts';
@@ -24,8 +24,6 @@ import { WebhookRepository } from './webhooks';
 /** Messages stored to be published after the commit (the transactional outbox). */
 export interface Outbox {
   enqueue(exchange: string, routingKey: string, envelope: Envelope): Promise<void>;
-  /** Several in one statement, published in this order. */
-  enqueueMany(messages: OutboxMessage[]): Promise<void>;
 }
 
 /** Everything one transaction can read and change; every repository runs on the same connection. */
@@ -87,7 +85,6 @@ export class TransactionClock {
 function boundTo(db: PoolClient): TicketingTx {
   const outbox: Outbox = {
     enqueue: (exchange, routingKey, envelope) => enqueueOutbox(db, exchange, routingKey, envelope),
-    enqueueMany: (messages) => enqueueOutboxMany(db, messages),
   };
   const clock = new TransactionClock(db);
   return {
@@ -105,7 +102,7 @@ function boundTo(db: PoolClient): TicketingTx {
     outbox,
     life: new TicketLifeRepository(db),
     merges: new MergeRepository(db),
-    crmEvents: new CrmEventRepository(db, outbox),
+    crmEvents: new CrmEventRepository(db),
     webhooks: new WebhookRepository(db),
     sla: new SlaRepository(db),
     searchQueries: new SearchQueryRepository(db),
