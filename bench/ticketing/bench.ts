@@ -1,28 +1,32 @@
 /**
  * Ticketing throughput and latency, on the real RabbitMQ and PostgreSQL of this machine.
  *
- * Runs webhook-ingest, auth and ticketing in this process against a fresh virtual host and
- * fresh databases, and sends signed DM deliveries over HTTP to webhook-ingest, as the social
+ * Runs webhook-ingest, auth and ticketing against a fresh virtual host and fresh databases, and sends signed DM deliveries over HTTP to webhook-ingest, as the social
  * platform does. A trigger added to the bench database (not to the service's migrations)
  * sends a NOTIFY per activity row; PostgreSQL delivers it when the row's transaction commits,
  * which is the moment measured.
  *
- *   1. latency: BENCH_DELIVERIES deliveries sent at a steady BENCH_RATE per second (300 by
- *      default; open loop); per delivery, the time from webhook-ingest's HTTP 200 to the commit
- *      of its activity (p50, p99, max). Then the same count as fast as BENCH_CONCURRENCY senders
- *      can (saturation: the end-to-end rate, and the latency a queue adds).
- *   2. throughput: with ticketing stopped, BENCH_BACKLOG deliveries are accepted and queued;
- *      then one ticketing process starts and turns the backlog into tickets. Rate = deliveries
+ *   1. latency: after a warm-up (a first DM of each of the BENCH_CUSTOMERS customers), BENCH_DELIVERIES
+ *      deliveries sent at a steady BENCH_RATE per second (300 by default; open loop), a share
+ *      BENCH_NEW_SHARE (0.1) of them from customers never seen before (new conversations, tickets
+ *      opened), the others joining the open tickets; per delivery, the time from webhook-ingest's
+ *      HTTP 200 to the commit of its activity (p50, p99, max). Then the same count as fast as
+ *      BENCH_CONCURRENCY senders can (saturation: the end-to-end rate, and the latency a queue adds).
+ *      Deliveries are serialised and signed before each phase and sent with node:http over kept-alive
+ *      connections, so the load generator takes as little as it can of the two cores it shares.
+ *   2. throughput: with ticketing stopped, BENCH_BACKLOG deliveries are accepted and queued (DMs
+ *      of the known customers, joining their tickets); then one ticketing process starts and
+ *      turns the backlog into tickets. Rate = deliveries
  *      committed per second between its first and last commit: the deliveries/s printed.
  *   3. one large delivery: BENCH_LARGE_DMS DMs (5,000) of one customer in one signed delivery,
  *      followed by 9 single DMs of the same customer and then a DM for another account; the
  *      seconds from the large delivery accepted to its last DM committed, and the time the other
  *      account's DM took to commit meanwhile.
  *
- * Ticketing runs in a process of its own (ticketing-process.ts), as it does in production, so
- * the load generator, webhook-ingest and auth (in this process) do not take its CPU; with
- * BENCH_SEPARATE=0 everything shares this one process (one core for all JavaScript), as the
- * first figures in RESULTS.md were measured.
+ * Ticketing and webhook-ingest run in processes of their own (service-process.ts), as they do in
+ * production, so the load generator and auth (in this process) do not take their CPU nor delay
+ * the moments measured; with BENCH_SEPARATE=0 everything shares this one process (one core for
+ * all JavaScript), as the first figures in RESULTS.md were measured.
  * BENCH_CPU_PROFILE_DIR=<dir> has the ticketing process write a V8 CPU profile per start there
  * (open it in Chrome DevTools or speedscope).
  *
@@ -32,6 +36,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
@@ -52,6 +57,8 @@ const settings = {
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 8),
   backlog: Number(process.env.BENCH_BACKLOG ?? 5000),
   customers: Number(process.env.BENCH_CUSTOMERS ?? 500),
+  /** The share of deliveries (after the warm-up) from a customer never seen before: a new conversation, a ticket opened. */
+  newShare: Number(process.env.BENCH_NEW_SHARE ?? 0.1),
   largeDms: Number(process.env.BENCH_LARGE_DMS ?? 5000),
   timeoutMs: Number(process.env.BENCH_TIMEOUT_MS ?? 300_000),
   prefetch: process.env.ACTIVITY_PREFETCH ?? '100',
@@ -65,19 +72,19 @@ const round2 = (values: number[]) => values.map((value) => Math.round(value * 10
 /** The machine's load average (1, 5, 15 minutes) as the run starts: other work on it shows there. */
 const loadBefore = round2(os.loadavg());
 
-interface TicketingHandle {
+interface ServiceHandle {
   port: number;
   stop: () => Promise<void>;
 }
 
-/** Ticketing with `env` as its settings: in a child process (BENCH_SEPARATE, the default) or in this one. */
-async function runTicketing(env: Record<string, string>): Promise<TicketingHandle> {
+/** Ticketing or webhook-ingest with `env` as its settings: in a child process (BENCH_SEPARATE, the default) or in this one. */
+async function runService(name: 'ticketing' | 'webhook-ingest', env: Record<string, string>): Promise<ServiceHandle> {
   if (!settings.separate) {
-    const ticketing = await startTicketing(loadTicketingConfig(env), { logger });
-    return { port: ticketing.port, stop: ticketing.stop };
+    const service = name === 'ticketing' ? await startTicketing(loadTicketingConfig(env), { logger }) : await startWebhookIngest(readIngestConfig(env), { logger });
+    return { port: service.port, stop: service.stop };
   }
-  const profile = settings.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'ticketing-process.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = settings.cpuProfileDir && name === 'ticketing' ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(__dirname, 'service-process.ts'), name], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
@@ -86,7 +93,7 @@ async function runTicketing(env: Record<string, string>): Promise<TicketingHandl
       const ready = /ready (\d+)/.exec(output);
       if (ready) resolve(Number(ready[1]));
     });
-    child.once('exit', (code) => reject(new Error(`the ticketing process exited (${code}) before it was ready`)));
+    child.once('exit', (code) => reject(new Error(`the ${name} process exited (${code}) before it was ready`)));
   });
   return {
     port,
@@ -96,6 +103,18 @@ async function runTicketing(env: Record<string, string>): Promise<TicketingHandl
     },
   };
 }
+
+/** A delivery's bytes as the platform sends them, and their signature. */
+interface Signed {
+  bytes: Buffer;
+  signature: string;
+}
+const signedOf = (delivery: object): Signed => {
+  const bytes = serializeLikePlatform(delivery);
+  return { bytes, signature: sign(CONSUMER_SECRET, bytes) };
+};
+/** webhook-ingest answered, and not 200: not retried. */
+class WebhookRefused extends Error {}
 
 const ACCOUNT = '8800000001';
 const OTHER_ACCOUNT = '8800000002';
@@ -140,6 +159,16 @@ async function watchCommits(databaseUrl: string): Promise<{ committed: Map<strin
 
 async function waitUntil(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Resolves once ticketing's outbox is empty: every CRM event of what was committed so far published. */
+async function outboxEmptied(databaseUrl: string): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  try {
+    while ((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox')).rows[0]!.n > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await pool.end();
+  }
 }
 
 /** Phase 3: the large delivery, 9 more DMs of its customer, then another account's DM; what each took to commit. */
@@ -194,10 +223,10 @@ async function main(): Promise<void> {
       { logger },
     );
     cleanup.unshift(auth.stop);
-    const ingest = await startWebhookIngest(readIngestConfig({ ...common, BODY_LIMIT: '4mb' }), { logger });
+    const ingest = await runService('webhook-ingest', { ...common, BODY_LIMIT: '4mb' });
     cleanup.unshift(ingest.stop);
     const ticketingEnv = { ...common, DATABASE_URL: ticketingDb.url, CRM_API_TOKENS: TOKEN, ACTIVITY_PREFETCH: settings.prefetch, ACTIVITY_TRANSACTIONS: settings.transactions };
-    let ticketing = await runTicketing(ticketingEnv);
+    let ticketing = await runService('ticketing', ticketingEnv);
     let stopTicketing = ticketing.stop;
     cleanup.unshift(() => stopTicketing());
 
@@ -211,47 +240,74 @@ async function main(): Promise<void> {
     }
 
     const webhook = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    /** Posts signed bytes over a kept-alive connection; resolves with the moment webhook-ingest's 200 arrived. */
+    function postSigned({ bytes, signature }: Signed): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const request = http.request(webhook, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': bytes.length, [SIGNATURE_HEADER]: signature } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const acceptedAt = performance.now();
+            if (response.statusCode === 200) resolve(acceptedAt);
+            else reject(new WebhookRefused(`webhook answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`));
+          });
+        });
+        request.on('error', reject);
+        request.end(bytes);
+      });
+    }
+    /**
+     * Posts a signed delivery; resolves when webhook-ingest answered 200. A connection that failed (reset, connect
+     * timeout on a busy machine) is tried again, as the platform retries a webhook; the same bytes are the same
+     * delivery, recorded once.
+     */
+    async function post(delivery: Signed | object): Promise<number> {
+      const signed = 'signature' in delivery ? (delivery as Signed) : signedOf(delivery);
+      const attempt = () => postSigned(signed);
+      const again = (error: unknown) => (error instanceof WebhookRefused ? Promise.reject(error) : attempt());
+      return attempt().catch(again).catch(again);
+    }
     let sequence = 0;
-    /** Posts a signed delivery; resolves when webhook-ingest answered 200. */
-    async function post(delivery: object): Promise<number> {
-      const bytes = serializeLikePlatform(delivery);
-      const request = () => fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(CONSUMER_SECRET, bytes) }, body: bytes });
-      // A connection that failed (reset, connect timeout on a machine this busy) is tried again, as the platform retries a
-      // webhook; the same bytes are the same delivery, recorded once.
-      const response = await request().catch(() => request()).catch(() => request());
-      const acceptedAt = performance.now();
-      if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
-      return acceptedAt;
+    /**
+     * The next `count` DM deliveries, signed ahead so that sending costs the machine as little as it can (the platform
+     * signs elsewhere): from the BENCH_CUSTOMERS customers in turn, every 1/BENCH_NEW_SHARE-th from a customer never
+     * seen before (a new conversation: a ticket opened).
+     */
+    function nextDeliveries(count: number, newShare = settings.newShare): (Signed & { eventId: string })[] {
+      const every = newShare > 0 ? Math.round(1 / newShare) : 0;
+      return Array.from({ length: count }, () => {
+        sequence += 1;
+        const fresh = every > 0 && sequence % every === 0;
+        const n = fresh ? settings.customers + sequence : sequence % settings.customers;
+        const customer = { id: String(9_000_000_000 + n), screenName: `customer${n}` };
+        const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
+        return { eventId: delivery.direct_message_events[0]!.id, ...signedOf(delivery) };
+      });
     }
-    /** Sends one signed DM delivery; resolves with its event id and when webhook-ingest answered 200. */
-    async function send(): Promise<{ eventId: string; acceptedAt: number }> {
-      sequence += 1;
-      const customer = { id: String(9_000_000_000 + (sequence % settings.customers)), screenName: `customer${sequence % settings.customers}` };
-      const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
-      return { eventId: delivery.direct_message_events[0]!.id, acceptedAt: await post(delivery) };
-    }
-    async function sendMany(count: number, concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+    async function sendMany(deliveries: (Signed & { eventId: string })[], concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
       const sent: { eventId: string; acceptedAt: number }[] = [];
       let next = 0;
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
-          while (next < count) {
+          while (next < deliveries.length) {
+            const delivery = deliveries[next]!;
             next += 1;
-            sent.push(await send());
+            sent.push({ eventId: delivery.eventId, acceptedAt: await post(delivery) });
           }
         }),
       );
       return sent;
     }
 
-    /** Sends `count` deliveries at a fixed rate, whatever the answers' pace (as the platform does). */
-    async function sendAtRate(count: number, perSecond: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+    /** Sends the deliveries at a fixed rate, whatever the answers' pace (as the platform does). */
+    async function sendAtRate(deliveries: (Signed & { eventId: string })[], perSecond: number): Promise<{ eventId: string; acceptedAt: number }[]> {
       const start = performance.now();
       const pending: Promise<{ eventId: string; acceptedAt: number }>[] = [];
-      for (let i = 0; i < count; i += 1) {
+      for (const [i, delivery] of deliveries.entries()) {
         const wait = start + (i * 1000) / perSecond - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        pending.push(send());
+        pending.push(post(delivery).then((acceptedAt) => ({ eventId: delivery.eventId, acceptedAt })));
       }
       return Promise.all(pending);
     }
@@ -264,12 +320,14 @@ async function main(): Promise<void> {
     // 1. Latency, webhook accepted -> ticket committed.
     const watch = await watchCommits(ticketingDb.url);
     cleanup.push(watch.stop);
-    const warmup = await sendMany(200, settings.concurrency);
+    // Warm-up: a first DM of every customer (their conversations have tickets, the processes' code is compiled).
+    const warmup = await sendMany(nextDeliveries(settings.customers, 0), settings.concurrency);
     await waitUntil(() => warmup.every((s) => watch.committed.has(s.eventId)));
-    const paced = await sendAtRate(settings.deliveries, settings.rate);
+    await outboxEmptied(ticketingDb.url); // the warm-up's CRM events out too: the steady phase starts steady
+    const paced = await sendAtRate(nextDeliveries(settings.deliveries), settings.rate);
     await waitUntil(() => paced.every((s) => watch.committed.has(s.eventId)));
     const started = performance.now();
-    const saturated = await sendMany(settings.deliveries, settings.concurrency);
+    const saturated = await sendMany(nextDeliveries(settings.deliveries), settings.concurrency);
     await waitUntil(() => saturated.every((s) => watch.committed.has(s.eventId)));
     const lastCommit = Math.max(...saturated.map((s) => watch.committed.get(s.eventId)!));
     const endToEndRate = settings.deliveries / ((lastCommit - started) / 1000);
@@ -277,8 +335,9 @@ async function main(): Promise<void> {
     // 2. Throughput of one ticketing process over a backlog.
     await ticketing.stop();
     stopTicketing = async () => undefined;
-    const backlog = await sendMany(settings.backlog, 16);
-    ticketing = await runTicketing(ticketingEnv);
+    // Every conversation of the backlog has its ticket, as in the figures this one is compared with (RESULTS.md).
+    const backlog = await sendMany(nextDeliveries(settings.backlog, 0), 16);
+    ticketing = await runService('ticketing', ticketingEnv);
     stopTicketing = ticketing.stop;
     await waitUntil(() => backlog.every((s) => watch.committed.has(s.eventId)));
     const commits = backlog.map((s) => watch.committed.get(s.eventId)!).sort((a, b) => a - b);
