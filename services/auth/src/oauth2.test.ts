@@ -3,16 +3,16 @@
  * page, calls signed with the account's bearer token, refreshes before expiry (the refresh
  * token rotates), on demand when a call finds the token expired or refused, one refresh at a
  * time across two "replicas", a refused refresh marking the account for reconnection, a
- * network failure keeping the tokens, every bad callback answered with a 4xx page, and reads
+ * network failure keeping the tokens, a CREDENTIALS_KEY rotation re-sealing them, every bad callback answered with a 4xx page, and reads
  * through v2 that answer an OAuth 2.0 and an OAuth 1.0a account alike, and as v1.1 answers.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import axios from 'axios';
 import { createPool, type Pool } from '@crm/db';
 import { browserSession, testLogger, waitFor } from '@crm/testing';
 import { AccountStore } from './adapters/accounts';
 import { AuthEvents } from './adapters/events';
-import { aadFor } from './adapters/key-rotation';
+import { aadFor, rotateCredentialsKey } from './adapters/key-rotation';
 import { Keyring } from './adapters/keyring';
 import { PlatformClient } from './adapters/platform/client';
 import type { TokenPair } from './adapters/platform/oauth1';
@@ -65,13 +65,13 @@ const post = (accountId: string, text: string) => h.crm.post(`/v1/accounts/${acc
  * Another "replica": a refresher on its own pool, platform client and store, sharing only the
  * database. What it announces goes to the shared outbox, which auth's relay publishes.
  */
-function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000, marginMs = 600_000): TokenRefresher {
+function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000, marginMs = 600_000, keys = keyring()): TokenRefresher {
   const pool = createPool(h.db.url, { applicationName: 'auth-replica' });
   pools.push(pool);
   const platform = new PlatformClient({ baseUrl, consumerKey: h.secrets.consumerKey, consumerSecret: h.secrets.consumerSecret, timeoutMs: 2_000, logger: testLogger() });
   const tokens = new OAuth2TokenEndpoint(platform, { clientId: h.secrets.oauth2ClientId, clientSecret: h.secrets.oauth2ClientSecret });
   const events = new AuthEvents(pool, { kick: async () => undefined });
-  return new TokenRefresher({ accounts: new AccountStore(pool, keyring()), tokens, events, logger: testLogger() }, { marginMs, lockWaitMs });
+  return new TokenRefresher({ accounts: new AccountStore(pool, keys), tokens, events, logger: testLogger() }, { marginMs, lockWaitMs });
 }
 
 describe('connecting with OAuth 2.0 and PKCE', () => {
@@ -351,6 +351,36 @@ describe('refreshing access tokens', () => {
     const res = await post(accountId, 'revoked');
     expect(res.status).toBe(404);
     expect(res.data.error.code).toBe('account_not_connected');
+  });
+});
+
+describe('rotating CREDENTIALS_KEY', () => {
+  it("re-seals an OAuth 2.0 account's access and refresh tokens, which then refresh with the new key alone", async () => {
+    const accountId = await h.connectOAuth2('@rotated_rita');
+    const before = await tokensOf(accountId);
+    const oldKey = h.secrets.credentialsKey;
+    const newKey = randomBytes(32).toString('base64');
+    const newKeyOnly = new Keyring(newKey);
+    const sealedWith = async (keys: Keyring) => {
+      const row = await accountRow(accountId);
+      return { accessToken: keys.open(row.access_token_sealed, aadFor.accessToken(accountId)), refreshToken: keys.open(row.refresh_token_sealed, aadFor.refreshToken(accountId)) };
+    };
+    try {
+      const resealed = await rotateCredentialsKey(h.auth.pool, new Keyring(newKey, oldKey));
+      expect(resealed['accounts.refresh_token_sealed']).toBeGreaterThanOrEqual(1);
+      expect(await sealedWith(newKeyOnly)).toEqual(before);
+      await expect(sealedWith(new Keyring(oldKey))).rejects.toThrow('sealed with another key');
+
+      const outcome = await replica(h.simulatorUrl, 5_000, 600_000, newKeyOnly).refreshDue();
+      expect(outcome.failed).toBe(0);
+      const after = await sealedWith(newKeyOnly);
+      expect(after.refreshToken).not.toBe(before.refreshToken);
+      expect(after.accessToken).not.toBe(before.accessToken);
+    } finally {
+      // The running auth of this file holds the old key: seal everything with it again.
+      await rotateCredentialsKey(h.auth.pool, new Keyring(oldKey, newKey));
+    }
+    expect((await post(accountId, 'after a key rotation')).data).toMatchObject({ outcome: 'succeeded' });
   });
 });
 
