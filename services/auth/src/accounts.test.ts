@@ -211,14 +211,14 @@ describe('the CRM API', () => {
 });
 
 describe('imported credentials', () => {
-  it('checks a token pair with verify_credentials before storing it, and says so', async () => {
+  it('checks a token pair with /2/users/me before storing it, and says so', async () => {
     const issued = (await h.sim.post('/control/platform/tokens', { user: '@imported_ida' })).data;
     const res = await h.crm.put(`/v1/accounts/${issued.userId}/credentials`, { accessToken: issued.oauthToken, accessTokenSecret: issued.oauthTokenSecret });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ accountId: issued.userId, screenName: 'imported_ida', via: 'import', status: 'connected', accessTokenMasked: `${issued.oauthToken.slice(0, 4)}…${issued.oauthToken.slice(-4)}` });
     expect(JSON.stringify(res.data)).not.toContain(issued.oauthTokenSecret);
     expect(res.data.consumerKey).toBe(`${h.secrets.consumerKey.slice(0, 4)}…${h.secrets.consumerKey.slice(-4)}`);
-    expect((await h.platformRequests('/1.1/account/verify_credentials.json'))[0]).toMatchObject({ caller: { kind: 'user', userId: issued.userId }, status: 200 });
+    expect((await h.platformRequests('/2/users/me', 'GET')).find((entry) => entry.caller.userId === issued.userId)).toMatchObject({ caller: { kind: 'user', userId: issued.userId }, status: 200 });
     const event = await h.waitForPublished('account.connected', (p) => p.accountId === issued.userId);
     expect(event.envelope.payload).toMatchObject({ via: 'import', accessTokenMasked: res.data.accessTokenMasked, consumerKey: h.secrets.consumerKey });
     expect(JSON.stringify(event.envelope)).not.toContain(issued.oauthToken);

@@ -2,7 +2,7 @@ import type { Logger } from '@crm/logging';
 import type { AccessToken, AccountStore, AccountSummary, OAuth2Tokens } from '../adapters/accounts';
 import type { ConnectionProtocol, ConnectionRequests, OpenResult } from '../adapters/connection-requests';
 import type { AuthEvents } from '../adapters/events';
-import type { PlatformClient } from '../adapters/platform/client';
+import type { PlatformClient, Signer } from '../adapters/platform/client';
 import { newState, OAUTH2_SCOPES, pkcePair, type OAuth2TokenEndpoint } from '../adapters/platform/oauth2';
 import { PlatformRejected } from '../domain/platform-errors';
 
@@ -195,10 +195,7 @@ export class AccountService {
     let user: VerifiedUser;
     try {
       tokens = await this.deps.tokens.exchangeCode(query.code!, claim.secret, this.options.callbackUrl());
-      const answer = await this.deps.platform.call({ method: 'GET', path: '/2/users/me' }, { kind: 'oauth2-user', accessToken: tokens.accessToken });
-      const me = (answer.data as { data?: { id?: unknown; username?: unknown; name?: unknown } } | null)?.data;
-      if (typeof me?.id !== 'string' || typeof me.username !== 'string') throw new ConnectionFailed('/2/users/me answered without a user');
-      user = { id_str: me.id, screen_name: me.username, name: typeof me.name === 'string' ? me.name : undefined };
+      user = await this.me({ kind: 'oauth2-user', accessToken: tokens.accessToken });
     } catch (error) {
       this.deps.logger.warn('OAuth 2.0 connection could not be completed', { reason: (error as Error).message });
       return { status: 'failed', reason: (error as Error).message };
@@ -277,11 +274,17 @@ export class AccountService {
     });
   }
 
-  private async verify(token: AccessToken): Promise<VerifiedUser> {
-    const answer = await this.deps.platform.call({ method: 'GET', path: '/1.1/account/verify_credentials.json' }, { kind: 'user', token });
-    const user = answer.data as Partial<VerifiedUser> | null;
-    if (!user?.id_str || !user.screen_name) throw new ConnectionFailed('verify_credentials answered without a user');
-    return { id_str: user.id_str, screen_name: user.screen_name, name: user.name };
+  /** The user an OAuth 1.0a token pair belongs to. */
+  private verify(token: AccessToken): Promise<VerifiedUser> {
+    return this.me({ kind: 'user', token });
+  }
+
+  /** The user a credential of either protocol belongs to, by `GET /2/users/me`. */
+  private async me(signer: Signer): Promise<VerifiedUser> {
+    const answer = await this.deps.platform.call({ method: 'GET', path: '/2/users/me' }, signer);
+    const me = (answer.data as { data?: { id?: unknown; username?: unknown; name?: unknown } } | null)?.data;
+    if (typeof me?.id !== 'string' || typeof me.username !== 'string') throw new ConnectionFailed('/2/users/me answered without a user');
+    return { id_str: me.id, screen_name: me.username, name: typeof me.name === 'string' ? me.name : undefined };
   }
 
   private async store(user: VerifiedUser, token: AccessToken, via: 'oauth' | 'import'): Promise<AccountSummary> {
