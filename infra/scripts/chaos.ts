@@ -5,9 +5,12 @@
  *   accepted  deliveries answered 200 at least once
  *   lost      accepted DMs with no activity in ticketing
  *   doubled   DMs recorded more than once, or conversations with more than one ticket
+ * The deliveries are spread over one round of every disruption (and one interval more), so each
+ * disruption meets traffic however fast the services record it.
  * Runs on a fresh virtual host and fresh databases; stops by itself; exit code 1 when
- * anything was lost or doubled. Options: --deliveries N (2000), --senders N (100),
- * --interval MS between disruptions (4000), --no-server-restarts (services only).
+ * anything was lost or doubled, or a kind of disruption did not happen. Options:
+ * --deliveries N (2000), --senders N (100), --interval MS between disruptions (4000),
+ * --no-server-restarts (services only).
  * It restarts the machine's RabbitMQ and PostgreSQL: run it on a machine of your own.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -126,7 +129,7 @@ function disruptions(services: Service[], options: Options) {
       done.push(name);
     }
   })();
-  return { done, stop: async () => { stopped = true; await loop; } };
+  return { done, kinds: actions.length, stop: async () => { stopped = true; await loop; } };
 }
 
 /** Sends one delivery until webhook-ingest answers 200 (the platform retries too), at most `attempts` times. */
@@ -154,13 +157,21 @@ function plannedDeliveries(options: Options): { eventId: string; body: Buffer }[
   return planned;
 }
 
-async function sendAll(url: string, planned: { eventId: string; body: Buffer }[], concurrency = 16) {
+/**
+ * Sends every planned delivery, 16 at a time, spread over at least `spreadOverMs` (delivery i
+ * not before its share of that time), so that the disruptions happen while traffic flows
+ * however fast the services record it.
+ */
+async function sendAll(url: string, planned: { eventId: string; body: Buffer }[], spreadOverMs: number, concurrency = 16) {
   const accepted = new Set<string>();
   let refused = 0;
   let next = 0;
+  const started = Date.now();
   const worker = async () => {
     for (let i = next++; i < planned.length; i = next++) {
       const { eventId, body } = planned[i]!;
+      const due = started + (spreadOverMs * i) / planned.length;
+      if (due > Date.now()) await sleep(due - Date.now());
       if (await deliver(url, body)) accepted.add(eventId);
       else refused += 1;
     }
@@ -230,7 +241,8 @@ async function main(): Promise<void> {
     const planned = plannedDeliveries(options);
     console.log(`chaos: ${options.deliveries} DMs (${planned.length} deliveries with duplicates) from ${options.senders} senders, a disruption every ${options.intervalMs} ms`);
     const chaos = disruptions(services, options);
-    const { accepted, refused } = await sendAll(`http://127.0.0.1:${ingestPort}/webhooks/${ENV_NAME}`, planned);
+    // One round of every disruption (each takes up to about 2 s besides its interval) and one more interval, while deliveries arrive.
+    const { accepted, refused } = await sendAll(`http://127.0.0.1:${ingestPort}/webhooks/${ENV_NAME}`, planned, (chaos.kinds + 1) * (options.intervalMs + 2000));
     await chaos.stop();
     for (const service of services) if (service.child?.exitCode !== null) start(service);
     await Promise.all(services.map((service) => waitReady(service)));
@@ -239,7 +251,9 @@ async function main(): Promise<void> {
     const report = { accepted: accepted.size, refused, ...result, deadLetters: await deadLetters(vhost.url), disruptions: chaos.done.length, seconds: Math.round((Date.now() - started) / 1000) };
     console.log(JSON.stringify(report));
     console.log(`disruptions: ${[...new Set(chaos.done)].map((name) => `${name} x${chaos.done.filter((d) => d === name).length}`).join(', ')}`);
-    process.exitCode = result.lost > 0 || result.doubledActivities > 0 || result.doubledTickets > 0 ? 1 : 0;
+    const missed = chaos.kinds - new Set(chaos.done).size;
+    if (missed > 0) console.error(`${missed} kind(s) of disruption did not happen while deliveries arrived: a longer run (--deliveries) or a shorter --interval tests them`);
+    process.exitCode = result.lost > 0 || result.doubledActivities > 0 || result.doubledTickets > 0 || missed > 0 ? 1 : 0;
   } finally {
     await Promise.all(services.map((service) => kill(service)));
     await pool.end();
