@@ -165,6 +165,8 @@ export function authenticate(ctx: PlatformContext, required: Requirement): Reque
     locals(res).who = caller;
     locals(res).caller = summary(caller);
     if (!satisfies(required, caller)) throw Errors.wrongCredentialKind(`this route needs ${required} credentials, got ${caller.kind}`);
+    // The platform's v1.1 routes know OAuth 1.0a user context only: an OAuth 2.0 user token is refused there.
+    if (caller.kind === 'user' && caller.scopes && req.originalUrl.startsWith('/1.1/')) throw Errors.wrongCredentialKind('v1.1 routes take OAuth 1.0a user context, not an OAuth 2.0 user token');
 
     const fault = ctx.state.takeFault(req.method, req.originalUrl.split('?')[0]!);
     if (fault?.status) {
