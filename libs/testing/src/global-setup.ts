@@ -1,9 +1,41 @@
+import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port, timeout: 1_000 }, () => resolve(true));
+    socket.on('error', () => resolve(false)).on('timeout', () => resolve(false));
+    socket.unref();
+  });
+
+/**
+ * Some tests stop the broker's application and start it again; a run cut off in between leaves
+ * the machine's RabbitMQ node up with its application stopped. The next run starts it again.
+ */
+async function startStoppedLocalBroker(): Promise<void> {
+  const url = new URL(process.env.AMQP_URL ?? 'amqp://127.0.0.1:5672');
+  if (!['127.0.0.1', 'localhost'].includes(url.hostname) || (await accepts(url.hostname, Number(url.port || 5672)))) return;
+  const nodeAnswers = await run('rabbitmqctl', ['-q', 'ping']).then(() => true, () => false);
+  if (!nodeAnswers) return;
+  process.stderr.write('RabbitMQ runs with its application stopped (a test run was cut off while a test had it stopped): starting it\n');
+  try {
+    await run('rabbitmqctl', ['start_app']);
+    await run('rabbitmqctl', ['await_startup']);
+  } catch (error) {
+    process.stderr.write(`could not start RabbitMQ's application: ${(error as Error).message.split('\n')[0]}\n`);
+  }
+}
+
 /**
  * Gives the tests a RabbitMQ and a PostgreSQL: the URLs in AMQP_URL and DATABASE_URL when
  * set; else containers, when a Docker engine answers; else the local servers of our
  * machines (127.0.0.1).
  */
 export default async function globalSetup(): Promise<void> {
+  await startStoppedLocalBroker();
   if (process.env.AMQP_URL && process.env.DATABASE_URL) return;
   const { getContainerRuntimeClient } = await import('testcontainers');
   const hasDocker = await getContainerRuntimeClient().then(
