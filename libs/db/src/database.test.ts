@@ -89,3 +89,19 @@ describe('prepared statements', () => {
     }
   });
 });
+
+describe('idle connections', () => {
+  it('tells of an idle connection the server ends, and answers the next query on another', async () => {
+    const heard: Error[] = [];
+    const own = createPool(db.url, { max: 1, applicationName: 'idle-ended', onIdleError: (error) => heard.push(error) });
+    try {
+      await own.query('SELECT 1');
+      await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'idle-ended'");
+      for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(heard).toEqual([expect.objectContaining({ code: '57P01' })]);
+      expect((await own.query<{ n: number }>('SELECT 2 AS n')).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await own.end();
+    }
+  });
+});

@@ -71,7 +71,14 @@ class PreparingClient extends pg.Client {
   }
 }
 
-export function createPool(url: string, options: { max?: number; applicationName?: string } & SessionTimeouts = {}): pg.Pool {
+export interface PoolOptions extends SessionTimeouts {
+  max?: number;
+  applicationName?: string;
+  /** Told when the server ends an idle connection (a restart, a failover, an administrator); the pool opens another. */
+  onIdleError?: (error: Error) => void;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     Client: PreparingClient,
     connectionString: url,
@@ -82,6 +89,9 @@ export function createPool(url: string, options: { max?: number; applicationName
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs } : {}),
   });
+  // node-postgres emits an idle connection's error on the pool, and an 'error' event nobody hears
+  // throws: without this listener a connection the server ends would end the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
   pools.set(pool, options.applicationName ?? 'pool');
   return pool;
 }

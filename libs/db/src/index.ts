@@ -1,2 +1,2 @@
-export { createPool, ensureDatabase, migrate, withTransaction, PREPARED_PER_CONNECTION, TRANSACTION_ATTEMPTS, isReachable, type SessionTimeouts, type Pool, type PoolClient } from './database';
+export { createPool, ensureDatabase, migrate, withTransaction, PREPARED_PER_CONNECTION, TRANSACTION_ATTEMPTS, isReachable, type SessionTimeouts, type PoolOptions, type Pool, type PoolClient } from './database';
 export { runMigrationCommand, migrationSettings, MigrationSettingsError, type MigrationSettings } from './migrate-command';

@@ -124,8 +124,8 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
     lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     idleInTransactionTimeoutMs: config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    onIdleError: (error) => logger.warn('idle database connection failed', { reason: error.message }),
   });
-  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
   return new TicketingStore(pool);
 }
 

@@ -80,8 +80,10 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
 
   await ensureDatabase(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL);
   await migrate(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, MIGRATIONS_DIR, logger);
-  const pool = createPool(config.DATABASE_URL, { applicationName: 'tracking' });
-  pool.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
+  const pool = createPool(config.DATABASE_URL, {
+    applicationName: 'tracking',
+    onIdleError: (error) => logger.warn('idle database connection failed', { reason: error.message }),
+  });
   const clients = new ClientsStore(pool, new SecretBox(config.CREDENTIALS_KEY));
 
   const lookups = taskLookups(config, clients, logger);

@@ -47,8 +47,11 @@ export class AuthDatabase {
     const migrationUrl = config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
     await ensureDatabase(migrationUrl);
     await migrate(migrationUrl, options.migrationsDir, logger);
-    const opened = createPool(config.DATABASE_URL, { applicationName: options.applicationName, max: options.max });
-    opened.on('error', (error) => logger.warn('idle database connection failed', { reason: error.message }));
+    const opened = createPool(config.DATABASE_URL, {
+      applicationName: options.applicationName,
+      max: options.max,
+      onIdleError: (error) => logger.warn('idle database connection failed', { reason: error.message }),
+    });
     return new AuthDatabase(opened, config);
   }
 
