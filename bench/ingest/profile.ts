@@ -29,6 +29,7 @@ interface Profile {
 
 /** Category of a module path or URL, first match wins. */
 const CATEGORIES: Array<[string, RegExp]> = [
+  ['tracing (OpenTelemetry: context, spans, HTTP instrumentation)', /@opentelemetry|libs\/telemetry/],
   ['signature and hashes (HMAC, SHA-256; ETag in the anchor)', /webhook-signature|internal\/crypto/],
   ['JSON parse and shape check', /domain\/delivery|libs\/contracts\/src\/(delivery|json-depth)/],
   ['logging', /winston|logform|libs\/logging|triple-beam|readable-stream|safe-stable-stringify|colors|internal\/console/],
@@ -72,6 +73,7 @@ function categoryOf(frame: ProfileNode['callFrame'], module: string): string {
   if (frame.functionName === '(garbage collector)') return 'garbage collection';
   if (frame.functionName === '(program)') return 'V8/native (program)';
   if (!frame.url && /^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(frame.functionName)) return 'socket writes (native)';
+  if (!frame.url && frame.functionName === 'parse') return 'JSON parse and shape check'; // V8's JSON.parse
   for (const [name, pattern] of CATEGORIES) if (pattern.test(module)) return name;
   return 'other';
 }
