@@ -34,16 +34,14 @@ export interface OutboxRow {
   trace_context: TraceCarrier | null;
 }
 
-/** A message to store in the outbox. */
-export interface OutboxMessage {
-  exchange: string;
-  routingKey: string;
-  envelope: Envelope;
-}
-
 /** Stores a message to publish, in the caller's transaction (`client` is inside BEGIN). */
 export async function enqueueOutbox(client: PoolClient, exchange: string, routingKey: string, envelope: Envelope): Promise<void> {
-  await enqueueOutboxMany(client, [{ exchange, routingKey, envelope }]);
+  await client.query('INSERT INTO outbox (exchange, routing_key, envelope, trace_context) VALUES ($1, $2, $3::jsonb, $4::jsonb)', [
+    exchange,
+    routingKey,
+    JSON.stringify(envelope),
+    outboxTraceContext(),
+  ]);
 }
 
 /** The trace context stored with outbox rows (the current trace's), as a JSON parameter; null outside any trace. */
@@ -56,21 +54,10 @@ export function outboxTraceContext(): string | null {
  * The INSERT of outbox rows selected from `source`, a relation with the columns exchange,
  * routing_key, envelope (jsonb) and n (their order, which the relay keeps); `traceParameter`
  * holds outboxTraceContext(). For a statement that stores its messages with other work in one
- * round trip (a CTE); enqueueOutboxMany is that statement alone.
+ * round trip (a CTE).
  */
 export const insertOutboxFrom = (source: string, traceParameter: string): string =>
   `INSERT INTO outbox (exchange, routing_key, envelope, trace_context) SELECT exchange, routing_key, envelope, ${traceParameter}::jsonb FROM ${source} ORDER BY n`;
-
-/** Stores several messages in one statement, relayed in the order given. */
-export async function enqueueOutboxMany(client: PoolClient, messages: OutboxMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  // One JSON array rather than text arrays: envelopes go as they are, without the per-character escaping arrays need.
-  await client.query(
-    `WITH m AS (SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (exchange text, routing_key text, envelope jsonb)) WITH ORDINALITY AS m(exchange, routing_key, envelope, n))
-     ${insertOutboxFrom('m', '$2')}`,
-    [JSON.stringify(messages.map((m) => ({ exchange: m.exchange, routing_key: m.routingKey, envelope: m.envelope }))), outboxTraceContext()],
-  );
-}
 
 /**
  * The oldest waiting messages, locked for this transaction; rows another relay holds right now
