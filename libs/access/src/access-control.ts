@@ -20,6 +20,8 @@ export interface AccessControlOptions {
   cacheTtlMs: number;
   /** The process's broker: revocations heard on `access.events` empty the cache at once. */
   broker: Broker;
+  /** Whether the service serves ticket-limited principals (launch sessions); see `authenticate`. */
+  servesTicketLimited?: boolean;
 }
 
 export interface AccessControl {
@@ -29,6 +31,11 @@ export interface AccessControl {
   ready: () => Promise<void>;
   /** Stops hearing revocations (a stop step). */
   close: () => Promise<void>;
+  /**
+   * Calls `listener` with the id of every credential or session revoked from now on (what
+   * holds a principal open, such as an event stream, ends it: `principal.revokedBy(id)`).
+   */
+  onRevoked: (listener: (id: string) => void) => () => void;
 }
 
 /**
@@ -38,16 +45,29 @@ export interface AccessControl {
  */
 export function accessControl(options: AccessControlOptions): AccessControl {
   const { verify, clear } = cachedVerifier(options.verify, { ttlMs: options.cacheTtlMs });
+  const listeners = new Set<(id: string) => void>();
   const revocations = listenForRevocations(options.broker, (id) => {
     clear();
     options.logger.info('credential revoked; cached checks forgotten', { principalId: id });
+    for (const listener of listeners) listener(id);
   });
   return {
     handlers: [
-      authenticate({ bootstrapTokens: options.bootstrapTokens, verify, logger: options.logger, ratePerMinute: options.ratePerMinute, failuresPerMinute: options.failuresPerMinute }),
+      authenticate({
+        bootstrapTokens: options.bootstrapTokens,
+        verify,
+        logger: options.logger,
+        ratePerMinute: options.ratePerMinute,
+        failuresPerMinute: options.failuresPerMinute,
+        servesTicketLimited: options.servesTicketLimited,
+      }),
       auditWrites(options.pool, options.logger),
     ],
     ready: revocations.ready,
     close: revocations.close,
+    onRevoked: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

@@ -9,9 +9,12 @@ describe('API tokens', () => {
     const b = newApiToken();
     expect(a.id).not.toBe(b.id);
     expect(a.secret).not.toBe(b.secret);
-    expect(parseApiToken(a.token)).toEqual({ id: a.id, secret: a.secret });
+    expect(parseApiToken(a.token)).toEqual({ kind: 'credential', id: a.id, secret: a.secret });
     expect(parseApiToken(`${a.token}x`)).toBeNull();
     expect(parseApiToken('local-dev-token')).toBeNull();
+    const session = newApiToken('session');
+    expect(session.token.startsWith('crs_')).toBe(true);
+    expect(parseApiToken(session.token)).toEqual({ kind: 'session', id: session.id, secret: session.secret });
   });
 });
 
@@ -27,6 +30,24 @@ describe('a principal', () => {
     expect(admin.has('accounts:manage')).toBe(true);
     expect(admin.allowsAccount('2')).toBe(true);
     expect(bootstrapPrincipal(1)).toMatchObject({ id: 'bootstrap-2', bootstrap: true, accountIds: null });
+  });
+
+  it('limited to tickets reaches those tickets only, and no account or tracking client directly', () => {
+    const launch = new Principal(grant({ id: 'launch-1', scopes: ['tickets:read', 'tickets:write'], ticketIds: ['t1'], sessionId: 's1' }));
+    expect(launch.allowsTicket('t1')).toBe(true);
+    expect(launch.allowsTicket('t2')).toBe(false);
+    expect(launch.allowsAccount('1')).toBe(false);
+    expect(launch.allowsTrackingClient('acme')).toBe(false);
+    expect(launch.accountIds).toEqual([]);
+    expect(launch.trackingClientIds).toEqual([]);
+    expect(new Principal(grant()).allowsTicket('any')).toBe(true);
+  });
+
+  it('is ended by a revocation of its credential or of its session', () => {
+    const session = new Principal(grant({ id: 'cred1', sessionId: 'sess1' }));
+    expect(session.revokedBy('cred1')).toBe(true);
+    expect(session.revokedBy('sess1')).toBe(true);
+    expect(session.revokedBy('other')).toBe(false);
   });
 });
 

@@ -29,6 +29,11 @@ export interface AuthenticateOptions {
   ratePerMinute: number;
   /** Failed authentications per client address and minute before its credentials are no longer checked; 0 turns it off. */
   failuresPerMinute: number;
+  /**
+   * Whether this service serves ticket-limited principals (launch sessions): only ticketing,
+   * which checks each ticket; elsewhere they get 403 `outside_ticket_scope`.
+   */
+  servesTicketLimited?: boolean;
 }
 
 const challenge = { 'www-authenticate': 'Bearer' };
@@ -120,6 +125,9 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
     if (wait) {
       options.logger.warn('rate limit reached', { principalId: principal.id, path: requestPath(req) });
       throw tooMany('rate_limited', `this credential may send ${options.ratePerMinute} requests a minute`, wait);
+    }
+    if (principal.ticketIds !== null && !options.servesTicketLimited) {
+      throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
     }
     req.principal = principal;
     next();

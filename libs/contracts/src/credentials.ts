@@ -6,7 +6,7 @@ import { Nullable, StringEnum } from './schema';
  * What an API credential may do. `admin` holds every other scope (and the CRM_API_TOKENS
  * bootstrap tokens are `admin` with no limits).
  */
-export const SCOPES = ['tickets:read', 'tickets:write', 'accounts:manage', 'tracking:manage', 'admin'] as const;
+export const SCOPES = ['tickets:read', 'tickets:write', 'accounts:manage', 'tracking:manage', 'sessions:issue', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const CredentialGrantSchema = Type.Object(
@@ -16,6 +16,10 @@ export const CredentialGrantSchema = Type.Object(
     scopes: Type.Array(StringEnum(SCOPES)),
     accountIds: Nullable(Type.Array(Type.String(), { description: 'The accounts it may see and act on; null for every account.' })),
     trackingClientIds: Nullable(Type.Array(Type.String(), { description: 'The tracking clients it may see and manage; null for every client.' })),
+    ticketIds: Type.Optional(
+      Nullable(Type.Array(Type.String(), { description: 'The only tickets it may reach (a launch session); null or absent for no such limit. A ticket-limited grant reaches no account, list or tracking client directly.' })),
+    ),
+    sessionId: Type.Optional(Type.String({ minLength: 1, description: 'Set when the token is a session that auth issued (the console signing an agent in, or a launch link): the session, ended at sign-out or expiry.' })),
   },
   { additionalProperties: false, description: 'What auth answers for a valid API credential: who it is, its scopes and limits.' },
 );

@@ -73,7 +73,7 @@ export class ApiCredentialStore {
   /** The grant of a presented token; null when it is malformed, unknown, revoked or its secret is wrong. */
   async verify(token: string): Promise<CredentialGrant | null> {
     const parsed = parseApiToken(token);
-    if (!parsed) return null;
+    if (parsed?.kind !== 'credential') return null;
     const { rows } = await this.pool.query<CredentialRow>('SELECT * FROM api_credentials WHERE id = $1', [parsed.id]);
     const row = rows[0];
     const matches = sameSecret(hashSecret(parsed.secret), row?.secret_sha256 ?? NO_SUCH_HASH);
