@@ -150,6 +150,18 @@ describe('a session limited to one ticket (a launch link)', () => {
     const { rows } = await pool.query<{ status: string }>('SELECT status FROM tickets WHERE id = $1', [other]);
     expect(rows[0]!.status).not.toBe('merged');
   });
+
+  it('cannot unmerge its ticket from a ticket it was merged into (404 naming that one)', async () => {
+    await handled.wait(await publisher.delivery(directMessageReceived({ account: ACCOUNT_A, customer: { id: '3001969359', screenName: 'cai', name: 'Cai' }, text: 'me again', eventId: '910004' })));
+    const { rows } = await pool.query<{ ticket_id: string }>("SELECT ticket_id FROM activities WHERE account_id = $1 AND platform_event_id = '910004'", [ACCOUNT_A]);
+    const launched = rows[0]!.ticket_id;
+    expect((await api.post(`/v1/tickets/${other}/merge`, { sourceIds: [launched] })).status).toBe(200);
+    const { token } = auth.session({ ticketIds: [launched] });
+    expect((await api.get(`/v1/tickets/${launched}`, token)).status).toBe(200);
+    const unmerged = await post(`/v1/tickets/${launched}/unmerge`, {}, token);
+    expect(unmerged).toMatchObject({ status: 404, body: { error: { code: 'ticket_not_found', message: `no ticket with id '${other}'` } } });
+    expect((await pool.query<{ status: string }>('SELECT status FROM tickets WHERE id = $1', [launched])).rows[0]!.status).toBe('merged');
+  });
 });
 
 describe('GET /v1/me', () => {
