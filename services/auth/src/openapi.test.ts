@@ -71,6 +71,7 @@ function appWith(executed: ActionCall[]): Express {
     accounts: unused,
     webhooks: unused,
     executor,
+    sessions: unused,
     checkWebhooks: unused,
     logger: testLogger('auth-openapi'),
     access: [admin],

@@ -6,7 +6,6 @@ import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from 
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcServer, type OutboxRelay } from '@crm/messaging';
 import { accessControl } from '@crm/access';
-import { ApiCredentialStore } from './adapters/api-credentials';
 import { AuthDatabase } from './adapters/database';
 import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
@@ -21,6 +20,7 @@ import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
+import { SessionService } from './operations/sessions';
 import { TokenRefresher } from './operations/token-refresh';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { XaaAdmin, XaaReplays } from './operations/xaa';
@@ -41,8 +41,10 @@ export interface RunningService {
   activityConsumer: Consumer<RawActivityPayload>;
   /** `account.silent` from ticketing's silence alarm: replays of silent windows. */
   silentConsumer: Consumer<AccountSilentPayload>;
-  /** Publishes what auth enqueued in its transactions (account events, command results). */
+  /** Publishes what auth enqueued in its transactions (account events, command results, ended sessions). */
   relay: OutboxRelay;
+  /** Sessions issued to the console: verified like API credentials, ended at sign-out, purged a day after. */
+  sessions: SessionService;
   stop: () => Promise<void>;
 }
 
@@ -113,7 +115,7 @@ export function registerConfigSecrets(config: AuthConfig): void {
 
 type Parts = ReturnType<typeof platformParts>;
 
-/** auth's use cases: webhook administration, account connection, and actions for accounts. */
+/** auth's use cases: webhook administration, account connection, actions for accounts, and the console's sessions. */
 function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
   const { db, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
@@ -157,7 +159,11 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
-  return { webhooks, xaa, accountService, executor, refresher };
+  const sessions = new SessionService(
+    { store: db.sessions, credentials: db.apiCredentials, events, logger },
+    { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
+  );
+  return { webhooks, xaa, accountService, executor, refresher, sessions };
 }
 
 /**
@@ -170,7 +176,7 @@ function startTokenRefresh(refresher: TokenRefresher, intervalMs: number, logger
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
-function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; apiCredentials: ApiCredentialStore; replays: XaaReplays; logger: Logger }) {
+function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: ActionExecutor; accountService: AccountService; parts: Parts; sessions: SessionService; replays: XaaReplays; logger: Logger }) {
   const consumer = new Consumer<SocialCommandPayload>(broker, {
     queue: Queues.authCommands,
     topology: SYSTEM_TOPOLOGY,
@@ -191,7 +197,7 @@ function consumeAndAnswer(broker: Broker, config: AuthConfig, deps: { executor: 
     handler: createAccountSilentHandler({ replays: deps.replays, logger: deps.logger }),
   });
   const keyOptions = { webhookKeyOverlapMs: config.WEBHOOK_KEY_OVERLAP_SECONDS * 1000, callers: { webhookKey: config.WEBHOOK_KEY_CALLERS } };
-  const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, keyOptions), ...credentialRpcMethods(deps.apiCredentials)];
+  const methods = [...authRpcMethods(deps.parts.appCredentials, deps.executor, keyOptions), ...credentialRpcMethods(deps.sessions)];
   const rpc = new RpcServer(broker, { queue: Queues.authRpc, topology: SYSTEM_TOPOLOGY, producer: 'auth', methods });
   return { consumer, activityConsumer, silentConsumer, rpc };
 }
@@ -209,13 +215,21 @@ function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
   };
 }
 
-/** How API credentials are checked on /v1: the bootstrap tokens, rate limits and how long a check is remembered. */
+/**
+ * How API credentials are checked on /v1: the bootstrap tokens, rate limits and how long a
+ * check is remembered. Ticket-limited principals (launch sessions) get through to reach their
+ * own sign-out; auth's routes refuse them everything else (`outsideTicketScope`).
+ */
 const accessSettings = (config: AuthConfig) => ({
   bootstrapTokens: config.CRM_API_TOKENS,
   ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
   failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
   cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+  servesTicketLimited: true,
 });
+
+/** How often sessions that ended or expired more than a day ago are deleted. */
+const SESSION_PURGE_INTERVAL_MS = 3_600_000;
 
 const routeSettings = (config: AuthConfig) => ({
   crmConnectedUrl: config.CRM_CONNECTED_URL ?? null,
@@ -241,17 +255,16 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, xaa, accountService, executor, refresher } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor, refresher, sessions } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
-  const apiCredentials = db.apiCredentials;
-  const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, apiCredentials, replays: xaa.replays, logger });
-  const access = accessControl({ ...accessSettings(config), verify: (token) => apiCredentials.verify(token), pool: db.pool, logger, broker });
+  const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, sessions, replays: xaa.replays, logger });
+  const access = accessControl({ ...accessSettings(config), verify: (token) => sessions.verify(token), pool: db.pool, logger, broker });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
-    routes: authRoutes({ accounts: accountService, webhooks, executor, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
@@ -260,6 +273,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
 
   const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const stopTokenRefresh = startTokenRefresh(refresher, config.OAUTH2_REFRESH_INTERVAL_MS, logger);
+  const stopSessionPurge = everyInterval(SESSION_PURGE_INTERVAL_MS, 'session purge', () => sessions.purgeOld(), logger);
   const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
   timer?.unref();
 
@@ -274,10 +288,12 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     activityConsumer,
     silentConsumer,
     relay,
+    sessions,
     stop: async () => {
       if (timer) clearInterval(timer);
       await stopHeartbeat();
       await stopTokenRefresh();
+      await stopSessionPurge();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);

@@ -11,6 +11,7 @@ import { ConnectionRequests } from './connection-requests';
 import { AuthEvents } from './events';
 import { rotateCredentialsKey } from './key-rotation';
 import { Keyring } from './keyring';
+import { SessionStore } from './sessions';
 import { WebhookRegistrations } from './webhook-registrations';
 import { XaaStore } from './xaa-store';
 
@@ -26,6 +27,7 @@ export class AuthDatabase {
   readonly connectionRequests: ConnectionRequests;
   readonly commands: CommandStore;
   readonly apiCredentials: ApiCredentialStore;
+  readonly sessions: SessionStore;
   readonly xaa: XaaStore;
 
   private constructor(
@@ -39,6 +41,7 @@ export class AuthDatabase {
     this.connectionRequests = new ConnectionRequests(pool, this.keys);
     this.commands = new CommandStore(pool);
     this.apiCredentials = new ApiCredentialStore(pool);
+    this.sessions = new SessionStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
   }
 

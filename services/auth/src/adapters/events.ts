@@ -6,6 +6,7 @@ import {
   ACCOUNT_REVOKED_KEY,
   AuthAccountEventKeys,
   commandResultRoutingKey,
+  CredentialRevoked,
   Exchanges,
   SocialCommandResult,
   WebhookInvalid,
@@ -13,6 +14,7 @@ import {
   type AccountDisconnectedPayload,
   type AccountNeedsReconnectPayload,
   type AccountRevokedPayload,
+  type CredentialRevokedPayload,
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
 } from '@crm/contracts';
@@ -22,7 +24,7 @@ import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
 const PRODUCER = 'auth';
 
 /**
- * What auth tells the rest of the system: account events and command results. Each is enqueued
+ * What auth tells the rest of the system: account events, command results and ended sessions. Each is enqueued
  * in the outbox inside the transaction that stores the change it announces, so a change is
  * announced exactly when it is stored; the relay publishes it (broker-confirmed) after the commit.
  */
@@ -63,5 +65,10 @@ export class AuthEvents {
   commandResult(client: PoolClient, result: SocialCommandResultPayload): Promise<void> {
     const envelope = makeEnvelope(SocialCommandResult, PRODUCER, result, { id: `result-${result.commandId}` });
     return enqueueOutbox(client, Exchanges.socialCommandResults, commandResultRoutingKey(result.action, result.outcome), envelope);
+  }
+
+  /** A session ended (sign-out): on the `access.events` fanout, so every service's cache of checks forgets it and its open streams close. */
+  credentialRevoked(client: PoolClient, payload: CredentialRevokedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accessEvents, '', makeEnvelope(CredentialRevoked, PRODUCER, payload));
   }
 }

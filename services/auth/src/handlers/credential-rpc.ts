@@ -1,8 +1,8 @@
 import { CredentialVerifyRequest } from '@crm/contracts';
 import { rpcMethod, type RpcMethod } from '@crm/messaging';
-import type { ApiCredentialStore } from '../adapters/api-credentials';
+import type { SessionService } from '../operations/sessions';
 
-/** `auth.credential.verify.v1` on `auth.rpc`: the grant of an API token, or null. */
-export function credentialRpcMethods(store: ApiCredentialStore): RpcMethod[] {
-  return [rpcMethod(CredentialVerifyRequest, ({ token }) => store.verify(token))];
+/** `auth.credential.verify.v1` on `auth.rpc`: the grant of an API token (a credential or a session), or null. */
+export function credentialRpcMethods(tokens: Pick<SessionService, 'verify'>): RpcMethod[] {
+  return [rpcMethod(CredentialVerifyRequest, ({ token }) => tokens.verify(token))];
 }

@@ -5,6 +5,7 @@ import { AccountNotConnected, NeedsOAuth1, OwnerUnknown } from '../domain/errors
 import { ConfigurationError, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
+import { InvalidSessionTtl, InvalidSubjectToken, SignInRefused, TooManyFailedSignIns } from '../operations/sessions';
 
 /** Turns the domain's errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(logger: Logger): ErrorRequestHandler {
@@ -18,6 +19,10 @@ function rateLimited(seconds: number): HttpError {
 }
 
 function translate(error: unknown, logger: Logger): unknown {
+  if (error instanceof InvalidSubjectToken) return new HttpError(400, 'invalid_token', error.message);
+  if (error instanceof InvalidSessionTtl) return new HttpError(400, 'invalid_request', error.message);
+  if (error instanceof SignInRefused) return new HttpError(401, 'invalid_credential', error.message);
+  if (error instanceof TooManyFailedSignIns) return new HttpError(429, 'too_many_failures', error.message, { 'retry-after': String(error.retryAfterSeconds) });
   if (error instanceof InvalidInput) return new HttpError(400, 'invalid_input', error.problems.join('; '));
   if (error instanceof CommandConflict) return new HttpError(409, 'idempotency_key_reused', error.message);
   if (error instanceof CommandBusy) return new HttpError(409, 'command_in_progress', error.message, { 'retry-after': '5' });

@@ -7,21 +7,24 @@ import { mask } from '@crm/secrets';
 import type { AccountSummary } from '../adapters/accounts';
 import type { AccountService } from '../operations/accounts';
 import type { ActionExecutor } from '../operations/executor';
+import type { SessionService } from '../operations/sessions';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
 import { domainErrors } from './errors';
 import { bindingCookieName } from '../adapters/connection-requests';
 import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
 import { allowedAccountIdParam, bodyOf, optionalString, requiredString } from './params';
+import { sessionRoutes } from './session-routes';
 
 export interface AuthRoutesDeps {
   accounts: AccountService;
   webhooks: WebhookAdmin;
   executor: ActionExecutor;
+  sessions: SessionService;
   /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
   checkWebhooks: () => Promise<WebhookCheck>;
   logger: Logger;
-  /** Authentication, rate limit and audit (`accessControl` of @crm/access), mounted on /v1. */
+  /** Authentication, rate limit and audit (`accessControl` of @crm/access, serving ticket-limited principals: see `outsideTicketScope`), mounted on /v1. */
   access: RequestHandler[];
   /** Where a browser goes after a connection succeeded; auth's own page when null. */
   crmConnectedUrl: string | null;
@@ -163,12 +166,20 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
   });
 }
 
+/** A launch session (limited to tickets) reaches nothing of auth but its own sign-out: 403, as every service but ticketing answers it. */
+const outsideTicketScope: RequestHandler = (req, _res, next) => {
+  if (principalOf(req).ticketIds !== null) throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
+  next();
+};
+
 /** auth's HTTP API: the browser's OAuth routes, then everything the CRM calls with its bearer token. */
 export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
   return (app) => {
     const router = Router();
     browserRoutes(router, deps);
     router.use('/v1', ...deps.access);
+    sessionRoutes(router, deps.sessions);
+    router.use('/v1', outsideTicketScope);
     accountRoutes(router, deps);
     webhookRoutes(router, deps);
     actionRoutes(router, deps.executor);

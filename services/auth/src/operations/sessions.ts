@@ -1,0 +1,187 @@
+import { hashSecret, newApiToken, parseApiToken, type NewApiToken, type Principal } from '@crm/access';
+import type { CredentialGrant } from '@crm/contracts';
+import type { Logger } from '@crm/logging';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { ApiCredentialStore } from '../adapters/api-credentials';
+import type { AuthEvents } from '../adapters/events';
+import type { LiveSession, NewSession, SessionStore } from '../adapters/sessions';
+import { bootstrapNumber, bootstrapSessionGrant, DEFAULT_LAUNCH_TTL_SECONDS, isPresentableToken, launchGrant, sessionTtl } from '../domain/sessions';
+
+/** What issuing a session answers: the token (its secret's only copy), when it expires, and the grant it carries. */
+export interface IssuedSession {
+  token: string;
+  expiresAt: string;
+  grant: CredentialGrant;
+}
+
+/** The subject token holds characters no token has, or is too long: nothing was checked. */
+export class InvalidSubjectToken extends Error {
+  override name = 'InvalidSubjectToken';
+  constructor() {
+    super('the credential holds characters no credential has; paste it again');
+  }
+}
+
+/** The subject token is unknown, revoked, or itself a session. */
+export class SignInRefused extends Error {
+  override name = 'SignInRefused';
+  constructor() {
+    super('the credential is unknown or revoked');
+  }
+}
+
+/** The client address failed to sign in too often in the last minute; its sign-ins are refused unchecked. */
+export class TooManyFailedSignIns extends Error {
+  override name = 'TooManyFailedSignIns';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The lifetime asked for is outside 60..SESSION_MAX_TTL_SECONDS. */
+export class InvalidSessionTtl extends Error {
+  override name = 'InvalidSessionTtl';
+  constructor(maxSeconds: number) {
+    super(`ttlSeconds must be a whole number from 60 to ${maxSeconds}`);
+  }
+}
+
+export interface SessionSettings {
+  /** CRM_API_TOKENS: a sign-in with one of them gets a bootstrap session. */
+  bootstrapTokens: readonly string[];
+  /** SESSION_MAX_TTL_SECONDS: the longest session, and a sign-in's default. */
+  maxTtlSeconds: number;
+  /** AUTH_FAILURES_PER_MINUTE: failed sign-ins per client address and minute; 0 turns the limit off. */
+  failuresPerMinute: number;
+}
+
+/** Sessions that ended or expired this long ago are deleted by the periodic purge. */
+export const SESSION_RETENTION_SECONDS = 24 * 3_600;
+
+/** Failed sign-ins per client address and minute, in this process (as `authenticate` counts failed authentications). */
+function failureCounter(points: number) {
+  const limiter = points > 0 ? new RateLimiterMemory({ points, duration: 60 }) : null;
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  return {
+    /** The seconds to wait when `address` has used up its failures, else null. */
+    async exhausted(address: string): Promise<number | null> {
+      const state = await limiter?.get(address);
+      return state && state.consumedPoints >= points ? seconds(state.msBeforeNext) : null;
+    },
+    async count(address: string): Promise<void> {
+      // Past the limit consume() rejects; the next sign-in is refused by exhausted() anyway.
+      await limiter?.consume(address).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Sessions the console asks for (token exchange: the console is the actor, the agent's
+ * credential the subject): a sign-in with an agent's credential or a bootstrap token, or a
+ * launch link for one ticket. Services verify a session like any API token; its grant is
+ * the credential's current one, so revoking the credential ends its sessions.
+ */
+export class SessionService {
+  private readonly failures: ReturnType<typeof failureCounter>;
+  private readonly bootstrapHashes: string[];
+
+  constructor(
+    private readonly deps: { store: SessionStore; credentials: ApiCredentialStore; events: AuthEvents; logger: Logger },
+    private readonly settings: SessionSettings,
+  ) {
+    this.failures = failureCounter(settings.failuresPerMinute);
+    this.bootstrapHashes = settings.bootstrapTokens.map(hashSecret);
+  }
+
+  /** Signs the holder of `subjectToken` in: a session with its grant. Failures are counted per `clientAddress` (checked first). */
+  async signIn(request: { subjectToken: string; clientAddress: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
+    const ttlSeconds = this.ttl(request.ttlSeconds, this.settings.maxTtlSeconds);
+    const blocked = await this.failures.exhausted(request.clientAddress);
+    if (blocked !== null) throw new TooManyFailedSignIns(blocked);
+    if (!isPresentableToken(request.subjectToken)) throw new InvalidSubjectToken();
+
+    const number = bootstrapNumber(request.subjectToken, this.settings.bootstrapTokens);
+    if (number > 0) {
+      const grant = bootstrapSessionGrant(number);
+      const bootstrapSha256 = this.bootstrapHashes[number - 1]!;
+      return this.issue(newApiToken('session'), { kind: 'bootstrap', bootstrapSha256, scopes: grant.scopes, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, grant);
+    }
+    const parsed = parseApiToken(request.subjectToken);
+    const grant = parsed?.kind === 'credential' ? await this.deps.credentials.verify(request.subjectToken) : null;
+    if (!grant) {
+      await this.failures.count(request.clientAddress);
+      this.deps.logger.warn('sign-in refused', { reason: parsed?.kind === 'session' ? 'a session token' : 'unknown or revoked token', principalId: parsed?.id, clientAddress: request.clientAddress });
+      throw new SignInRefused();
+    }
+    return this.issue(newApiToken('session'), { kind: 'credential', credentialId: grant.id, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, { ...grant, ticketIds: null });
+  }
+
+  /** A launch link's session: reading and answering one ticket (ticketing checks which). */
+  async launch(request: { ticketId: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
+    const ttlSeconds = this.ttl(request.ttlSeconds, DEFAULT_LAUNCH_TTL_SECONDS);
+    const made = newApiToken('session');
+    const grant = launchGrant(made.id, request.ticketId);
+    return this.issue(made, { kind: 'launch', scopes: grant.scopes, ticketIds: [request.ticketId], principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, grant);
+  }
+
+  /** Ends a session at once and announces it (`auth.credential.revoked.v1 {id}` on access.events, through the outbox); false when it had ended or expired. */
+  async end(sessionId: string): Promise<boolean> {
+    const ended = await this.deps.events.storeAndAnnounce(async (client) => {
+      const done = await this.deps.store.end(client, sessionId);
+      if (done) await this.deps.events.credentialRevoked(client, { id: sessionId });
+      return done;
+    });
+    if (ended) this.deps.logger.info('session ended', { sessionId });
+    return ended;
+  }
+
+  /**
+   * The grant of an API token, credential or session; null when it is malformed, unknown,
+   * revoked, ended or expired, when its credential is revoked, or when its bootstrap token
+   * is no longer in CRM_API_TOKENS. What auth.rpc and auth's own /v1 answer with.
+   */
+  async verify(token: string): Promise<CredentialGrant | null> {
+    const parsed = parseApiToken(token);
+    if (parsed?.kind === 'credential') return this.deps.credentials.verify(token);
+    if (parsed?.kind !== 'session') return null;
+    const session = await this.deps.store.findLive(parsed.id, parsed.secret);
+    return session ? this.grantOf(session) : null;
+  }
+
+  /** Deletes the sessions that ended or expired more than a day ago. */
+  async purgeOld(): Promise<number> {
+    const purged = await this.deps.store.purge(SESSION_RETENTION_SECONDS);
+    if (purged > 0) this.deps.logger.info('old sessions purged', { purged });
+    return purged;
+  }
+
+  private grantOf(session: LiveSession): CredentialGrant | null {
+    const sessionId = session.id;
+    switch (session.kind) {
+      case 'credential': {
+        const credential = session.credential!;
+        if (credential.revoked) return null;
+        const { name, scopes, accountIds, trackingClientIds } = credential;
+        return { id: session.principalId, name, scopes, accountIds, trackingClientIds, ticketIds: null, sessionId };
+      }
+      case 'bootstrap':
+        // The token was taken out of CRM_API_TOKENS: its sessions end with it.
+        if (!this.bootstrapHashes.includes(session.bootstrapSha256!)) return null;
+        return { id: session.principalId, name: session.principalName, scopes: session.scopes!, accountIds: null, trackingClientIds: null, ticketIds: null, sessionId };
+      case 'launch':
+        return { id: session.principalId, name: session.principalName, scopes: session.scopes!, accountIds: null, trackingClientIds: null, ticketIds: session.ticketIds, sessionId };
+    }
+  }
+
+  private ttl(requested: number | undefined, defaultSeconds: number): number {
+    const ttl = sessionTtl(requested, defaultSeconds, this.settings.maxTtlSeconds);
+    if (ttl === null) throw new InvalidSessionTtl(this.settings.maxTtlSeconds);
+    return ttl;
+  }
+
+  private async issue({ id, secret, token }: NewApiToken, session: NewSession, grant: Omit<CredentialGrant, 'sessionId'>): Promise<IssuedSession> {
+    const { expiresAt } = await this.deps.store.create(session, id, secret);
+    this.deps.logger.info('session issued', { sessionId: id, kind: session.kind, principalId: session.principalId, issuedBy: session.issuedBy });
+    return { token, expiresAt: expiresAt.toISOString(), grant: { ...grant, sessionId: id } };
+  }
+}
