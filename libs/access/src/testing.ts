@@ -7,6 +7,12 @@ import { newApiToken } from './tokens';
 export interface CredentialStandIn {
   /** Makes a credential auth would answer for; returns its token and id. */
   credential: (scopes: Scope[], limits?: { accountIds?: string[]; trackingClientIds?: string[] }) => { token: string; id: string };
+  /**
+   * Makes a session auth would answer for (`crs_` token): by default a launch link for the
+   * tickets given (`launch-<sessionId>`, tickets:read and tickets:write); with `credentialId`,
+   * a console sign-in of that credential. Returns its token, principal id and session id.
+   */
+  session: (options: { ticketIds?: string[]; credentialId?: string; scopes?: Scope[]; accountIds?: string[] }) => { token: string; id: string; sessionId: string };
   /** Auth answers null for the token from now on (without telling anyone: caches keep it until their TTL). */
   revoke: (token: string) => void;
   /** Announces a revocation on `access.events`, as auth's CLI does. */
@@ -42,6 +48,13 @@ export async function startCredentialStandIn(amqpUrl: string, logger: Logger): P
       const { id, token } = newApiToken();
       grants.set(token, { id, name: `test ${id}`, scopes, accountIds: limits.accountIds ?? null, trackingClientIds: limits.trackingClientIds ?? null });
       return { id, token };
+    },
+    session: (options) => {
+      const { id: sessionId, token } = newApiToken('session');
+      const id = options.credentialId ?? `launch-${sessionId}`;
+      const scopes = options.scopes ?? ['tickets:read', 'tickets:write'];
+      grants.set(token, { id, name: `test session ${sessionId}`, scopes, accountIds: options.accountIds ?? null, trackingClientIds: null, ticketIds: options.ticketIds ?? null, sessionId });
+      return { token, id, sessionId };
     },
     revoke: (token) => grants.set(token, null),
     announce: (id) => publisher.publish(Exchanges.accessEvents, '', makeEnvelope(CredentialRevoked, 'auth', { id })),

@@ -158,7 +158,7 @@ export const RPC_ROUTES: RpcRoute[] = [
   { request: SearchPostsRequest, result: SearchPostsResultSchema, queue: Queues.authRpc, server: 'auth', callers: ['ticketing'] },
   { request: CredentialVerifyRequest, result: Nullable(CredentialGrantSchema), queue: Queues.authRpc, server: 'auth', callers: ['ticketing', 'tracking'] },
   { request: TrackingTaskRequest, result: TrackingTaskResultSchema, queue: Queues.trackingRpc, server: 'tracking', callers: [] },
-  { request: TrackingLiveRequest, result: TrackingLiveViewSchema, queue: Queues.trackingRpc, server: 'tracking', callers: [] },
+  { request: TrackingLiveRequest, result: TrackingLiveViewSchema, queue: Queues.trackingRpc, server: 'tracking', callers: ['ticketing'] },
   { request: TrackingAvailabilityRequest, result: TrackingAvailabilitySchema, queue: Queues.trackingRpc, server: 'tracking', callers: ['ticketing'] },
 ];
 

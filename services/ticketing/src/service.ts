@@ -186,7 +186,8 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   const retention = new Periodic('retention', async () => {
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
     const expired = await store.transaction((tx) => tx.held.expireBefore(daysAgo(config.HELD_TTL_DAYS)));
-    if (purged + expired > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired });
+    const keysForgotten = await store.transaction((tx) => tx.idempotencyKeys.purgeBefore(new Date(clock().getTime() - config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)));
+    if (purged + expired + keysForgotten > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired, idempotencyKeysForgotten: keysForgotten });
   }, logger);
   return { sla, searchQueries, slaTimers, searchRuns, retention, silences, silenceChecks };
 }
@@ -275,6 +276,21 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
   ];
 }
 
+/** Authentication, rate limits and the audit of writes on /v1; ticketing serves sessions limited to tickets (it checks each ticket). */
+function accessOf(config: TicketingConfig, parts: { store: TicketingStore; logger: Logger; rpc: RpcClient; broker: Broker }): AccessControl {
+  return accessControl({
+    bootstrapTokens: config.CRM_API_TOKENS,
+    verify: rpcCredentialVerifier(parts.rpc),
+    pool: parts.store.pool,
+    logger: parts.logger,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    broker: parts.broker,
+    servesTicketLimited: true,
+  });
+}
+
 /**
  * Starts the whole service in this process: database (created and migrated), broker,
  * consumers of activity, account events and command results, the release of held
@@ -294,18 +310,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, recordingTransactions: config.ACTIVITY_TRANSACTIONS, onRawLogged: options.onRawLogged });
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
-  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange });
+  const access = accessOf(config, { store, logger, rpc, broker });
+  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange, onRevoked: access.onRevoked });
   const timed = timedWork(config, options, { store, relay, rpc, rawLog });
-  const access = accessControl({
-    bootstrapTokens: config.CRM_API_TOKENS,
-    verify: rpcCredentialVerifier(rpc),
-    pool: store.pool,
-    logger,
-    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
-    failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
-    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
-    broker,
-  });
   const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries, access });
   const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life, access });
 

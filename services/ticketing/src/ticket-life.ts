@@ -1,4 +1,4 @@
-import type { Express, Response } from 'express';
+import type { Express } from 'express';
 import type { TicketingStore } from './adapters/db/store';
 import type { Logger } from '@crm/logging';
 import { SecretBox } from '@crm/secrets';
@@ -6,7 +6,7 @@ import { ChangeListener } from './adapters/db/change-listener';
 import type { TicketingConfig } from './config';
 import { isUuid } from './domain/ids';
 import { lifeRoutes } from './http/life-routes';
-import { liveRoutes } from './http/live-routes';
+import { EventStreams, liveRoutes } from './http/live-routes';
 import { webhookRoutes } from './http/webhook-routes';
 import { LiveEvents, TYPING_TTL_MS } from './operations/live-events';
 import { Merges } from './operations/merges';
@@ -22,6 +22,8 @@ export interface TicketLifeDeps {
   kickOutbox: () => void;
   /** The exchange commands go to (tests rename it). */
   commandsExchange?: string;
+  /** Calls the listener with the id of every credential or session revoked (`accessControl`'s `onRevoked`). */
+  onRevoked: (listener: (id: string) => void) => () => void;
 }
 
 /**
@@ -34,7 +36,9 @@ export function ticketLife(deps: TicketLifeDeps) {
   const { config, store, logger } = deps;
   const changes = new ChangeListener(config.DATABASE_URL, logger);
   const live = new LiveEvents(TYPING_TTL_MS);
-  const streams = new Set<Response>();
+  const streams = new EventStreams({ perPrincipal: config.EVENT_STREAMS_PER_CREDENTIAL, perProcess: config.EVENT_STREAMS_PER_PROCESS, bufferBytes: config.EVENT_STREAM_BUFFER_BYTES });
+  // An open stream is no longer checked: it ends when its credential or session is revoked.
+  const stopHearingRevocations = deps.onRevoked((id) => streams.endRevoked(id));
   const kickOutbox = deps.kickOutbox;
   const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;
   const endpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void dispatcher.kick() });
@@ -63,8 +67,9 @@ export function ticketLife(deps: TicketLifeDeps) {
     start: () => dispatcher.start(config.WEBHOOK_INTERVAL_MS),
     /** Before HTTP closes: live streams never end by themselves. */
     endStreams: async () => {
+      stopHearingRevocations();
       live.close();
-      for (const stream of streams) stream.end();
+      streams.endAll();
       await changes.stop();
     },
     stop: () => dispatcher.stop(),

@@ -44,3 +44,15 @@ export function watchStore(store: TicketingStore): void {
   watchHeldDeliveries(store);
   watchSilentAccounts(store);
 }
+
+/** Event streams (GET /v1/events) dropped because their client did not read what was sent. */
+export const eventStreamsDropped = new prometheus.Counter({
+  name: 'event_streams_dropped_total',
+  help: 'Event streams this replica dropped because their unsent events passed EVENT_STREAM_BUFFER_BYTES (the client did not read).',
+});
+
+/** Event streams open in this replica. */
+export const eventStreamsOpen = new prometheus.Gauge({
+  name: 'event_streams_open',
+  help: 'Event streams (GET /v1/events) this replica holds open.',
+});

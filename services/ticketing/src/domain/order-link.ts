@@ -49,3 +49,11 @@ export function trackingState(
   }
   return { available: answer.available, reason: answer.reason ?? (answer.available ? 'available' : 'unknown'), message: answer.message ?? '', checkedAt: answer.checkedAt.toISOString(), stale };
 }
+
+/**
+ * What tracking answers for a client it does not know (services/tracking lookups.ts): given,
+ * unasked, for a client the credential may not see, so the two cannot be told apart.
+ */
+export function unknownClientAnswer(clientId: string, taskId: string) {
+  return { clientId, taskId, available: false, reason: 'client_not_found' as const, message: `tracking is not set up for client '${clientId}'; the CRM turns it on with PUT /v1/clients/${clientId}` };
+}

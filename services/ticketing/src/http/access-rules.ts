@@ -1,5 +1,6 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { principalOf, requireScope, whoAmI, type Principal } from '@crm/access';
+import { HttpError } from '@crm/http';
 import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
 import { AccountNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
@@ -22,13 +23,33 @@ async function accountOfTicket(store: TicketingStore, id: unknown): Promise<stri
   return (await store.read.tickets.ticket(id))?.account_id ?? null;
 }
 
-/** Every ticket named must be of an account the credential may see (404, as if it did not exist). */
+/**
+ * Every ticket named must be one the principal may reach, else 404 as if it did not exist: for
+ * a ticket-limited principal (a launch session) one of its tickets; for any other, a ticket of
+ * an account it may see.
+ */
 async function requireVisibleTickets(store: TicketingStore, principal: Principal, ids: unknown[]): Promise<void> {
-  if (principal.accountIds === null) return;
   for (const id of ids) {
+    if (principal.ticketIds !== null) {
+      if (!principal.allowsTicket(String(id))) throw new TicketNotFound(String(id));
+      continue;
+    }
+    if (principal.accountIds === null) continue;
     const accountId = await accountOfTicket(store, id);
     if (accountId !== null && !principal.allowsAccount(accountId)) throw new TicketNotFound(String(id));
   }
+}
+
+/**
+ * A ticket-limited principal reaches `GET /v1/events` and `/v1/tickets/:id` with its
+ * sub-routes (which ticket: `requireVisibleTickets`); anything else is 403.
+ */
+const TICKET_LIMITED_REACH = [/^\/events$/, /^\/tickets\/[^/]+(\/.*)?$/];
+
+function requireTicketScope(req: Request): void {
+  if (principalOf(req).ticketIds === null) return;
+  const reached = TICKET_LIMITED_REACH.some((path) => path.test(req.path)) && (req.method === 'GET' || req.method === 'HEAD' || !req.path.startsWith('/events'));
+  if (!reached) throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches only that ticket and the event stream');
 }
 
 const idsIn = (body: unknown, field: 'ids' | 'sourceIds'): unknown[] => {
@@ -44,7 +65,10 @@ const idsIn = (body: unknown, field: 'ids' | 'sourceIds'): unknown[] => {
 export function mountAccessRules(app: Express, access: RequestHandler[], store: TicketingStore): void {
   app.use('/v1', ...access);
   app.get('/v1/me', whoAmI);
-  app.use('/v1', (req, res, next) => scopeFor(req)(req, res, next));
+  app.use('/v1', (req, res, next) => {
+    requireTicketScope(req);
+    scopeFor(req)(req, res, next);
+  });
   app.use('/v1/tickets/:id', async (req, _res, next) => {
     await requireVisibleTickets(store, principalOf(req), [req.params.id, ...idsIn(req.body, 'sourceIds')]);
     next();

@@ -4,6 +4,7 @@ import type { Merges } from '../operations/merges';
 import type { TicketActions } from '../operations/ticket-actions';
 import { testRouting } from '../operations/route-test';
 import type { TicketChanges } from '../operations/ticket-changes';
+import { idempotencyKeyOf, markReplayed } from './idempotency';
 import { platformIdParam } from './params';
 import { activityJson } from './presenters';
 import { principalOf } from './principal';
@@ -48,7 +49,8 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
     });
 
     app.post('/v1/tickets/:id/actions', async (req: Request<{ id: string }>, res: Response) => {
-      const { activityId } = await deps.actions.request(req.params.id, req.body, principalOf(req));
+      const { activityId, replayed } = await deps.actions.request(req.params.id, req.body, principalOf(req), idempotencyKeyOf(req));
+      markReplayed(res, replayed);
       res.status(202).json({ activityId, status: 'pending' });
     });
 

@@ -10,6 +10,7 @@ import type { Replies } from '../operations/send-reply';
 import { mountAccessRules, visibleAccounts } from './access-rules';
 import { encodeCursor, encodeIdCursor } from './cursor';
 import { domainErrors } from './errors';
+import { idempotencyKeyOf, markReplayed } from './idempotency';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
 import type { TicketRow } from '../adapters/db/ticket-queries';
 import { searchQueryRoutes } from './search-query-routes';
@@ -24,7 +25,7 @@ export interface RouteDeps {
   /** Agents' replies from tickets. */
   replies: Pick<Replies, 'send'>;
   /** Tickets linked to orders, and tracking's availability for them. */
-  orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current'>;
+  orderLinks: Pick<OrderLinks, 'link' | 'unlink' | 'current' | 'liveView'>;
   /** The state of each account's search queries. */
   searchQueries: Pick<SearchQueries, 'states'>;
   view: TicketView;
@@ -72,12 +73,20 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
   });
 
   app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
-    const { activityId } = await deps.replies.send(ticketIdOf(req), req.body);
+    const { activityId, replayed } = await deps.replies.send(ticketIdOf(req), req.body, idempotencyKeyOf(req));
+    markReplayed(res, replayed);
     res.status(202).json({ activityId, status: 'pending' });
   });
 
   app.put('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
-    res.json(orderJson(await deps.orderLinks.link(ticketIdOf(req), req.body), deps.view));
+    const principal = principalOf(req);
+    res.json(orderJson(await deps.orderLinks.link(ticketIdOf(req), req.body, (clientId) => principal.allowsTrackingClient(clientId)), deps.view));
+  });
+
+  // The console's map: a ticket-limited principal (a launch session) sees its ticket's order; any other needs the order's tracking client.
+  app.get('/v1/tickets/:id/order/live', async (req: Request<{ id: string }>, res: Response) => {
+    const principal = principalOf(req);
+    res.json(await deps.orderLinks.liveView(ticketIdOf(req), (clientId) => principal.ticketIds !== null || principal.allowsTrackingClient(clientId)));
   });
 
   app.delete('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {

@@ -1,3 +1,5 @@
+import type { TrackingErrorCode } from '@crm/contracts';
+
 /**
  * What a use case refuses, whatever asked it (HTTP, a message): each names what is wrong;
  * http/errors.ts says how the API answers it.
@@ -60,6 +62,22 @@ export class NothingToReplyTo extends Error {
 /** An order link's body is not acceptable; the message names each bad field. */
 export class InvalidOrderLink extends Error {
   override name = 'InvalidOrderLink';
+}
+
+/** Tracking could not show a linked order: `code` is tracking's (client_not_found, task_not_found, provider_timeout, ...). */
+export class TrackingLookupFailed extends Error {
+  override name = 'TrackingLookupFailed';
+  constructor(
+    readonly code: TrackingErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Tracking did not answer in time (or failed in a way of its own). */
+export class TrackingUnavailable extends Error {
+  override name = 'TrackingUnavailable';
 }
 
 /** A partner configuration's body is not acceptable; the message names each bad field. */

@@ -1,13 +1,15 @@
+import { TRACKING_ERROR_CODES, type TrackingErrorCode, type TrackingLiveView } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
+import { RpcError } from '@crm/messaging';
 import type { TrackingClient } from '../adapters/broker/tracking';
 import type { TicketingStore } from '../adapters/db/store';
 import { isMissingTicket, type OrderRow } from '../adapters/db/ticket-orders';
-import { needsRefresh, readOrderLink, type OrderLink } from '../domain/order-link';
-import { InvalidOrderLink, TicketNotFound } from './errors';
+import { needsRefresh, readOrderLink, unknownClientAnswer, type OrderLink } from '../domain/order-link';
+import { InvalidOrderLink, notFound, TicketNotFound, TrackingLookupFailed, TrackingUnavailable } from './errors';
 
 export interface OrderLinksDeps {
   store: TicketingStore;
-  tracking: Pick<TrackingClient, 'availability'>;
+  tracking: Pick<TrackingClient, 'availability' | 'live'>;
   logger: Logger;
   /** An answer older than this is asked again when the ticket is read. */
   refreshAfterMs: number;
@@ -26,14 +28,46 @@ export class OrderLinks {
 
   constructor(private readonly deps: OrderLinksDeps) {}
 
-  async link(ticketId: string, body: unknown): Promise<OrderRow> {
+  /**
+   * Links the ticket to the order and asks tracking about it. A client the caller may not see
+   * (`mayUseClient`) is answered, before anything is looked up and without asking tracking, as
+   * tracking answers an unknown client; nothing is stored.
+   */
+  async link(ticketId: string, body: unknown, mayUseClient: (clientId: string) => boolean): Promise<OrderRow> {
     const read = readOrderLink(body);
     if ('problems' in read) throw new InvalidOrderLink(read.problems.join('; '));
+    if (!mayUseClient(read.link.clientId)) return this.asUnknownClient(ticketId, read.link);
     const row = await this.deps.store.transaction((tx) => tx.orders.link(ticketId, read.link.clientId, read.link.taskId)).catch((error: unknown) => {
       throw isMissingTicket(error) ? new TicketNotFound(ticketId) : error;
     });
     this.deps.logger.info('ticket linked to an order', { ticketId, ...read.link });
     return (await this.check(ticketId, read.link)) ?? row;
+  }
+
+  private async asUnknownClient(ticketId: string, link: OrderLink): Promise<OrderRow> {
+    if (!(await this.deps.store.read.tickets.ticket(ticketId))) throw new TicketNotFound(ticketId);
+    this.deps.logger.info('order link to a tracking client outside the credential\'s limits answered as unknown', { ticketId, ...link });
+    const answer = unknownClientAnswer(link.clientId, link.taskId);
+    const now = new Date();
+    return { client_id: link.clientId, task_id: link.taskId, linked_at: now, tracking_available: answer.available, tracking_reason: answer.reason, tracking_message: answer.message, tracking_checked_at: now };
+  }
+
+  /**
+   * The live map view of the ticket's order, asked of tracking: 404 order_not_linked when the
+   * ticket has none, or its client is not one the caller may see (`mayViewClient`).
+   */
+  async liveView(ticketId: string, mayViewClient: (clientId: string) => boolean): Promise<TrackingLiveView> {
+    const ticket = await this.deps.store.read.tickets.ticket(ticketId);
+    if (!ticket) throw new TicketNotFound(ticketId);
+    const { order_client_id: clientId, order_task_id: taskId } = ticket;
+    if (clientId === null || taskId === null || !mayViewClient(clientId)) throw notFound('order_not_linked', `ticket ${ticketId} is not linked to an order; link one with PUT /v1/tickets/${ticketId}/order`);
+    try {
+      return await this.deps.tracking.live(clientId, taskId);
+    } catch (error) {
+      if (error instanceof RpcError && (TRACKING_ERROR_CODES as readonly string[]).includes(error.code)) throw new TrackingLookupFailed(error.code as TrackingErrorCode, error.message);
+      this.deps.logger.warn('tracking did not show the live view of a linked order', { ticketId, clientId, taskId, reason: (error as Error).message });
+      throw new TrackingUnavailable('tracking did not answer in time; try again shortly');
+    }
   }
 
   async unlink(ticketId: string): Promise<void> {

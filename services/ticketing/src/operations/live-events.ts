@@ -3,9 +3,25 @@ import type { ChangeNotice } from '../adapters/db/crm-events';
 /** How long a typing indicator counts after it was sent. */
 export const TYPING_TTL_MS = 6_000;
 
-export interface LiveSubscriber {
-  /** Only this account's changes; all when null. */
+/** Which changes a subscriber may hear: the account asked for, within what its principal may read. */
+export interface LiveAudience {
+  /** The accounts it may read; null: every account. */
+  accountIds: readonly string[] | null;
+  /** A ticket-limited principal (a launch session) hears only changes of these tickets; null: no ticket limit. */
+  ticketIds: readonly string[] | null;
+  /** Only this account's changes (`?accountId=`); null: every account it may read. */
   accountId: string | null;
+}
+
+/** Whether a change is for the audience: the one place a stream's limits are decided. */
+export function hears(audience: LiveAudience, notice: ChangeNotice): boolean {
+  if (audience.ticketIds !== null) return notice.ticketId !== null && audience.ticketIds.includes(notice.ticketId);
+  if (audience.accountIds !== null && !audience.accountIds.includes(notice.accountId)) return false;
+  return audience.accountId === null || audience.accountId === notice.accountId;
+}
+
+export interface LiveSubscriber {
+  audience: LiveAudience;
   send: (notice: ChangeNotice) => void;
 }
 
@@ -31,7 +47,7 @@ export class LiveEvents {
 
   publish(notice: ChangeNotice): void {
     for (const subscriber of this.subscribers) {
-      if (subscriber.accountId === null || subscriber.accountId === notice.accountId) subscriber.send(notice);
+      if (hears(subscriber.audience, notice)) subscriber.send(notice);
     }
     if (notice.type === 'conversation.typing') this.expireLater(notice);
   }

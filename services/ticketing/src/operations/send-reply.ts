@@ -6,6 +6,7 @@ import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import type { ReplyTarget } from '../adapters/db/tickets';
 import { readReplyText, unavailableBecause } from '../domain/replies';
 import { AccountUnavailable, InvalidReply, NoRecipient, NothingToReplyTo, TicketNotFound } from './errors';
+import { once, type IdempotencyKey } from './idempotency';
 
 export interface RepliesDeps {
   store: TicketingStore;
@@ -59,36 +60,40 @@ async function planReply(tx: TicketingTx, ticket: ReplyTarget, text: string): Pr
 export class Replies {
   constructor(private readonly deps: RepliesDeps) {}
 
-  async send(ticketId: string, body: unknown): Promise<{ activityId: string }> {
+  /** With an idempotency key, a repeated request gets the first answer and sends nothing (see `once`). */
+  async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey): Promise<{ activityId: string; replayed: boolean }> {
     const read = readReplyText(body);
     if ('problem' in read) throw new InvalidReply(read.problem);
     const { text } = read;
 
-    const { activityId, command } = await this.deps.store.transaction(async (tx) => {
+    const { answer, replayed } = await this.deps.store.transaction(async (tx) => {
       const ticket = await tx.tickets.replyTarget(ticketId);
       if (!ticket) throw new TicketNotFound(ticketId);
-      const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
-      if (unavailable) throw new AccountUnavailable(unavailable);
-      const { pending, command } = await planReply(tx, ticket, text);
-      // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
-      const problems = validateActionInput(command.action, command.input);
-      if (problems.length > 0) throw new InvalidReply(problems.join('; ').replace(/\/input\//g, '/'));
+      return once(tx, { key: idempotencyKey, operation: 'reply', ticketId, accountId: ticket.account_id, body }, async () => {
+        const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
+        if (unavailable) throw new AccountUnavailable(unavailable);
+        const { pending, command } = await planReply(tx, ticket, text);
+        // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
+        const problems = validateActionInput(command.action, command.input);
+        if (problems.length > 0) throw new InvalidReply(problems.join('; ').replace(/\/input\//g, '/'));
 
-      const now = await tx.now();
-      const activityId = await tx.outbound.recordPending({ ...pending, text }, now);
-      const envelope = makeEnvelope(
-        SocialCommand,
-        'ticketing',
-        { commandId: activityId, action: command.action, accountId: ticket.account_id, input: command.input, context: { ticketId, activityId } },
-        // Derived from the activity: a command relayed twice is one message to whoever looks.
-        { id: `command-${activityId}` },
-      );
-      await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
-      await tx.tickets.touch(ticketId, now);
-      return { activityId, command };
+        const now = await tx.now();
+        const activityId = await tx.outbound.recordPending({ ...pending, text }, now);
+        const envelope = makeEnvelope(
+          SocialCommand,
+          'ticketing',
+          { commandId: activityId, action: command.action, accountId: ticket.account_id, input: command.input, context: { ticketId, activityId } },
+          // Derived from the activity: a command relayed twice is one message to whoever looks.
+          { id: `command-${activityId}` },
+        );
+        await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
+        await tx.tickets.touch(ticketId, now);
+        this.deps.logger.info('reply recorded; command queued', { ticketId, activityId, action: command.action });
+        return { activityId };
+      });
     });
-    this.deps.logger.info('reply recorded; command queued', { ticketId, activityId, action: command.action });
-    void this.deps.relay.kick();
-    return { activityId };
+    if (replayed) this.deps.logger.info('reply repeated with its idempotency key; the first answer replayed', { ticketId, activityId: answer.activityId });
+    else void this.deps.relay.kick();
+    return { ...answer, replayed };
   }
 }

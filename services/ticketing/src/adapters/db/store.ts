@@ -7,6 +7,7 @@ import { ContactRepository } from './contacts';
 import { CrmEventRepository } from './crm-events';
 import { DmConversationRepository } from './dm-conversations';
 import { HeldDeliveryRepository } from './held-deliveries';
+import { IdempotencyKeyRepository } from './idempotency-keys';
 import { Locks } from './locks';
 import { MergeRepository } from './merges';
 import { OutboundRepository } from './outbound';
@@ -53,6 +54,8 @@ export interface TicketingTx {
   webhooks: WebhookRepository;
   /** Every accepted delivery as it came (append-only). */
   rawLog: RawLog;
+  /** Idempotency keys of writes that send something (replies, actions). */
+  idempotencyKeys: IdempotencyKeyRepository;
 }
 
 /** The read side: queries outside any transaction, for the API and the release sweep. */
@@ -108,6 +111,7 @@ function boundTo(db: PoolClient): TicketingTx {
     searchQueries: new SearchQueryRepository(db),
     silences: new SilenceRepository(db),
     rawLog: new RawLog(db),
+    idempotencyKeys: new IdempotencyKeyRepository(db),
   };
 }
 
