@@ -191,7 +191,7 @@ describe('framing', () => {
 
 describe('sign-in', () => {
   it('answers 400 invalid_token, in words, for a credential with characters no credential has (never a 502)', async () => {
-    for (const token of ['crm_ñandú_secret', 'local-dev-token\u2028', '令牌', 'a b', '', 'x'.repeat(513)]) {
+    for (const token of ['crm_ñandú_secret', 'local-dev\u2028token', '令牌', 'a b', '', 'x'.repeat(513)]) {
       const answer = await signIn(token);
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_token', message: expect.stringContaining('paste it again') });
