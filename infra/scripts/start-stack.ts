@@ -8,8 +8,9 @@
  * service as AMQP_URL's user and the database server's superuser instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LOCAL_DEV } from '@crm/config';
 import { buildWebOnce } from '@crm/console/src/web-build';
 import { optionsFromEnv, provisionKept } from '../provision/src/cli';
@@ -93,7 +94,7 @@ const parts: Part[] = [
       AUTH_URL: `http://127.0.0.1:${ports.auth}`,
       TRACKING_URL: `http://127.0.0.1:${ports.tracking}`,
     },
-    links: [{ path: '/', note: `the agents' screens; sign in with ${crmToken}` }],
+    links: [{ path: '/', note: `the agents' screens; sign in with ${crmToken} or a credential of auth's CLI` }],
   },
   {
     name: 'social-platform-simulator',
@@ -162,10 +163,54 @@ function prefixLines(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Wr
   });
 }
 
+const partEnv = (part: Part) => ({ NODE_ENV: 'development', ...env, AMQP_URL: amqpUrl, SOCIAL_ENV_NAME: envName, ...part.env, PORT: String(part.port) });
+
+/** Runs auth's CLI with auth's settings; resolves with the JSON it prints. */
+function authCli(args: string[]): Promise<Record<string, unknown>> {
+  const auth = parts.find((part) => part.name === 'auth')!;
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/cli.ts', ...args], { cwd: join(root, auth.dir), env: partEnv(auth), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => {
+      // The answer is the pretty-printed JSON object at the end (log lines may come before it).
+      const lines = out.split('\n');
+      const start = lines.lastIndexOf('{');
+      try {
+        if (code !== 0 || start < 0) throw new Error(err || out);
+        resolve(JSON.parse(lines.slice(start).join('\n')) as Record<string, unknown>);
+      } catch (error) {
+        reject(new Error(`auth cli ${args.slice(0, 2).join(' ')} failed (exit ${code}): ${(error as Error).message}`));
+      }
+    });
+  });
+}
+
+const CONSOLE_CREDENTIAL_FILE = join(root, '.local', 'console-credential.json');
+
+/**
+ * The console's own credential: scope sessions:issue only (it asks auth for agents' sessions and
+ * nothing else), made with auth's CLI at each start, the previous one revoked. A SERVICE_TOKEN
+ * given in the environment wins.
+ */
+async function consoleServiceToken(): Promise<string | undefined> {
+  if (env.SERVICE_TOKEN) return undefined;
+  if (existsSync(CONSOLE_CREDENTIAL_FILE)) {
+    const previous = (JSON.parse(readFileSync(CONSOLE_CREDENTIAL_FILE, 'utf8')) as { id?: string }).id;
+    if (previous) await authCli(['credentials', 'revoke', previous]).catch(() => undefined);
+  }
+  const created = await authCli(['credentials', 'create', '--name', 'console (pnpm start)', '--scopes', 'sessions:issue']);
+  mkdirSync(dirname(CONSOLE_CREDENTIAL_FILE), { recursive: true });
+  writeFileSync(CONSOLE_CREDENTIAL_FILE, JSON.stringify({ id: created.id }), { mode: 0o600 });
+  return String(created.token);
+}
+
 function startPart(part: Part): void {
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/main.ts'], {
     cwd: join(root, part.dir),
-    env: { NODE_ENV: 'development', ...env, AMQP_URL: amqpUrl, SOCIAL_ENV_NAME: envName, ...part.env, PORT: String(part.port) },
+    env: partEnv(part),
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: Ctrl-C reaches only this script, which then stops each part with one SIGTERM.
     detached: true,
@@ -240,6 +285,8 @@ async function main(): Promise<void> {
   // auth first: webhook-ingest asks it for the webhook key.
   startPart(parts[0]!);
   await waitReady(parts[0]!);
+  const serviceToken = await consoleServiceToken();
+  if (serviceToken) parts.find((part) => part.name === 'console')!.env.SERVICE_TOKEN = serviceToken;
   for (const part of parts.slice(1)) startPart(part);
   await Promise.all(parts.slice(1).map((part) => waitReady(part)));
   await printBanner();

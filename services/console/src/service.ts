@@ -5,11 +5,11 @@ import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from 
 import { registerSecret, type Logger } from '@crm/logging';
 import { Upstream, type UpstreamOptions } from './adapters/upstream';
 import { secureCookies, usesLocalOnlySecrets, type ConsoleConfig } from './config';
-import { configurationRoutes, ticketRoutes, trackingRoutes, type Upstreams } from './http/api-routes';
+import { configurationRoutes, ticketRoutes, type Upstreams } from './http/api-routes';
 import { eventRoutes } from './http/events';
 import { invalidRequestCode } from './http/errors';
 import { launchRoutes } from './http/launch';
-import { launchScope, requireSession, sessionRoutes, type SessionSettings } from './http/session';
+import { launchScope, requireSession, SessionSealer, sessionRoutes, type SessionSettings } from './http/session';
 import { securityHeaders, webRoutes } from './http/web';
 
 export interface RunningConsole {
@@ -35,37 +35,40 @@ export async function startConsole(config: ConsoleConfig, deps: { logger: Logger
   const { logger } = deps;
   refuseLocalSecretsOutsideDev(config, logger, deps.nodeEnv ?? process.env.NODE_ENV);
   for (const secret of [config.SESSION_SECRET, config.SERVICE_TOKEN, ...config.CRM_API_TOKENS]) registerSecret(secret);
-  const upstream = (name: UpstreamOptions['name'], baseUrl: string) => new Upstream({ name, baseUrl, token: config.SERVICE_TOKEN, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  const upstreams = { ticketing: upstream('ticketing', config.TICKETING_URL), auth: upstream('auth', config.AUTH_URL), tracking: upstream('tracking', config.TRACKING_URL) } as Upstreams;
+  const upstream = (name: UpstreamOptions['name'], baseUrl: string) => new Upstream({ name, baseUrl, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  const upstreams: Upstreams = { ticketing: upstream('ticketing', config.TICKETING_URL), auth: upstream('auth', config.AUTH_URL) };
   let publicUrl = config.PUBLIC_URL?.replace(/\/$/, '') ?? '';
   const session: SessionSettings = {
     secret: config.SESSION_SECRET,
+    serviceToken: config.SERVICE_TOKEN,
     ttlSeconds: config.SESSION_TTL_SECONDS,
     secure: secureCookies(config, { NODE_ENV: deps.nodeEnv ?? process.env.NODE_ENV }),
     crossSiteFrames: config.FRAME_ANCESTORS.length > 0,
     clientSettings: { tileUrl: config.TILE_URL, tileAttribution: config.TILE_ATTRIBUTION, mapRefreshMs: config.MAP_REFRESH_MS, pollIntervalMs: config.POLL_INTERVAL_MS },
   };
+  const sealer = new SessionSealer(session);
   const app = createHttpApp({
     logger,
     // Ready when ticketing answers: without it no screen works.
     readiness: { ticketing: () => upstreams.ticketing.alive() },
     openApi: { document: readOpenApiDocument('services/console/openapi.yaml'), invalidRequestCode },
     routes: (app) => {
+      // req.ip is the browser's address (sign-in failures are counted per address): behind a reverse proxy, as that proxy says.
+      app.set('trust proxy', config.TRUST_PROXY);
       app.use(securityHeaders(config.FRAME_ANCESTORS, config.TILE_URL));
-      sessionRoutes(app, session, upstreams.ticketing);
-      launchRoutes(app, session, { crmTokens: config.CRM_API_TOKENS, ttlSeconds: config.LAUNCH_TTL_SECONDS, publicUrl: () => publicUrl });
-      app.use('/api', requireSession(session), launchScope);
-      configurationRoutes(app, upstreams);
-      ticketRoutes(app, upstreams);
-      trackingRoutes(app, upstreams);
-      eventRoutes(app, upstreams.ticketing, logger);
+      sessionRoutes(app, sealer, upstreams);
+      launchRoutes(app, sealer, upstreams.auth, { crmTokens: config.CRM_API_TOKENS, ttlSeconds: config.LAUNCH_TTL_SECONDS, sessionTtlSeconds: config.LAUNCH_SESSION_TTL_SECONDS, publicUrl: () => publicUrl });
+      app.use('/api', requireSession(sealer), launchScope);
+      configurationRoutes(app, upstreams, session);
+      ticketRoutes(app, upstreams, session);
+      eventRoutes(app, upstreams.ticketing, session, logger);
       webRoutes(app, config.WEB_DIR ?? DEFAULT_WEB_DIR);
     },
   });
   const server = await listen(app, config.PORT, deps.host);
   const port = portOf(server);
   publicUrl ||= `http://127.0.0.1:${port}`;
-  logger.info('console listening', { port, ticketing: config.TICKETING_URL, auth: config.AUTH_URL, tracking: config.TRACKING_URL });
+  logger.info('console listening', { port, ticketing: config.TICKETING_URL, auth: config.AUTH_URL });
   const stop = async () => {
     const closing = closeServer(server);
     // Live event streams never end on their own: close them after a moment's grace.

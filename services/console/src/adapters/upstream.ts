@@ -9,15 +9,14 @@ export interface UpstreamAnswer {
 }
 
 export interface UpstreamOptions {
-  name: 'ticketing' | 'auth' | 'tracking';
+  name: 'ticketing' | 'auth';
   baseUrl: string;
-  /** The service credential (never sent to a browser). */
-  token: string;
   timeoutMs: number;
 }
 
 /**
- * Calls one of the services with the console's credential and the request's correlation id.
+ * Calls one of the services with the given bearer token (the agent's session, or the console's
+ * own credential when it asks auth for a session) and the request's correlation id.
  * A network failure or a timeout becomes 502/504 with the service named; any answer is
  * returned as it is for the route to relay.
  */
@@ -28,8 +27,8 @@ export class Upstream {
     return this.options.name;
   }
 
-  async call(method: string, path: string, body?: unknown, token = this.options.token): Promise<UpstreamAnswer> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'x-correlation-id': currentCorrelationId() };
+  async call(token: string, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<UpstreamAnswer> {
+    const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${token}`, accept: 'application/json', 'x-correlation-id': currentCorrelationId() };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -61,9 +60,9 @@ export class Upstream {
   }
 
   /** Opens a streaming GET (server-sent events); the caller reads and aborts it. */
-  stream(path: string, signal: AbortSignal): Promise<Response> {
+  stream(token: string, path: string, signal: AbortSignal): Promise<Response> {
     return fetch(new URL(path, this.options.baseUrl), {
-      headers: { authorization: `Bearer ${this.options.token}`, accept: 'text/event-stream', 'x-correlation-id': currentCorrelationId() },
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'x-correlation-id': currentCorrelationId() },
       signal,
     });
   }

@@ -2,11 +2,25 @@ import type { Express, Request, Response } from 'express';
 import { HttpError } from '@crm/http';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { mergeAccounts } from '../domain/accounts';
+import { sessionEnded, type SessionSettings } from './session';
 
 export interface Upstreams {
   ticketing: Upstream;
   auth: Upstream;
-  tracking: Upstream;
+}
+
+/**
+ * Calls a service as the signed-in agent: with the session's token, so the service checks the
+ * agent's own rights, limits and rate limit, and names the agent in its audit log. A 401 means
+ * auth no longer accepts the session (signed out, revoked, expired): the console's session ends too.
+ */
+export function asAgent(req: Request, res: Response, settings: SessionSettings) {
+  const session = req.session!;
+  return async (upstream: Upstream, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<UpstreamAnswer> => {
+    const answer = await upstream.call(session.token, method, path, body, headers);
+    if (answer.status === 401) throw sessionEnded(res, settings, Boolean(session.ticketId));
+    return answer;
+  };
 }
 
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,22 +70,25 @@ function protocolQuery(req: Request): string {
 }
 
 /** Accounts, connections and partner configurations (the configuration page). */
-export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams): void {
-  app.get('/api/accounts', async (_req, res) => {
+export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams, settings: SessionSettings): void {
+  const agent = (req: Request, res: Response) => asAgent(req, res, settings);
+  app.get('/api/accounts', async (req, res) => {
+    const call = agent(req, res);
     const [authAccounts, ticketingAccounts, configs, webhooks] = await Promise.all([
-      auth.call('GET', '/v1/accounts'),
-      ticketing.call('GET', '/v1/accounts'),
-      ticketing.call('GET', '/v1/partner-configs'),
-      auth.call('GET', '/v1/webhooks'),
+      call(auth, 'GET', '/v1/accounts'),
+      call(ticketing, 'GET', '/v1/accounts'),
+      call(ticketing, 'GET', '/v1/partner-configs'),
+      // Only an admin sees the webhook environment; anyone else's list shows no webhook state.
+      call(auth, 'GET', '/v1/webhooks'),
     ]);
     for (const answer of [authAccounts, ticketingAccounts, configs]) if (answer.status !== 200) return relay(res, answer);
     res.json({ items: mergeAccounts(authAccounts.body, ticketingAccounts.body, configs.body, webhooks.status === 200 ? webhooks.body : null) });
   });
-  app.post('/api/connections', async (req, res) => relay(res, await auth.call('POST', `/v1/connections${protocolQuery(req)}`)));
-  app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await ticketing.call('GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
-  app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await ticketing.call('PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
+  app.post('/api/connections', async (req, res) => relay(res, await agent(req, res)(auth, 'POST', `/v1/connections${protocolQuery(req)}`)));
+  app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
+  app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
   app.post('/api/partner-configs/:pageId/route-test', async (req, res) => {
-    const answer = await ticketing.call('POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req));
+    const answer = await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req));
     if (answer.status === 404 && (answer.body as { error?: { code?: string } } | null)?.error?.code === 'not_found') {
       throw new HttpError(501, 'route_test_unavailable', 'the rule tester is not available: ticketing has no route-test endpoint yet');
     }
@@ -79,23 +96,27 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   });
 }
 
-/** Tickets: list, detail, replies, changes, notes, merges, the linked order. */
-export function ticketRoutes(app: Express, { ticketing }: Upstreams): void {
-  const ticketPath = (req: Request, rest = '') => `/v1/tickets/${param(req, 'id')}${rest}`;
-  app.get('/api/tickets', async (req, res) => relay(res, await ticketing.call('GET', `/v1/tickets${ticketQuery(req)}`)));
-  app.get('/api/tickets/:id', async (req, res) => relay(res, await ticketing.call('GET', ticketPath(req))));
-  app.patch('/api/tickets/:id', async (req, res) => relay(res, await ticketing.call('PATCH', ticketPath(req), bodyOf(req))));
-  app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await ticketing.call('POST', ticketPath(req, '/replies'), bodyOf(req))));
-  app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await ticketing.call('POST', ticketPath(req, '/notes'), bodyOf(req))));
-  app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await ticketing.call('POST', ticketPath(req, '/merge'), bodyOf(req))));
-  app.put('/api/tickets/:id/order', async (req, res) => relay(res, await ticketing.call('PUT', ticketPath(req, '/order'), bodyOf(req))));
-  app.delete('/api/tickets/:id/order', async (req, res) => relay(res, await ticketing.call('DELETE', ticketPath(req, '/order'))));
+/** ticketing's Idempotency-Key, passed on so a retried reply is sent once. */
+function idempotencyOf(req: Request): Record<string, string> {
+  const key = req.get('idempotency-key');
+  return key ? { 'idempotency-key': key } : {};
 }
 
-/** The map pop-up's live view. */
-export function trackingRoutes(app: Express, { tracking }: Upstreams): void {
-  app.get('/api/tracking/clients/:clientId/tasks/:taskId/live', async (req, res) => {
+/** Tickets: list, detail, replies, changes, notes, merges, the linked order and its live view. */
+export function ticketRoutes(app: Express, { ticketing }: Upstreams, settings: SessionSettings): void {
+  const ticketPath = (req: Request, rest = '') => `/v1/tickets/${param(req, 'id')}${rest}`;
+  const call = (req: Request, res: Response, method: string, path: string, body?: unknown, headers?: Record<string, string>) => asAgent(req, res, settings)(ticketing, method, path, body, headers);
+  app.get('/api/tickets', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/tickets${ticketQuery(req)}`)));
+  app.get('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'GET', ticketPath(req))));
+  app.patch('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'PATCH', ticketPath(req), bodyOf(req))));
+  app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));
+  app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/notes'), bodyOf(req))));
+  app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/merge'), bodyOf(req))));
+  app.put('/api/tickets/:id/order', async (req, res) => relay(res, await call(req, res, 'PUT', ticketPath(req, '/order'), bodyOf(req))));
+  app.delete('/api/tickets/:id/order', async (req, res) => relay(res, await call(req, res, 'DELETE', ticketPath(req, '/order'))));
+  // The map pop-up: ticketing answers the live view of the ticket's own order, checked against the agent's rights.
+  app.get('/api/tickets/:id/order/live', async (req, res) => {
     res.set('cache-control', 'no-store');
-    relay(res, await tracking.call('GET', `/v1/clients/${param(req, 'clientId')}/tasks/${param(req, 'taskId')}/live`));
+    relay(res, await call(req, res, 'GET', ticketPath(req, '/order/live')));
   });
 }

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Upstream } from '../adapters/upstream';
+import { sessionEnded, tooManyRequests, type SessionSettings } from './session';
 
 /** The `ticketId` in an event's JSON data; undefined for comments (keep-alives) and other blocks. */
 function ticketIdOf(block: string): string | undefined {
@@ -20,25 +21,34 @@ function ticketIdOf(block: string): string | undefined {
 }
 
 /**
- * Relays ticketing's server-sent events (`GET /v1/events`) to the browser with the console's
- * credential. When ticketing has no stream (404) the browser is told so with 501
- * `events_unavailable` and polls instead; a launch-link session only hears of its ticket.
+ * Relays ticketing's server-sent events (`GET /v1/events`) to the browser, opened with the
+ * session's token: ticketing sends only what the agent may see and ends the stream when the
+ * session is revoked or ends, and so does the relay. When ticketing has no stream (404) the
+ * browser is told so with 501 `events_unavailable` and polls instead; a launch-link session
+ * only hears of its ticket.
  */
-export function eventRoutes(app: Express, ticketing: Upstream, logger: Logger): void {
+export function eventRoutes(app: Express, ticketing: Upstream, settings: SessionSettings, logger: Logger): void {
   app.get('/api/events', async (req, res) => {
+    const session = req.session!;
     const abort = new AbortController();
-    req.on('close', () => abort.abort());
+    res.on('close', () => abort.abort());
     let upstream: Response;
     try {
-      upstream = await ticketing.stream('/v1/events', abort.signal);
+      upstream = await ticketing.stream(session.token, '/v1/events', abort.signal);
     } catch {
       throw new HttpError(502, 'upstream_unavailable', 'ticketing cannot be reached for live events');
     }
+    if (upstream.status === 401) throw sessionEnded(res, settings, Boolean(session.ticketId));
+    if (upstream.status === 429) throw tooManyRequests({ status: 429, body: await upstream.json().catch(() => null), headers: upstream.headers }, 'rate_limited');
     if (upstream.status === 404) throw new HttpError(501, 'events_unavailable', 'ticketing has no event stream; poll instead');
+    if (upstream.status >= 400 && upstream.status < 500) {
+      res.status(upstream.status).json((await upstream.json().catch(() => null)) ?? { error: { code: 'events_refused', message: `ticketing refused the event stream (${upstream.status})` } });
+      return;
+    }
     if (!upstream.ok || !upstream.body) throw new HttpError(502, 'upstream_unavailable', `ticketing's event stream answered ${upstream.status}`);
     res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();
-    const only = req.session?.ticketId;
+    const only = session.ticketId;
     const source = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>);
     let buffered = '';
     source.on('data', (chunk: Buffer) => {

@@ -1,22 +1,27 @@
 import type { Express } from 'express';
 import { HttpError, requireBearerToken } from '@crm/http';
 import { sign, verify } from '../domain/signed';
-import { setSessionCookie, type SessionSettings } from './session';
+import type { Upstream } from '../adapters/upstream';
+import { issueSession, setSessionCookie, type SessionSealer } from './session';
 
 const TICKET_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface LaunchSettings {
   crmTokens: string[];
   ttlSeconds: number;
+  /** How long the session a link opens lasts (auth issues it; the cookie lives no longer). */
+  sessionTtlSeconds: number;
   publicUrl: () => string;
 }
 
 /**
  * Launch links for embedding: the CRM (server to server, with its bearer token) asks for a
- * short-lived signed link to one ticket and opens it in an iframe. Opening it (once) gives
- * the frame a session scoped to that ticket.
+ * short-lived signed link to one ticket and opens it in an iframe. Opening it (once) asks auth,
+ * with the console's own credential, for a session limited to that ticket: every service then
+ * lets it reach that ticket (and its order) only.
  */
-export function launchRoutes(app: Express, session: SessionSettings, launch: LaunchSettings): void {
+export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream, launch: LaunchSettings): void {
+  const session = sealer.settings;
   const used = new Map<string, number>();
   const forgetExpired = () => {
     const now = Date.now() / 1000;
@@ -31,13 +36,14 @@ export function launchRoutes(app: Express, session: SessionSettings, launch: Lau
     res.status(201).json({ url: `${launch.publicUrl()}/launch?token=${token}`, expiresAt: new Date(exp * 1000).toISOString() });
   });
 
-  app.get('/launch', (req, res) => {
+  app.get('/launch', async (req, res) => {
     const claims = verify(session.secret, 'launch', typeof req.query.token === 'string' ? req.query.token : undefined);
     if (!claims || typeof claims.ticketId !== 'string') throw new HttpError(401, 'invalid_launch', 'this launch link is not valid or has expired; open the ticket again from the CRM');
     forgetExpired();
     if (used.has(claims.jti)) throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
     used.set(claims.jti, claims.exp);
-    setSessionCookie(res, session, { agent: 'launch link', ticketId: claims.ticketId });
+    const issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId }, ttlSeconds: launch.sessionTtlSeconds });
+    setSessionCookie(res, sealer, issued, claims.ticketId);
     res.redirect(303, `/embed/tickets/${encodeURIComponent(claims.ticketId)}`);
   });
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
-import { readConfig as readAuthConfig } from '@crm/auth/src/config';
+import { runCredentialsCli } from '@crm/auth/src/cli-credentials';
+import { readConfig as readAuthConfig, type AuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
@@ -29,12 +30,49 @@ export interface ConsoleStack {
   ticketingService: RunningTicketing;
   auth: AxiosInstance;
   social: AxiosInstance;
+  /** auth's API credentials, as its CLI makes and revokes them. */
+  credentials: Credentials;
   stop: () => Promise<void>;
+}
+
+export interface Credentials {
+  create(spec: { name: string; scopes: string[]; accountIds?: string[]; trackingClientIds?: string[] }): Promise<{ id: string; token: string }>;
+  /** `cli credentials revoke <id>`: revokes it and announces it on access.events. */
+  revoke(id: string): Promise<void>;
+}
+
+/** Settings of the console and of the services behind it (rate limits, failure limits). */
+export interface StackOptions {
+  console?: Record<string, string>;
+  auth?: Record<string, string>;
+  ticketing?: Record<string, string>;
+}
+
+function credentialsOf(authConfig: AuthConfig): Credentials {
+  const cli = async (args: string[]) => {
+    const out: string[] = [];
+    const code = await runCredentialsCli(args, authConfig, testLogger('auth-cli'), { out: (line) => out.push(line), err: (line) => out.push(line) });
+    if (code !== 0) throw new Error(`credentials ${args.join(' ')} failed: ${out.join('\n')}`);
+    return JSON.parse(out.join('\n')) as Record<string, unknown>;
+  };
+  return {
+    async create({ name, scopes, accountIds, trackingClientIds }) {
+      const args = ['create', '--name', name, '--scopes', scopes.join(',')];
+      if (accountIds) args.push('--accounts', accountIds.join(','));
+      if (trackingClientIds) args.push('--tracking-clients', trackingClientIds.join(','));
+      const created = await cli(args);
+      return { id: String(created.id), token: String(created.token) };
+    },
+    async revoke(id) {
+      const revoked = await cli(['revoke', id]);
+      if (revoked.announced !== true) throw new Error(`the revocation of ${id} was not announced`);
+    },
+  };
 }
 
 const client = (baseURL: string, token?: string) => axios.create({ baseURL, validateStatus: () => true, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops: (() => Promise<void>)[], consoleUrl: string) {
+async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops: (() => Promise<void>)[], consoleUrl: string, options: StackOptions) {
   const logger = testLogger('console-stack');
   const secret = `console-consumer-secret-${randomBytes(8).toString('hex')}`;
   const common = { NODE_ENV: 'test', PORT: '0', AMQP_URL: amqpUrl, LOG_LEVEL: 'warn' };
@@ -45,8 +83,7 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
   const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   stops.push(() => closeServer(simulator));
   const socialUrl = `http://127.0.0.1:${portOf(simulator)}`;
-  const auth = await startAuth(
-    readAuthConfig({
+  const authConfig = readAuthConfig({
       ...common,
       DATABASE_URL: databases[0]!.url,
       SOCIAL_API_URL: socialUrl,
@@ -58,9 +95,9 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
       CRM_API_TOKENS: CRM_TOKEN,
       CRM_CONNECTED_URL: `${consoleUrl}/accounts`,
       WEBHOOK_CHECK_INTERVAL_MS: '0',
-    }),
-    { logger },
-  );
+      ...options.auth,
+    });
+  const auth = await startAuth(authConfig, { logger });
   stops.unshift(auth.stop);
   const ticketing = await startTicketing(
     loadTicketingConfig({
@@ -71,11 +108,12 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
       // The silence alarm checks when a test asks (silenceChecks.runNow()), and a few deliveries make an account one that usually gets them.
       SILENCE_CHECK_INTERVAL_MS: '3600000',
       SILENCE_MIN_DELIVERIES: '3',
+      ...options.ticketing,
     }),
     { logger, host: '127.0.0.1' },
   );
   stops.unshift(ticketing.stop);
-  return { authUrl: `http://127.0.0.1:${auth.port}`, ticketingUrl: `http://127.0.0.1:${ticketing.port}`, socialUrl, ticketing };
+  return { authUrl: `http://127.0.0.1:${auth.port}`, ticketingUrl: `http://127.0.0.1:${ticketing.port}`, socialUrl, ticketing, authConfig };
 }
 
 /** A free port, so the console's own address is known before auth (which redirects to it) starts. */
@@ -86,7 +124,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+/**
+ * The stack, with the console holding a credential of scope sessions:issue only (made in auth's
+ * store, as `pnpm start` does): everything else it does, it does with the agent's session.
+ */
+export async function startConsoleStack(options: StackOptions = {}): Promise<ConsoleStack> {
   const webDir = buildWebOnce();
   const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', BREAKER_RESET_MS: '500', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}` } });
   const databases: TestDatabase[] = [];
@@ -99,8 +141,10 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
   try {
     databases.push(...(await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')])));
     const port = await freePort();
-    const urls = await startSocialSide(tracking.amqpUrl, databases, stops, `http://127.0.0.1:${port}`);
-    const running = await startConsole(consoleConfig(port, urls, `http://127.0.0.1:${tracking.service.port}`, webDir, env), { logger: testLogger('console'), host: '127.0.0.1', nodeEnv: 'test' });
+    const urls = await startSocialSide(tracking.amqpUrl, databases, stops, `http://127.0.0.1:${port}`, options);
+    const credentials = credentialsOf(urls.authConfig);
+    const consoleCredential = await credentials.create({ name: 'console', scopes: ['sessions:issue'] });
+    const running = await startConsole(consoleConfig(port, urls, consoleCredential.token, webDir, options.console ?? {}), { logger: testLogger('console'), host: '127.0.0.1', nodeEnv: 'test' });
     stops.unshift(running.stop);
     return {
       console: running,
@@ -109,6 +153,7 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
       ticketingService: urls.ticketing,
       auth: client(urls.authUrl, CRM_TOKEN),
       social: client(urls.socialUrl),
+      credentials,
       stop: stopAll,
     };
   } catch (error) {
@@ -118,14 +163,13 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
   }
 }
 
-function consoleConfig(port: number, urls: { ticketingUrl: string; authUrl: string }, trackingUrl: string, webDir: string, env: Record<string, string>) {
+function consoleConfig(port: number, urls: { ticketingUrl: string; authUrl: string }, serviceToken: string, webDir: string, env: Record<string, string>) {
   return readConfig({
     NODE_ENV: 'test',
     PORT: String(port),
     TICKETING_URL: urls.ticketingUrl,
     AUTH_URL: urls.authUrl,
-    TRACKING_URL: trackingUrl,
-    SERVICE_TOKEN: CRM_TOKEN,
+    SERVICE_TOKEN: serviceToken,
     CRM_API_TOKENS: CRM_TOKEN,
     SESSION_SECRET: randomBytes(32).toString('base64'),
     MAP_REFRESH_MS: '1000',

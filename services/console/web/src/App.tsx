@@ -12,7 +12,8 @@ function Header() {
   const { session, refresh } = useSession();
   const [, navigate] = useLocation();
   const signOut = async () => {
-    await api('DELETE', '/api/session');
+    // A session that had ended already is signed out all the same.
+    await api('DELETE', '/api/session').catch(() => undefined);
     await refresh();
     navigate('/signin');
   };
@@ -30,7 +31,7 @@ function Header() {
         </nav>
       </Group>
       <Group>
-        <Text size="sm">Signed in ({session?.agent})</Text>
+        <Text size="sm">Signed in as {session?.agent}</Text>
         <Button variant="default" size="xs" onClick={() => void signOut()}>
           Sign out
         </Button>

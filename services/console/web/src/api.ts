@@ -13,6 +13,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields: FieldProblem[] = [],
+    /** Seconds to wait, for a 429. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
@@ -28,8 +30,22 @@ export const setCsrfToken = (token: string) => {
   csrfToken = token;
 };
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** Called when the server says the session has ended (signed out elsewhere, revoked, expired): the page shows the sign-in. */
+const endedListeners = new Set<() => void>();
+export function onSessionEnded(listener: () => void): () => void {
+  endedListeners.add(listener);
+  return () => {
+    endedListeners.delete(listener);
+  };
+}
+
+/** A 429's message: when to try again, whatever the service said. */
+function tooManyMessage(retryAfter: number | null): string {
+  return retryAfter === null ? 'too many attempts; try again shortly' : `too many attempts; try again in ${retryAfter} s`;
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   let response: Response;
@@ -41,7 +57,11 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   if (response.status === 204) return undefined as T;
   const data = (await response.json().catch(() => null)) as { error?: { code: string; message: string; fields?: FieldProblem[] } } | null;
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error?.code ?? 'error', data?.error?.message ?? `the request failed (${response.status})`, data?.error?.fields ?? []);
+    const code = data?.error?.code ?? 'error';
+    if (response.status === 401 && code === 'session_ended') for (const listener of endedListeners) listener();
+    const retryAfter = response.status === 429 && /^[0-9]+$/.test(response.headers.get('retry-after') ?? '') ? Number(response.headers.get('retry-after')) : null;
+    const message = response.status === 429 ? tooManyMessage(retryAfter) : (data?.error?.message ?? `the request failed (${response.status})`);
+    throw new ApiError(response.status, code, message, data?.error?.fields ?? [], retryAfter);
   }
   return data as T;
 }
@@ -55,6 +75,8 @@ export interface Settings {
 
 export interface SessionInfo {
   agent: string;
+  scopes: string[];
+  accountIds: string[] | null;
   ticketId: string | null;
   csrfToken: string;
   expiresAt: string;

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState } from 'react';
-import { api, ApiError, setCsrfToken, type SessionInfo } from './api';
+import { api, ApiError, onSessionEnded, setCsrfToken, type SessionInfo } from './api';
 
 interface SessionState {
   session: SessionInfo | null;
@@ -31,5 +31,7 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // Any call told the session has ended: back to signed out, so the page shows the sign-in.
+  useEffect(() => onSessionEnded(() => setSession(null)), []);
   return <SessionContext.Provider value={{ session, loading, refresh }}>{children}</SessionContext.Provider>;
 }

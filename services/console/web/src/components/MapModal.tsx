@@ -17,20 +17,20 @@ const PROBLEM_TITLE: Record<string, string> = {
   task_not_found: 'Task not found',
 };
 
-function useLiveView(clientId: string, taskId: string, refreshMs: number) {
+function useLiveView(ticketId: string, refreshMs: number) {
   const [view, setView] = useState<LiveView | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [loadedAt, setLoadedAt] = useState<number>(0);
   const load = useCallback(async () => {
     try {
-      setView(await api<LiveView>('GET', `/api/tracking/clients/${encodeURIComponent(clientId)}/tasks/${encodeURIComponent(taskId)}/live`));
+      setView(await api<LiveView>('GET', `/api/tickets/${encodeURIComponent(ticketId)}/order/live`));
       setProblem(null);
       setLoadedAt(Date.now());
     } catch (caught) {
       const error = caught instanceof ApiError ? caught : new ApiError(0, 'error', 'tracking could not be read');
       setProblem({ code: error.code, message: error.message });
     }
-  }, [clientId, taskId]);
+  }, [ticketId]);
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), refreshMs);
@@ -116,13 +116,13 @@ export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: Tick
   const settings = session?.settings;
   return (
     <Modal opened={opened} onClose={onClose} title={`Order ${ticket.order?.taskId ?? ''}`} size="xl" closeButtonProps={{ 'aria-label': 'Close the map' }}>
-      {opened && ticket.order && settings && <MapBody ticket={ticket} clientId={ticket.order.clientId} taskId={ticket.order.taskId} settings={settings} onSnapshot={onSnapshot} />}
+      {opened && ticket.order && settings && <MapBody key={`${ticket.order.clientId}/${ticket.order.taskId}`} ticket={ticket} settings={settings} onSnapshot={onSnapshot} />}
     </Modal>
   );
 }
 
-function MapBody({ ticket, clientId, taskId, settings, onSnapshot }: { ticket: Ticket; clientId: string; taskId: string; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
-  const { view, problem, loadedAt } = useLiveView(clientId, taskId, settings.mapRefreshMs);
+function MapBody({ ticket, settings, onSnapshot }: { ticket: Ticket; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
+  const { view, problem, loadedAt } = useLiveView(ticket.id, settings.mapRefreshMs);
   const blocking = problem && PROBLEM_TITLE[problem.code];
   return (
     <Stack data-testid="map-modal" data-loaded-at={loadedAt}>
