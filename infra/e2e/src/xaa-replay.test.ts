@@ -4,9 +4,13 @@
  * ticketing. Then the webhook is down while more DMs are sent, and auth is restarted with a
  * heartbeat old enough to be an outage: it asks the platform to replay the gap (which starts
  * before the outage, so DMs already ticketed come again) and every DM is in ticketing exactly once.
- * An account removed from auth leaves its XAA subscriptions.
+ * An account removed from auth leaves its XAA subscriptions. The repository's examples of the
+ * platform's documented deliveries (a DM, a like, a follow), signed as the platform signs them,
+ * end on the right tickets and contacts.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import axios from 'axios';
 import { runCli } from '@crm/auth/src/cli-commands';
 import { startHarness, type Harness } from '@crm/auth/src/testing/harness';
@@ -19,6 +23,8 @@ import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
 const CRM_TOKEN = `xaa-token-${randomBytes(12).toString('hex')}`;
 /** Generous: the test machine may be shared. */
 const SLOW = 45_000;
+/** The event types auth subscribes an account to by default (HELP_DESK_EVENT_TYPES). */
+const SUBSCRIBED = 12;
 const NO_REPLAY_DELAY = { XAA_REPLAY_MIN_START_AGE_SECONDS: '0', XAA_REPLAY_MIN_END_AGE_SECONDS: '0' };
 
 let h: Harness;
@@ -99,11 +105,12 @@ describe('the X Activity API with a replay after an outage', () => {
     expect((await cli('xaa', 'webhook', 'list')).json.items).toEqual([expect.objectContaining({ id: webhookId, valid: true })]);
 
     const first = await cli('xaa', 'subscribe', account);
-    expect(first.json.created).toHaveLength(10);
+    expect(first.json).toMatchObject({ created: expect.arrayContaining(['dm.received', 'chat.received', 'follow.follow', 'oauth.revoke']), refused: [] });
+    expect(first.json.created).toHaveLength(SUBSCRIBED);
     expect((await cli('xaa', 'subscribe', account)).json).toMatchObject({ created: [], existing: first.json.created });
     const onPlatform = (await h.platformRequests('/2/activity/subscriptions', 'POST')).filter((r) => r.status === 200);
-    expect(onPlatform).toHaveLength(10);
-    expect(onPlatform.map((r) => r.json)).toContainEqual({ event_type: 'like.create', filter: { user_id: account, direction: 'in' }, tag: account, webhook_id: webhookId });
+    expect(onPlatform).toHaveLength(SUBSCRIBED);
+    expect(onPlatform.map((r) => r.json)).toContainEqual({ event_type: 'like.create', filter: { user_id: account, direction: 'inbound' }, tag: account, webhook_id: webhookId });
   }, 60_000);
 
   it('delivers DMs to ticketing over XAA', async () => {
@@ -144,15 +151,54 @@ describe('the X Activity API with a replay after an outage', () => {
   it('queues nothing when auth restarts without a gap, and unsubscribes the account', async () => {
     await h.restartAuth();
     expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_replays')).rows[0].n).toBe(1);
-    expect((await cli('xaa', 'unsubscribe', account)).json).toEqual({ accountId: account, removed: 10 });
+    expect((await cli('xaa', 'unsubscribe', account)).json).toEqual({ accountId: account, removed: SUBSCRIBED });
     expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_subscriptions')).rows[0].n).toBe(0);
   }, 60_000);
 
   it('unsubscribes an account that is removed from auth', async () => {
-    expect((await cli('xaa', 'subscribe', customer)).json.created).toHaveLength(10);
+    expect((await cli('xaa', 'subscribe', customer)).json.created).toHaveLength(SUBSCRIBED);
     expect((await h.crm.delete(`/v1/accounts/${customer}`)).status).toBe(204);
     const left = (await h.sim.get('/2/activity/subscriptions', { headers: { authorization: `Bearer ${await bearer()}` } })).data;
-    expect(left.meta.result_count).toBe(0);
+    expect(left.meta).toMatchObject({ result_count: 0, total_subscriptions: 0 });
     expect((await h.auth.pool.query('SELECT count(*)::int AS n FROM xaa_subscriptions')).rows[0].n).toBe(0);
+  }, 60_000);
+});
+
+/** The repository's examples of the platform's XAA deliveries (libs/testing/fixtures/xaa), all for @acme_support. */
+const example = (name: string): Buffer => readFileSync(join(__dirname, '../../../libs/testing/fixtures/xaa', `${name}.json`));
+const ACME = '7420000000000000001';
+
+describe("the platform's documented X Activity API deliveries", () => {
+  /** The platform's signature: `sha256=` and the base64 HMAC-SHA256 of the body under the app's consumer secret. */
+  const sign = (secret: string, body: Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('base64')}`;
+  /** Posts the bytes to webhook-ingest's XAA webhook, signed as the platform signs. */
+  const deliver = async (name: string) => {
+    const body = example(name);
+    const answer = await axios.post(`${h.config.PUBLIC_WEBHOOK_URL}/xaa`, body, { headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': sign(h.secrets.consumerSecret, body) }, validateStatus: () => true });
+    expect({ name, status: answer.status }).toEqual({ name, status: 200 });
+  };
+  const tickets = async () => {
+    const list = await http.get(`${ticketingUrl}/v1/tickets?accountId=${ACME}`);
+    return Promise.all((list.data.items as { id: string }[]).map(async ({ id }) => (await http.get(`${ticketingUrl}/v1/tickets/${id}`)).data as { activities: { platformEventId: string; text: string | null; kind: string }[]; contact?: { platformUserId?: string; screenName?: string } }));
+  };
+
+  it('makes a ticket of a dm.received with its text and sender, and records a like and a follow on the contacts', async () => {
+    expect((await http.put(`${ticketingUrl}/v1/partner-configs/${ACME}`, { pageName: 'Acme Support' })).status).toBe(201);
+    await deliver('dm.received');
+    const dmTicket = await waitFor(async () => (await tickets()).find((t) => t.activities.some((a) => a.platformEventId === '7420000000000002001')), { what: 'the DM ticketed', timeoutMs: SLOW });
+    expect(dmTicket!.activities.find((a) => a.platformEventId === '7420000000000002001')).toMatchObject({ text: 'hi, my order 1182 has not arrived' });
+    expect(JSON.stringify(dmTicket)).toContain('rita_ok');
+
+    await deliver('like.create.outbound');
+    await deliver('follow.follow');
+    /** The kinds on a contact's timeline. */
+    const timeline = async (screenName: string): Promise<string[]> => {
+      const found = (await http.get(`${ticketingUrl}/v1/contacts?accountId=${ACME}&screenName=${screenName}`)).data.items as { id: string }[];
+      if (found.length !== 1) return [];
+      return ((await http.get(`${ticketingUrl}/v1/contacts/${found[0]!.id}`)).data.timeline as { kind: string }[]).map((a) => a.kind);
+    };
+    await waitFor(async () => (await timeline('omar_b')).includes('follow_of_account') || undefined, { what: 'the follow on the follower', timeoutMs: SLOW });
+    await waitFor(async () => (await timeline('rita_ok')).includes('like_by_account') || undefined, { what: 'the like on the liked post’s author', timeoutMs: SLOW });
+    expect(await timeline('rita_ok')).toEqual(expect.arrayContaining(['dm_received', 'like_by_account']));
   }, 60_000);
 });

@@ -11,7 +11,7 @@ export {
 } from './envelope';
 export { DELIVERY_KINDS, DeliverySchema, type DeliveryKind, type Delivery, type DeliveryCheck, checkDelivery } from './delivery';
 export { AnyObject, Nullable, StringEnum } from './schema';
-export { XAA_EVENT_TYPES, XAA_DELIVERY_KINDS, XaaDeliverySchema, type XaaDelivery, type XaaEventType, type XaaDeliveryCheck, checkXaaDelivery, accountActivityForm, XAA_NOTICE_TYPES, xaaNoticeOf } from './xaa';
+export { XAA_EVENT_TYPES, XAA_DELIVERY_KINDS, XAA_LIKE_DIRECTIONS, XaaDeliverySchema, type XaaDelivery, type XaaEventType, type XaaDeliveryCheck, checkXaaDelivery, accountActivityForm, XAA_NOTICE_TYPES, xaaNoticeOf } from './xaa';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 export * from './messages';
 export * from './topology';

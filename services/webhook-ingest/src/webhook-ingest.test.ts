@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import amqplib from 'amqplib';
 import axios from 'axios';
@@ -146,19 +148,31 @@ describe('CRC', () => {
 
 describe('X Activity API deliveries (/webhooks/:envName/xaa)', () => {
   const xaaUrl = () => `${base}/webhooks/dev/xaa`;
+  /** A dm.received as the platform documents it: the Account Activity DM shape, users wrapped in `data`. */
   const xaa = (eventUuid: string, text: string) =>
     Buffer.from(
       JSON.stringify({
         data: {
           event_uuid: eventUuid,
-          event_type: 'dm.received',
           filter: { user_id: '4337869213' },
+          event_type: 'dm.received',
           tag: 'acme',
-          payload: { id: '1000000001', event_type: 'MessageCreate', text, sender_id: '3001969357', participant_ids: ['3001969357', '4337869213'], dm_conversation_id: '3001969357-4337869213', created_at: '2026-11-25T06:00:00.000Z' },
-          includes: { users: [{ id: '3001969357', name: 'Jordan', username: 'furiouscamper' }] },
+          payload: {
+            direct_message_events: [
+              {
+                type: 'message_create',
+                id: '1000000001',
+                created_timestamp: '1795683600000',
+                message_create: { target: { recipient_id: '4337869213' }, sender_id: '3001969357', message_data: { text, entities: { hashtags: [], symbols: [], user_mentions: [], urls: [] } } },
+              },
+            ],
+            users: { '3001969357': { data: { id: '3001969357', name: 'Jordan', username: 'furiouscamper' } }, '4337869213': { data: { id: '4337869213', name: 'Acme', username: 'acme' } } },
+          },
         },
       }),
     );
+  /** The repository's example of a platform delivery (libs/testing/fixtures/xaa). */
+  const example = (name: string) => readFileSync(join(__dirname, '../../../libs/testing/fixtures/xaa', `${name}.json`));
   const postXaa = (body: Buffer, signature: string) => http.post(xaaUrl(), body, { headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': signature } });
 
   it('answers the CRC with the same key as the Account Activity webhook', async () => {
@@ -173,6 +187,20 @@ describe('X Activity API deliveries (/webhooks/:envName/xaa)', () => {
     const envelope = validateEnvelope<RawActivityPayload>(message, RawActivity);
     expect(envelope.id).toBe('xaa-0c1d2e3f-aaaa-4bbb-8ccc-000000000001');
     expect(envelope.payload).toMatchObject({ api: 'xaa', kind: 'direct_message_events', forUserId: '4337869213', delivery: { data: { event_type: 'dm.received' } } });
+  });
+
+  it('takes the documented like.create and follow.follow, routed as the likes and follows of the account', async () => {
+    for (const [name, kind] of [
+      ['like.create.outbound', 'favorite_events'],
+      ['follow.follow', 'follow_events'],
+      ['block.block', 'block_events'],
+      ['oauth.revoke', 'user_event'],
+    ] as const) {
+      const body = example(name);
+      expect({ name, status: (await postXaa(body, sign(SECRET, body))).status }).toEqual({ name, status: 200 });
+      const [message] = (await takeMessages()) as unknown[];
+      expect(validateEnvelope<RawActivityPayload>(message, RawActivity).payload).toMatchObject({ api: 'xaa', kind, forUserId: '7420000000000000001' });
+    }
   });
 
   it("answers the platform's replay-finished notice with 200 and publishes nothing: it is not an account's activity", async () => {

@@ -1,14 +1,23 @@
 /**
  * The X Activity API (XAA) form of the same activity: every Account Activity delivery the
  * simulator builds (deliveries.ts, activity-deliveries.ts, the platform's own) is turned into the
- * XAA events a subscription on its account receives, so one activity reaches either API.
+ * XAA events a subscription on its account receives, so one activity reaches either API, in the
+ * shapes the platform documents for each event type (platform/README.md; the repository's
+ * examples are in libs/testing/fixtures/xaa):
  *
- * A delivery is `{data: {event_uuid, filter, event_type, tag, payload, includes}}`. Posts are v2
- * objects (`author_id`, `conversation_id`, `in_reply_to_user_id`, `referenced_tweets`,
- * `entities.mentions`, `edit_history_tweet_ids`); `dm.*` carry the v2 DM event; `includes` holds
- * the users and the posts referred to. Each post gets its most specific type for the account
- * (its own post, a repost, quote or reply of one of its posts, else a mention). A delivery made
- * without the whole thread has `conversation_id` set to the post it answers (or its own id).
+ * - a delivery is `{data: {event_uuid, filter, event_type, tag, payload, includes}}`;
+ * - posts are v2 objects (`author_id`, `conversation_id`, `in_reply_to_user_id`,
+ *   `referenced_tweets`, `entities.mentions`, `edit_history_tweet_ids`), `includes` holding the
+ *   users (bare) and the posts referred to; each post gets its most specific type for the
+ *   account (its own post, a repost, quote or reply of one of its posts, else a mention);
+ * - `post.delete`: `{id, author_id}` only;
+ * - `like.create`: `{id, liked_tweet_id, liked_tweet_author_id, created_at (of the liked post),
+ *   timestamp_ms}`, no liker; direction `inbound` (a like of the account's post) or `outbound`;
+ * - `follow.*`, `block.*`, `mute.*`: `{source, target}`, each user wrapped as `{data: user}`, no
+ *   time; blocks and mutes only for the account that makes them;
+ * - `dm.*`: the Account Activity form (`direct_message_events[]` with `message_create`, a
+ *   `users` map of `{data: user}`); encrypted DMs are `chat.received`/`chat.sent`, ciphertext;
+ * - `oauth.revoke`: `{date_time, user_id, app_id}`, an empty filter.
  */
 import { createHash } from 'node:crypto';
 
@@ -20,28 +29,35 @@ export const XAA_EVENT_TYPES = [
   'post.repost.create',
   'post.delete',
   'like.create',
-  'follow.create',
-  'follow.delete',
-  'block.create',
-  'block.delete',
-  'mute.create',
-  'mute.delete',
+  'follow.follow',
+  'follow.unfollow',
+  'block.block',
+  'block.unblock',
+  'mute.mute',
+  'mute.unmute',
   'dm.received',
   'dm.sent',
   'dm.read',
   'dm.indicate_typing',
+  'chat.received',
+  'chat.sent',
   'oauth.revoke',
 ] as const;
 
 export type XaaEventType = (typeof XAA_EVENT_TYPES)[number];
-export type Direction = 'in' | 'out';
+export type Direction = 'inbound' | 'outbound';
+
+/** Event types whose subscription may name a direction. */
+export const DIRECTIONAL_EVENT_TYPES: readonly XaaEventType[] = ['like.create'];
+/** Event types whose `filter.user_id` is the user acting (never the one acted on). */
+export const ACTOR_ONLY_EVENT_TYPES: readonly XaaEventType[] = ['block.block', 'block.unblock', 'mute.mute', 'mute.unmute'];
 
 /** One event of an account's activity, before it is matched to subscriptions. */
 export interface XaaEvent {
   eventType: XaaEventType;
   /** The account whose activity it is (a subscription's `filter.user_id`). */
   userId: string;
-  /** For likes, follows, blocks and mutes: towards the account (`in`) or by it (`out`). */
+  /** For likes: of the account's post (`inbound`) or by the account (`outbound`). */
   direction?: Direction;
   /** Stable per event and account: the same activity delivered again has the same uuid. */
   uuid: string;
@@ -173,7 +189,7 @@ function postEvents(delivery: Json, account: string): XaaEvent[] {
 function deleteEvents(delivery: Json, account: string): XaaEvent[] {
   return ((delivery.tweet_delete_events ?? []) as Json[]).map((event) => {
     const status = event.status as Json;
-    const payload = { id: str(status.id), author_id: str(status.user_id), deleted_at: iso(Number(event.timestamp_ms)) };
+    const payload = { id: str(status.id), author_id: str(status.user_id) };
     return { eventType: 'post.delete' as const, userId: account, uuid: eventUuid('post.delete', account, String(payload.id)), payload, includes: {} };
   });
 }
@@ -183,62 +199,53 @@ function likeEvents(delivery: Json, account: string): XaaEvent[] {
     const liker = event.user as Json;
     const liked = event.favorited_status as Json;
     const likerId = str(liker.id_str) ?? str(liker.id)!;
-    const payload = { id: str(event.id), liking_user_id: likerId, liked_tweet_id: str(liked.id_str), created_at: iso(Number(event.timestamp_ms)) };
-    const users = new Map([[likerId, v2User(liker)], [str((liked.user as Json).id_str)!, v2User(liked.user as Json)]]);
-    const direction: Direction = likerId === account ? 'out' : 'in';
-    return { eventType: 'like.create' as const, userId: account, direction, uuid: eventUuid('like.create', account, String(payload.id)), payload, includes: { users: [...users.values()], tweets: [v2Post(liked)] } };
+    const authorId = str((liked.user as Json).id_str) ?? str((liked.user as Json).id)!;
+    const payload = { id: str(event.id), created_at: iso(v1Millis(liked)), timestamp_ms: String(event.timestamp_ms), liked_tweet_author_id: authorId, liked_tweet_id: str(liked.id_str) };
+    const direction: Direction = likerId === account ? 'outbound' : 'inbound';
+    // The documented like (an outbound one) includes the liked post's author; an inbound one also includes its liker (README).
+    const users = [v2User(liked.user as Json), ...(direction === 'inbound' && likerId !== authorId ? [v2User(liker)] : [])];
+    return { eventType: 'like.create' as const, userId: account, direction, uuid: eventUuid('like.create', account, String(payload.id)), payload, includes: { users, tweets: [v2Post(liked)] } };
   });
 }
 
-const RELATIONS: Record<string, { create: string; kind: 'follow' | 'block' | 'mute' }> = {
-  follow_events: { create: 'follow', kind: 'follow' },
-  block_events: { create: 'block', kind: 'block' },
-  mute_events: { create: 'mute', kind: 'mute' },
-};
+const RELATIONS: Record<string, 'follow' | 'block' | 'mute'> = { follow_events: 'follow', block_events: 'block', mute_events: 'mute' };
+
+/** A user as follow, block and mute payloads and DM `users` maps carry it: wrapped in `data`. */
+const wrapped = (user: Json) => ({ data: v2User(user) });
 
 function relationEvents(delivery: Json, account: string): XaaEvent[] {
-  return Object.entries(RELATIONS).flatMap(([key, { create, kind }]) =>
-    ((delivery[key] ?? []) as Json[]).map((event) => {
+  return Object.entries(RELATIONS).flatMap(([key, family]) =>
+    ((delivery[key] ?? []) as Json[]).flatMap((event) => {
       const source = event.source as Json;
       const target = event.target as Json;
-      const eventType = `${kind}.${event.type === create ? 'create' : 'delete'}` as XaaEventType;
-      const at = Number(event.created_timestamp);
-      const payload = { source_user_id: str(source.id), target_user_id: str(target.id), created_at: iso(at) };
-      const direction: Direction = payload.source_user_id === account ? 'out' : 'in';
-      return { eventType, userId: account, direction, uuid: eventUuid(eventType, account, String(payload.source_user_id), String(payload.target_user_id), String(at)), payload, includes: { users: [v2User(source), v2User(target)] } };
+      const sourceId = str(source.id_str) ?? str(source.id)!;
+      const eventType = `${family}.${String(event.type)}` as XaaEventType;
+      if (!XAA_EVENT_TYPES.includes(eventType)) return [];
+      // Blocks and mutes reach the account that makes them only.
+      if (ACTOR_ONLY_EVENT_TYPES.includes(eventType) && sourceId !== account) return [];
+      const targetId = str(target.id_str) ?? str(target.id)!;
+      const payload = { source: wrapped(source), target: wrapped(target) };
+      return [{ eventType, userId: account, uuid: eventUuid(eventType, account, sourceId, targetId, String(event.created_timestamp)), payload, includes: {} }];
     }),
   );
 }
 
-const conversationId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`);
-
-function dmUsers(delivery: Json): Json[] {
-  return Object.values((delivery.users ?? {}) as Record<string, Json>).map(v2User);
+/** A DM delivery's `users` map, each user wrapped in `data`. */
+function dmUsers(delivery: Json): Json {
+  return Object.fromEntries(Object.entries((delivery.users ?? {}) as Record<string, Json>).map(([id, user]) => [id, wrapped({ id, ...user })]));
 }
 
+/** Legacy DMs keep the Account Activity shape: one event of `direct_message_events`, and the `users` map. */
 function dmEvents(delivery: Json, account: string): XaaEvent[] {
   return ((delivery.direct_message_events ?? []) as Json[]).map((event) => {
     const create = event.message_create as Json;
-    const sender = str(create.sender_id)!;
-    const recipient = str((create.target as Json).recipient_id)!;
-    const data = create.message_data as Json;
-    const media = (data.attachment as Json | undefined)?.media as Json | undefined;
-    const eventType: XaaEventType = sender === account ? 'dm.sent' : 'dm.received';
-    const payload: Json = {
-      id: str(event.id),
-      event_type: 'MessageCreate',
-      text: data.text,
-      sender_id: sender,
-      participant_ids: [sender, recipient],
-      dm_conversation_id: conversationId(sender, recipient),
-      created_at: iso(Number(event.created_timestamp)),
-      ...(media ? { attachments: { media_keys: [`3_${str(media.id_str)}`] } } : {}),
-    };
-    const includes = { users: dmUsers(delivery), ...(media ? { media: v2Media([media]) } : {}) };
-    return { eventType, userId: account, uuid: eventUuid(eventType, account, String(payload.id)), payload, includes };
+    const eventType: XaaEventType = str(create.sender_id) === account ? 'dm.sent' : 'dm.received';
+    const payload: Json = { direct_message_events: [event], users: dmUsers(delivery) };
+    return { eventType, userId: account, uuid: eventUuid(eventType, account, String(str(event.id))), payload, includes: {} };
   });
 }
 
+/** Read receipts and typing: in the DM events' shape too (the platform publishes no example; README). */
 function indicatorEvents(delivery: Json, account: string): XaaEvent[] {
   const kinds: [string, XaaEventType][] = [
     ['direct_message_indicate_typing_events', 'dm.indicate_typing'],
@@ -247,10 +254,8 @@ function indicatorEvents(delivery: Json, account: string): XaaEvent[] {
   return kinds.flatMap(([key, eventType]) =>
     ((delivery[key] ?? []) as Json[]).map((event) => {
       const sender = str(event.sender_id)!;
-      const recipient = str((event.target as Json).recipient_id)!;
-      const at = Number(event.created_timestamp);
-      const payload: Json = { sender_id: sender, dm_conversation_id: conversationId(sender, recipient), created_at: iso(at), ...(event.last_read_event_id ? { last_read_event_id: str(event.last_read_event_id) } : {}) };
-      return { eventType, userId: account, uuid: eventUuid(eventType, account, sender, String(at)), payload, includes: { users: dmUsers(delivery) } };
+      const payload: Json = { [key]: [event], users: dmUsers(delivery) };
+      return { eventType, userId: account, uuid: eventUuid(eventType, account, sender, String(event.created_timestamp)), payload, includes: {} };
     }),
   );
 }
@@ -259,8 +264,9 @@ function revokeEvents(delivery: Json): XaaEvent[] {
   const revoke = (delivery.user_event as Json | undefined)?.revoke as Json | undefined;
   if (!revoke) return [];
   const userId = str((revoke.source as Json).user_id)!;
-  const payload = { user_id: userId, client_app_id: str((revoke.target as Json).app_id), revoked_at: new Date(String(revoke.date_time)).toISOString() };
-  return [{ eventType: 'oauth.revoke', userId, uuid: eventUuid('oauth.revoke', userId, payload.revoked_at), payload, includes: {} }];
+  const revokedAt = new Date(String(revoke.date_time)).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  const payload = { date_time: revokedAt, user_id: userId, app_id: str((revoke.target as Json).app_id) };
+  return [{ eventType: 'oauth.revoke', userId, uuid: eventUuid('oauth.revoke', userId, revokedAt), payload, includes: {} }];
 }
 
 /** The XAA events of one Account Activity delivery (for its `for_user_id`, or the revoking user). */
@@ -272,22 +278,25 @@ export function xaaEventsOf(delivery: Json): XaaEvent[] {
   return [...postEvents(delivery, account), ...deleteEvents(delivery, account), ...likeEvents(delivery, account), ...relationEvents(delivery, account), ...dmEvents(delivery, account), ...indicatorEvents(delivery, account)];
 }
 
-/** An encrypted DM (XChat): the server sees who and when, never the text. */
+/**
+ * An encrypted DM (XChat), `chat.received` or `chat.sent`: who, when and in which conversation;
+ * the message is ciphertext (`encoded_event`) only the participants' XChat clients can read.
+ */
 export function encryptedDmEvent(input: { account: string; sender: Json; recipient: Json; eventId: string; createdAt?: number }): XaaEvent {
   const senderId = str(input.sender.id_str) ?? str(input.sender.id)!;
   const recipientId = str(input.recipient.id_str) ?? str(input.recipient.id)!;
-  const eventType: XaaEventType = senderId === input.account ? 'dm.sent' : 'dm.received';
+  const eventType: XaaEventType = senderId === input.account ? 'chat.sent' : 'chat.received';
+  const digest = (what: string) => createHash('sha256').update(`${what}|${input.eventId}`).digest('base64');
   const payload: Json = {
     id: input.eventId,
-    event_type: 'MessageCreate',
+    created_at_msec: String(input.createdAt ?? Date.now()),
     sender_id: senderId,
-    participant_ids: [senderId, recipientId],
-    dm_conversation_id: conversationId(senderId, recipientId),
-    created_at: iso(input.createdAt ?? Date.now()),
-    encrypted: true,
-    encrypted_content: createHash('sha256').update(input.eventId).digest('base64'),
+    conversation_id: `${senderId}:${recipientId}`,
+    conversation_key_version: '1',
+    encoded_event: digest('event'),
+    message_event_signature: { public_key_version: '1', signature: digest('signature'), signature_version: '7' },
   };
-  return { eventType, userId: input.account, uuid: eventUuid(eventType, input.account, input.eventId), payload, includes: { users: [v2User(input.sender), v2User(input.recipient)] } };
+  return { eventType, userId: input.account, uuid: eventUuid(eventType, input.account, input.eventId), payload, includes: {} };
 }
 
 /** The delivery body of an event for a subscription. */

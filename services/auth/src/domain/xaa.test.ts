@@ -1,4 +1,4 @@
-import { clampToRetention, isOutage, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from './xaa';
+import { clampToRetention, createdSubscription, isOutage, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from './xaa';
 
 const PLATFORM: ReplayRules = { minStartAgeMs: 31 * 60_000, minEndAgeMs: 10 * 60_000, maxAgeMs: 24 * 3_600_000 };
 const at = (iso: string) => Date.parse(iso);
@@ -32,6 +32,12 @@ describe('replay windows', () => {
 });
 
 it('subscribes likes only in the direction of the account', () => {
-  expect(subscriptionFilter('42', 'like.create')).toEqual({ user_id: '42', direction: 'in' });
+  expect(subscriptionFilter('42', 'like.create')).toEqual({ user_id: '42', direction: 'inbound' });
   expect(subscriptionFilter('42', 'dm.received')).toEqual({ user_id: '42' });
+});
+
+it('reads a created subscription nested in data.subscription, or flat in data', () => {
+  expect(createdSubscription({ data: { subscription: { subscription_id: '7', event_type: 'dm.received' } } })).toMatchObject({ subscription_id: '7' });
+  expect(createdSubscription({ data: { subscription_id: '8', event_type: 'dm.received' } })).toMatchObject({ subscription_id: '8' });
+  expect(createdSubscription({ errors: [] })).toBeNull();
 });

@@ -1,24 +1,38 @@
 /** The X Activity API's rules as auth applies them: the event types a help desk needs, and replay windows. */
 
-/** What a help desk subscribes each account to; `like.create` only for likes of the account's posts. */
+/**
+ * What a help desk subscribes each account to, in the platform's event names: legacy DMs and
+ * encrypted ones (`chat.*`, shown as unreadable), posts about the account, likes of its posts,
+ * its new followers, and the revoke of its authorization.
+ */
 export const HELP_DESK_EVENT_TYPES = [
   'dm.received',
   'dm.sent',
+  'chat.received',
+  'chat.sent',
   'post.mention.create',
   'post.reply.create',
   'post.quote.create',
   'post.repost.create',
   'post.delete',
   'like.create',
-  'follow.create',
+  'follow.follow',
   'oauth.revoke',
 ] as const;
 
 export type HelpDeskEventType = (typeof HELP_DESK_EVENT_TYPES)[number];
 
-/** The filter of an account's subscription to an event type. */
-export function subscriptionFilter(accountId: string, eventType: string): { user_id: string; direction?: 'in' } {
-  return eventType === 'like.create' ? { user_id: accountId, direction: 'in' } : { user_id: accountId };
+/** The filter of an account's subscription to an event type: likes only those of the account's posts (`inbound`). */
+export function subscriptionFilter(accountId: string, eventType: string): { user_id: string; direction?: 'inbound' } {
+  return eventType === 'like.create' ? { user_id: accountId, direction: 'inbound' } : { user_id: accountId };
+}
+
+/** A subscription as the platform answers it: the API reference nests it in `data.subscription`, the quickstart shows it in `data` itself. */
+export function createdSubscription(answer: unknown): { subscription_id?: unknown } | null {
+  const data = (answer as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
+  const nested = (data as { subscription?: unknown }).subscription;
+  return typeof nested === 'object' && nested !== null ? nested : (data as { subscription_id?: unknown });
 }
 
 /** The platform's replay rules (its defaults: the last 24 h, the start 31 min old, the end 10 min old). */

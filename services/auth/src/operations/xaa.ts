@@ -4,7 +4,7 @@ import type { PlatformClient } from '../adapters/platform/client';
 import type { ReplayRecord, XaaStore } from '../adapters/xaa-store';
 import { AccountNotConnected } from '../domain/errors';
 import { PlatformRejected } from '../domain/platform-errors';
-import { clampToRetention, isOutage, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from '../domain/xaa';
+import { clampToRetention, createdSubscription, isOutage, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from '../domain/xaa';
 
 export interface XaaWebhook {
   id: string;
@@ -72,37 +72,59 @@ export class XaaAdmin {
     await this.deps.store.deleteWebhook(webhookId);
   }
 
+  /** Every subscription of the app, page after page (`meta.next_token` to `pagination_token`). */
   private async platformSubscriptions(): Promise<PlatformSubscription[]> {
-    const answer = await this.deps.platform.call({ method: 'GET', path: '/2/activity/subscriptions' }, { kind: 'app' });
-    const data = (answer.data as { data?: unknown } | null)?.data;
-    return Array.isArray(data) ? (data as PlatformSubscription[]) : [];
+    const all: PlatformSubscription[] = [];
+    let token: string | undefined;
+    do {
+      const query: Record<string, string> = { max_results: '1000', ...(token ? { pagination_token: token } : {}) };
+      const answer = await this.deps.platform.call({ method: 'GET', path: '/2/activity/subscriptions', query }, { kind: 'app' });
+      const body = answer.data as { data?: unknown; meta?: { next_token?: unknown } } | null;
+      if (Array.isArray(body?.data)) all.push(...(body.data as PlatformSubscription[]));
+      token = typeof body?.meta?.next_token === 'string' && body.meta.next_token ? body.meta.next_token : undefined;
+    } while (token);
+    return all;
   }
 
-  /** Subscribes a connected account to each event type; one the platform has already (409) counts as made. */
-  async subscribe(accountId: string): Promise<{ accountId: string; created: string[]; existing: string[] }> {
+  /**
+   * Subscribes a connected account to each event type; one the platform has already (409)
+   * counts as made. One the platform refuses (an event type the app's plan lacks, say) is
+   * logged and reported, and the others are still made.
+   */
+  async subscribe(accountId: string): Promise<{ accountId: string; created: string[]; existing: string[]; refused: { eventType: string; reason: string }[] }> {
     if (!(await this.deps.accounts.credentials(accountId))) throw new AccountNotConnected(accountId);
     const webhook = await this.deps.store.webhook();
     const created: string[] = [];
     const existing: string[] = [];
+    const refused: { eventType: string; reason: string }[] = [];
     for (const eventType of this.options.eventTypes) {
       const filter = subscriptionFilter(accountId, eventType);
       const body = { event_type: eventType, filter, tag: accountId, ...(webhook ? { webhook_id: webhook.webhookId } : {}) };
       let subscriptionId: string;
       try {
         const answer = await this.deps.platform.call({ method: 'POST', path: '/2/activity/subscriptions', json: body }, { kind: 'app' });
-        subscriptionId = String((answer.data as { data: PlatformSubscription }).data.subscription_id);
+        const made = createdSubscription(answer.data);
+        if (typeof made?.subscription_id !== 'string') throw new PlatformRejected(answer.status, null, 'the answer names no subscription_id');
+        subscriptionId = made.subscription_id;
         created.push(eventType);
       } catch (error) {
-        if (!(error instanceof PlatformRejected && error.status === 409)) throw error;
-        const found = (await this.platformSubscriptions()).find((s) => s.event_type === eventType && sameFilter(s.filter, filter) && (s.webhook_id ?? null) === (webhook?.webhookId ?? null));
-        if (!found) throw error;
+        if (!(error instanceof PlatformRejected)) throw error;
+        const found =
+          error.status === 409
+            ? (await this.platformSubscriptions()).find((s) => s.event_type === eventType && sameFilter(s.filter, filter) && (s.webhook_id ?? null) === (webhook?.webhookId ?? null))
+            : undefined;
+        if (!found) {
+          refused.push({ eventType, reason: error.message });
+          this.deps.logger.warn('xaa subscription refused', { accountId, eventType, status: error.status, reason: error.platformMessage });
+          continue;
+        }
         subscriptionId = found.subscription_id;
         existing.push(eventType);
       }
       await this.deps.store.saveSubscription({ subscriptionId, accountId, eventType });
     }
-    this.deps.logger.info('xaa subscriptions made', { accountId, created: created.length, existing: existing.length });
-    return { accountId, created, existing };
+    this.deps.logger.info('xaa subscriptions made', { accountId, created: created.length, existing: existing.length, refused: refused.length });
+    return { accountId, created, existing, refused };
   }
 
   /** Removes every subscription of the account, whether auth or another made it; answers how many. */

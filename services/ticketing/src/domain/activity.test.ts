@@ -266,7 +266,7 @@ describe('favorite_events', () => {
   it('the account liking a post, and a customer liking the account\'s', () => {
     only(postLiked({ account: ACCOUNT, liker: ACCOUNT, post: { id: '600', author: '@ana', text: 'my order arrived' } }), 'like_by_account');
     const like = only(postLiked({ account: ACCOUNT, liker: '@ana', post: { id: '601', author: ACCOUNT, text: 'news' } }), 'like_of_account');
-    expect(like.liker.screenName).toBe('ana');
+    expect(like.liker?.screenName).toBe('ana');
   });
 });
 

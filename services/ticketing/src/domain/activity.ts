@@ -90,7 +90,7 @@ function accountActivityPayload(payload: RawActivityPayload): RawActivityPayload
   const check = checkXaaDelivery(payload.delivery);
   if (!check.ok) throw new InvalidActivity(`not a known X Activity API delivery: ${check.problems.join('; ')}`);
   if (check.kind !== payload.kind) throw new InvalidActivity(`kind ${payload.kind} does not match the XAA event type ${check.eventType} (${check.kind})`);
-  return { ...payload, delivery: accountActivityForm(payload.delivery as XaaDelivery) };
+  return { ...payload, delivery: accountActivityForm(payload.delivery as XaaDelivery, payload.receivedAt) };
 }
 
 /**

@@ -23,20 +23,27 @@ export const ENCRYPTED_DM_NOTICE = 'This message is end-to-end encrypted (XChat)
  * say so, since a customer's DM carries the app the customer wrote it with.
  * Throws InvalidActivity naming the first missing or garbled field, or an unknown event type.
  */
+function chatMessageId(value: unknown, field: string): string {
+  const id = requiredString(value, field);
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) throw new InvalidActivity(`${field} must be a message id (letters, digits and '-'), got '${id.slice(0, 64)}'`);
+  return id;
+}
+
 export function interpretDirectMessages(accountId: string, delivery: Record<string, unknown>): (DmReceived | DmSent)[] {
   return requiredArray(delivery.direct_message_events, 'direct_message_events').map((item, index) => {
     const at = `direct_message_events[${index}]`;
     const event = requiredRecord(item, at);
     const type = requiredString(event.type, `${at}.type`);
     if (type !== 'message_create') throw new InvalidActivity(`${at}.type '${type}' is not a DM event type ticketing knows (message_create)`);
-    const platformEventId = platformId(event.id, `${at}.id`);
-    const occurredAt = epochMillis(event.created_timestamp, `${at}.created_timestamp`).toISOString();
     const messageCreate = requiredRecord(event.message_create, `${at}.message_create`);
+    const messageData = requiredRecord(messageCreate.message_data, `${at}.message_create.message_data`);
+    const encrypted = messageData.encrypted === true;
+    // An encrypted message (XChat) has a uuid for its id; a legacy DM, a platform id.
+    const platformEventId = encrypted ? chatMessageId(event.id, `${at}.id`) : platformId(event.id, `${at}.id`);
+    const occurredAt = epochMillis(event.created_timestamp, `${at}.created_timestamp`).toISOString();
     const senderId = platformId(messageCreate.sender_id, `${at}.message_create.sender_id`);
     const target = requiredRecord(messageCreate.target, `${at}.message_create.target`);
     const recipientId = platformId(target.recipient_id, `${at}.message_create.target.recipient_id`);
-    const messageData = requiredRecord(messageCreate.message_data, `${at}.message_create.message_data`);
-    const encrypted = messageData.encrypted === true;
     const text = encrypted ? ENCRYPTED_DM_NOTICE : requiredString(messageData.text, `${at}.message_create.message_data.text`);
     const attachment = optionalRecord(messageData.attachment, `${at}.message_create.message_data.attachment`);
     const attachments = attachment?.media ? mediaOf([attachment.media]) : [];

@@ -1,4 +1,4 @@
-import type { ContactActionEvent, FollowEvent, LikeByAccount, LikeOfAccount, SubscriptionRevoked } from './social-events';
+import type { ContactActionEvent, FollowEvent, LikeByAccount, LikeOfAccount, SocialUser, SubscriptionRevoked } from './social-events';
 import { InvalidActivity } from './errors';
 import type { IgnoredActivity } from './events';
 import { postRef } from './posts';
@@ -16,24 +16,37 @@ import {
 } from './platform-values';
 import { socialUser } from './users';
 
-/** `favorite_events`: the account liked a post, or someone liked the account's post. */
+/**
+ * `favorite_events`: the account liked a post, or someone liked the account's post. A like the
+ * platform delivers without its liker (the X Activity API names none) is a like of the account's
+ * post by someone unknown.
+ */
 export function interpretLikes(accountId: string, delivery: Record<string, unknown>): { events: (LikeByAccount | LikeOfAccount)[]; ignored: IgnoredActivity[] } {
   const events: (LikeByAccount | LikeOfAccount)[] = [];
   const ignored: IgnoredActivity[] = [];
   requiredArray(delivery.favorite_events, 'favorite_events').forEach((item, index) => {
     const at = `favorite_events[${index}]`;
     const event = requiredRecord(item, at);
-    const liker = socialUser(requiredRecord(event.user, `${at}.user`), `${at}.user`);
+    const liker = event.user === undefined || event.user === null ? null : socialUser(requiredRecord(event.user, `${at}.user`), `${at}.user`);
     const likedPost = postRef(requiredRecord(event.favorited_status, `${at}.favorited_status`), `${at}.favorited_status`);
     const occurredAt = (event.timestamp_ms !== undefined ? epochMillis(event.timestamp_ms, `${at}.timestamp_ms`) : platformDate(event.created_at, `${at}.created_at`)).toISOString();
     // The platform's like ids are opaque strings; without one, liker and post identify the like.
-    const platformEventId = text(event.id) ?? `like:${liker.id}:${likedPost.id}`;
-    const common = { accountId, platformEventId, occurredAt, raw: event, liker, likedPost };
-    if (liker.id === accountId) events.push({ ...common, kind: 'like_by_account' });
-    else if (likedPost.author === null || likedPost.author.id === accountId) events.push({ ...common, kind: 'like_of_account' });
-    else ignored.push({ reason: `${at}: ${liker.id} liked post ${likedPost.id}, which is not the account's` });
+    const platformEventId = text(event.id) ?? `like:${liker?.id ?? 'unknown'}:${likedPost.id}`;
+    const common = { accountId, platformEventId, occurredAt, raw: event, likedPost };
+    if (liker?.id === accountId) events.push({ ...common, liker, kind: 'like_by_account' });
+    else if (likedPost.author === null || likedPost.author.id === accountId) events.push({ ...common, liker, kind: 'like_of_account' });
+    else ignored.push({ reason: `${at}: ${liker?.id ?? 'someone'} liked post ${likedPost.id}, which is not the account's` });
   });
   return { events, ignored };
+}
+
+/**
+ * A follow, block or mute has no id in Account Activity deliveries: who, whom and when make one.
+ * The X Activity API's carries no time but its delivery's uuid (its AAA form's `id`), which does.
+ */
+function relationEventId(type: string, event: Record<string, unknown>, source: SocialUser, target: SocialUser, occurred: Date): string {
+  const id = text(event.id);
+  return id ? `${type}:${id}` : `${type}:${source.id}:${target.id}:${occurred.getTime()}`;
 }
 
 /** `follow_events`: follow / unfollow, by the account or of it. */
@@ -52,7 +65,7 @@ export function interpretFollows(accountId: string, delivery: Record<string, unk
     return {
       kind,
       accountId,
-      platformEventId: `${type}:${source.id}:${target.id}:${occurred.getTime()}`,
+      platformEventId: relationEventId(type, event, source, target, occurred),
       occurredAt: occurred.toISOString(),
       raw: event,
       source,
@@ -76,7 +89,7 @@ export function interpretContactActions(accountId: string, delivery: Record<stri
     return {
       kind: type as ContactActionEvent['kind'],
       accountId,
-      platformEventId: `${type}:${source.id}:${target.id}:${occurred.getTime()}`,
+      platformEventId: relationEventId(type, event, source, target, occurred),
       occurredAt: occurred.toISOString(),
       raw: event,
       target,

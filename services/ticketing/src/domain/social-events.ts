@@ -147,7 +147,8 @@ const EVENT_SCHEMAS = {
   repost_of_account: eventSchema('repost_of_account', repostProperties),
   post_deleted: eventSchema('post_deleted', { postId: platformId, authorId: nullableId }),
   like_by_account: eventSchema('like_by_account', likeProperties),
-  like_of_account: eventSchema('like_of_account', likeProperties),
+  /** `liker` null: the platform did not say who liked the post (the X Activity API names no liker). */
+  like_of_account: eventSchema('like_of_account', { ...likeProperties, liker: Nullable(socialUserSchema) }),
   follow_by_account: eventSchema('follow_by_account', followProperties),
   follow_of_account: eventSchema('follow_of_account', followProperties),
   unfollow_by_account: eventSchema('unfollow_by_account', followProperties),

@@ -67,13 +67,27 @@ describe('the X Activity API', () => {
     for (const eventType of ['dm.received', 'post.mention.create']) {
       await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId });
     }
-    await app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'in' } });
-    expect((await app.v2.get('activity/subscriptions')).meta.result_count).toBe(3);
+    const made = await app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'inbound' } });
+    // As the API reference has it: the subscription nested in data.subscription.
+    expect(made.data.subscription).toMatchObject({ subscription_id: expect.any(String), event_type: 'like.create', filter: { user_id: account.id, direction: 'inbound' } });
+    expect((await app.v2.get('activity/subscriptions')).meta).toMatchObject({ result_count: 3, total_subscriptions: 3 });
+    const first = await app.v2.get('activity/subscriptions', { max_results: 2 });
+    expect(first.data).toHaveLength(2);
+    const rest = await app.v2.get('activity/subscriptions', { max_results: 2, pagination_token: first.meta.next_token });
+    expect(rest.data).toHaveLength(1);
+    expect(rest.meta.next_token).toBeUndefined();
 
     const dm = await customer.client.v1.sendDm({ recipient_id: account.id, text: 'where is my order?' });
     const received = await until(() => delivered().find((d) => d.data.event_type === 'dm.received'), 'the DM');
-    expect(received.data).toMatchObject({ filter: { user_id: account.id }, tag: 'acme', payload: { id: dm.event.id, text: 'where is my order?', sender_id: customer.id, event_type: 'MessageCreate' } });
-    expect(received.data.includes?.users).toEqual(expect.arrayContaining([expect.objectContaining({ id: customer.id, username: 'xaa_ana' })]));
+    // Legacy DMs keep the Account Activity shape: direct_message_events[] and a users map of {data: user}.
+    expect(received.data).toMatchObject({
+      filter: { user_id: account.id },
+      tag: 'acme',
+      payload: {
+        direct_message_events: [{ type: 'message_create', id: dm.event.id, message_create: { sender_id: customer.id, target: { recipient_id: account.id }, message_data: { text: 'where is my order?' } } }],
+        users: { [customer.id]: { data: expect.objectContaining({ id: customer.id, username: 'xaa_ana' }) } },
+      },
+    });
 
     const mention = await customer.client.v1.tweet('@xaa_acme my parcel is late');
     const post = await until(() => delivered().find((d) => d.data.event_type === 'post.mention.create'), 'the mention');
@@ -82,7 +96,8 @@ describe('the X Activity API', () => {
     const own = await account.client.v1.tweet('we are on it');
     await customer.client.v1.post('favorites/create.json', { id: own.id_str });
     const like = await until(() => delivered().find((d) => d.data.event_type === 'like.create'), 'the like');
-    expect(like.data).toMatchObject({ filter: { user_id: account.id, direction: 'in' }, payload: { liking_user_id: customer.id, liked_tweet_id: own.id_str } });
+    expect(like.data).toMatchObject({ filter: { user_id: account.id, direction: 'inbound' }, payload: { liked_tweet_id: own.id_str, liked_tweet_author_id: account.id, timestamp_ms: expect.stringMatching(/^[0-9]+$/) } });
+    expect(like.data.payload).not.toHaveProperty('liking_user_id');
     expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
   });
 
@@ -90,27 +105,43 @@ describe('the X Activity API', () => {
     await control.post('/control/platform/xaa/outage', { webhookId, down: true });
     const from = new Date(Date.now() - 60_000);
     const dm = await customer.client.v1.sendDm({ recipient_id: account.id, text: 'sent while you were down' });
-    await until(() => (delivered().some((d) => d.data.payload.id === dm.event.id) ? undefined : true), 'the failed delivery');
+    await until(() => (delivered().some((d) => JSON.stringify(d.data.payload).includes(`"id":"${dm.event.id}"`)) ? undefined : true), 'the failed delivery');
     await control.post('/control/platform/xaa/outage', { webhookId, down: false });
     const minute = (d: Date) => d.toISOString().replace(/[-T:]/g, '').slice(0, 12);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const job = await app.v2.post('webhooks/replay', { webhook_id: webhookId, from_date: minute(from), to_date: minute(new Date()) });
     const done = await until(() => delivered().find((d) => d.data.event_type === 'replay_job_status'), 'the replay to complete');
     expect(done.data.payload).toMatchObject({ job_id: job.data.job_id, status: 'complete' });
-    const copies = delivered().filter((d) => d.data.payload.id === dm.event.id);
+    const copies = delivered().filter((d) => JSON.stringify(d.data.payload).includes(`"id":"${dm.event.id}"`));
     expect(copies).toHaveLength(1);
     await expect(app.v2.post('webhooks/replay', { webhook_id: webhookId, from_date: '201001010000', to_date: '201001010100' })).rejects.toMatchObject({ code: 400 });
   });
 
-  it('delivers an encrypted DM with no text, and answers bad or excess subscriptions with problem details', async () => {
+  it('delivers an encrypted DM as chat.received, ciphertext only, and answers bad or excess subscriptions with problem details', async () => {
+    await app.v2.post('activity/subscriptions', { event_type: 'chat.received', filter: { user_id: account.id } });
     await control.post('/control/platform/xaa/encrypted-dm', { from: '@xaa_ana', to: '@xaa_acme' });
-    const encrypted = await until(() => delivered().find((d) => d.data.payload.encrypted === true), 'the encrypted DM');
+    const encrypted = await until(() => delivered().find((d) => d.data.event_type === 'chat.received'), 'the encrypted DM');
+    expect(encrypted.data.payload).toMatchObject({ sender_id: customer.id, conversation_id: `${customer.id}:${account.id}`, encoded_event: expect.any(String) });
     expect(encrypted.data.payload).not.toHaveProperty('text');
     await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.everything', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 400, data: { title: 'Invalid Request' } });
+    // The platform's names are follow.follow, mute.mute, block.block; directions inbound/outbound, on likes only.
+    for (const eventType of ['follow.create', 'mute.create']) await expect(app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } })).rejects.toMatchObject({ code: 400 });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'in' } })).rejects.toMatchObject({ code: 400 });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'mute.mute', filter: { user_id: account.id, direction: 'outbound' } })).rejects.toMatchObject({ code: 400 });
     await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId })).rejects.toMatchObject({ code: 409 });
-    for (const eventType of ['dm.sent', 'follow.create', 'mute.create']) await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } });
-    await expect(app.v2.post('activity/subscriptions', { event_type: 'block.create', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 429 });
+    for (const eventType of ['follow.follow', 'mute.mute']) await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'block.block', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 429 });
     const id = (await app.v2.get('activity/subscriptions')).data[0].subscription_id as string;
     expect((await app.v2.delete(`activity/subscriptions/${id}`)).data).toEqual({ deleted: true });
+  });
+
+  it('delivers follows and mutes as source and target users wrapped in data, with no time', async () => {
+    await customer.client.v1.post('friendships/create.json', { user_id: account.id });
+    const follow = await until(() => delivered().find((d) => d.data.event_type === 'follow.follow'), 'the follow');
+    expect(follow.data).toMatchObject({ filter: { user_id: account.id }, payload: { source: { data: { id: customer.id, username: 'xaa_ana' } }, target: { data: { id: account.id } } } });
+    expect(Object.keys(follow.data.payload).sort()).toEqual(['source', 'target']);
+    await account.client.v1.post('mutes/users/create.json', { user_id: customer.id });
+    const mute = await until(() => delivered().find((d) => d.data.event_type === 'mute.mute'), 'the mute');
+    expect(mute.data.payload).toMatchObject({ source: { data: { id: account.id } }, target: { data: { id: customer.id } } });
   });
 });

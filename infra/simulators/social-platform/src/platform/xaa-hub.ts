@@ -19,6 +19,7 @@ export interface ActivitySubscription {
   tag: string | null;
   webhookId: string | null;
   createdAt: number;
+  updatedAt: number;
 }
 
 /** An event matched to a subscription, kept for the replay window whether or not its delivery got through. */
@@ -102,9 +103,13 @@ export class XaaHub {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
+  /** A revoke reaches subscriptions with no user (the app hears every revoke) or the revoking user's. */
   private matching(event: XaaEvent): ActivitySubscription[] {
     return [...this.subscriptions.values()].filter(
-      (s) => s.eventType === event.eventType && s.filter.user_id === event.userId && (!s.filter.direction || !event.direction || s.filter.direction === event.direction),
+      (s) =>
+        s.eventType === event.eventType &&
+        (s.filter.user_id === event.userId || (event.eventType === 'oauth.revoke' && !s.filter.user_id && !s.filter.keyword)) &&
+        (!s.filter.direction || !event.direction || s.filter.direction === event.direction),
     );
   }
 

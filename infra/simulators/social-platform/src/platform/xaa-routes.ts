@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import { runCrcCheck } from '../webhook-client';
-import { XAA_EVENT_TYPES, type XaaEventType } from '../xaa-deliveries';
+import { DIRECTIONAL_EVENT_TYPES, XAA_EVENT_TYPES, type Direction, type XaaEventType } from '../xaa-deliveries';
 import { answer, authenticate } from './authn';
 import type { PlatformContext } from './context';
 import { PlatformError } from './errors';
@@ -48,6 +48,7 @@ const subscriptionJson = (s: ActivitySubscription) => ({
   ...(s.tag !== null ? { tag: s.tag } : {}),
   ...(s.webhookId ? { webhook_id: s.webhookId } : {}),
   created_at: new Date(s.createdAt).toISOString(),
+  updated_at: new Date(s.updatedAt).toISOString(),
 });
 
 function webhookOf(hub: XaaHub, req: Request): XaaWebhook {
@@ -107,24 +108,48 @@ async function replay(ctx: PlatformContext, hub: XaaHub, req: Request, res: Resp
   await answer(res, 200, { data: { job_id: job.id, created_at: new Date(now).toISOString() } });
 }
 
-function subscriptionInput(ctx: PlatformContext, hub: XaaHub, body: unknown): Omit<ActivitySubscription, 'id' | 'createdAt'> {
+/**
+ * A subscription's event type and filter as the platform takes them: `user_id` (digits), or for
+ * `oauth.revoke` (documented with no filter) nothing at all; `direction` (`inbound`/`outbound`,
+ * optional) on likes alone.
+ */
+function subscriptionInput(hub: XaaHub, body: unknown): Omit<ActivitySubscription, 'id' | 'createdAt' | 'updatedAt'> {
   const input = (body ?? {}) as { event_type?: unknown; filter?: { user_id?: unknown; keyword?: unknown; direction?: unknown }; tag?: unknown; webhook_id?: unknown };
   if (!XAA_EVENT_TYPES.includes(input.event_type as XaaEventType)) throw invalid(`event_type must be one of ${XAA_EVENT_TYPES.join(', ')}`);
+  const eventType = input.event_type as XaaEventType;
   const filter = input.filter ?? {};
   const userId = typeof filter.user_id === 'string' && /^[0-9]{1,20}$/.test(filter.user_id) ? filter.user_id : undefined;
   const keyword = typeof filter.keyword === 'string' && filter.keyword.trim() ? filter.keyword : undefined;
-  if (!userId === !keyword) throw invalid('filter must name exactly one of user_id (digits) or keyword');
-  if (filter.direction !== undefined && filter.direction !== 'in' && filter.direction !== 'out') throw invalid("filter.direction must be 'in' or 'out'");
-  if (input.tag !== undefined && (typeof input.tag !== 'string' || input.tag.length > 200)) throw invalid('tag must be a string of at most 200 characters');
+  const unfiltered = eventType === 'oauth.revoke' && !userId && !keyword && filter.user_id === undefined;
+  if (!unfiltered && !userId === !keyword) throw invalid('filter must name exactly one of user_id (digits) or keyword');
+  if (filter.direction !== undefined) {
+    if (!DIRECTIONAL_EVENT_TYPES.includes(eventType)) throw invalid(`filter.direction is not supported for ${eventType}`);
+    if (filter.direction !== 'inbound' && filter.direction !== 'outbound') throw invalid("filter.direction must be 'inbound' or 'outbound'");
+  }
+  if (input.tag !== undefined && (typeof input.tag !== 'string' || input.tag.length < 1 || input.tag.length > 200)) throw invalid('tag must be a string of 1 to 200 characters');
   const webhookId = input.webhook_id === undefined ? null : String(input.webhook_id);
   if (webhookId && !hub.webhooks.has(webhookId)) throw notFound('webhook');
   return {
-    eventType: input.event_type as XaaEventType,
-    filter: { ...(userId ? { user_id: userId } : { keyword }), ...(filter.direction ? { direction: filter.direction as 'in' | 'out' } : {}) },
+    eventType,
+    filter: { ...(userId ? { user_id: userId } : keyword ? { keyword } : {}), ...(filter.direction ? { direction: filter.direction as Direction } : {}) },
     tag: (input.tag as string | undefined) ?? null,
     webhookId,
   };
 }
+
+/** A page of the list: `max_results` 1 to 1000 (100 when not given), `pagination_token` as the previous page's `meta.next_token`. */
+function page(query: Request['query']): { size: number; offset: number } {
+  const max = query.max_results === undefined ? 100 : Number(query.max_results);
+  if (!Number.isInteger(max) || max < 1 || max > 1000) throw invalid('max_results must be an integer from 1 to 1000');
+  if (query.pagination_token === undefined) return { size: max, offset: 0 };
+  const offset = typeof query.pagination_token === 'string' ? paginationOffset(query.pagination_token) : null;
+  if (offset === null) throw invalid('pagination_token is not one this API gave');
+  return { size: max, offset };
+}
+
+/** Opaque to clients: base32hex (0-9, A-V) of the offset, padded to the 16 characters the platform's tokens have at least. */
+const paginationToken = (offset: number) => offset.toString(32).toUpperCase().padStart(16, '0');
+const paginationOffset = (token: string): number | null => (/^[0-9A-V]{16,}$/.test(token) ? parseInt(token, 32) : null);
 
 function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
   const app = authenticate(ctx, 'app');
@@ -133,28 +158,36 @@ function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): 
     if (!found) throw notFound('subscription');
     return found;
   };
+  const meta = () => ({ total_subscriptions: hub.subscriptions.size });
   router.post('/2/activity/subscriptions', app, async (req, res) => {
-    const input = subscriptionInput(ctx, hub, req.body);
+    const input = subscriptionInput(hub, req.body);
     if (hub.subscriptions.size >= ctx.config.XAA_MAX_SUBSCRIPTIONS) throw new PlatformError(429, 0, `The application has ${ctx.config.XAA_MAX_SUBSCRIPTIONS} subscriptions, its limit.`);
     const duplicate = [...hub.subscriptions.values()].find((s) => s.eventType === input.eventType && JSON.stringify(s.filter) === JSON.stringify(input.filter) && s.webhookId === input.webhookId);
     if (duplicate) throw new PlatformError(409, 0, `A subscription for ${input.eventType} with this filter exists: ${duplicate.id}.`);
-    const subscription: ActivitySubscription = { ...input, id: hub.newId(), createdAt: Date.now() };
+    const now = Date.now();
+    const subscription: ActivitySubscription = { ...input, id: hub.newId(), createdAt: now, updatedAt: now };
     hub.subscriptions.set(subscription.id, subscription);
-    await answer(res, 200, { data: subscriptionJson(subscription) });
+    // The API reference nests the new subscription in `data.subscription` (the quickstart shows it flat in `data`).
+    await answer(res, 200, { data: { subscription: subscriptionJson(subscription) }, meta: meta() });
   });
-  router.get('/2/activity/subscriptions', app, async (_req, res) => {
-    const data = [...hub.subscriptions.values()].map(subscriptionJson);
-    await answer(res, 200, { data, meta: { result_count: data.length } });
+  router.get('/2/activity/subscriptions', app, async (req, res) => {
+    const { size, offset } = page(req.query);
+    const all = [...hub.subscriptions.values()];
+    const data = all.slice(offset, offset + size).map(subscriptionJson);
+    const next = offset + size < all.length ? { next_token: paginationToken(offset + size) } : {};
+    await answer(res, 200, { data, meta: { ...meta(), result_count: data.length, ...next } });
   });
   router.put('/2/activity/subscriptions/:id', app, async (req, res) => {
     const subscription = byId(req);
-    const changes = { ...subscriptionJson(subscription), ...(req.body as object) };
-    Object.assign(subscription, subscriptionInput(ctx, hub, { ...changes, event_type: changes.event_type }));
-    await answer(res, 200, { data: subscriptionJson(subscription) });
+    // Only the delivery (webhook_id) and the tag change; another filter or event type is a new subscription.
+    const body = (req.body ?? {}) as { tag?: unknown; webhook_id?: unknown };
+    const changed = subscriptionInput(hub, { event_type: subscription.eventType, filter: subscription.filter, tag: body.tag ?? subscription.tag ?? undefined, webhook_id: body.webhook_id ?? subscription.webhookId ?? undefined });
+    Object.assign(subscription, { tag: changed.tag, webhookId: changed.webhookId, updatedAt: Date.now() });
+    await answer(res, 200, { data: { subscription: subscriptionJson(subscription) }, meta: meta() });
   });
   router.delete('/2/activity/subscriptions/:id', app, async (req, res) => {
     hub.subscriptions.delete(byId(req).id);
-    await answer(res, 200, { data: { deleted: true } });
+    await answer(res, 200, { data: { deleted: true }, meta: meta() });
   });
 }
 
