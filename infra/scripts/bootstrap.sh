@@ -51,11 +51,14 @@ ensure_postgres() {
 }
 
 # Test tools from Debian's packages: chromium for the console's browser tests (playwright-core never
-# downloads a browser) and python3-tweepy, a real client the social platform simulator is tested with.
+# downloads a browser), python3-tweepy, a real client the social platform simulator is tested with, and
+# Prometheus' promtool and Alertmanager's amtool, which check the alert rules (infra/alerting).
 ensure_test_packages() {
   local wanted=()
   if [ -z "${CHROMIUM_PATH:-}" ] && ! [ -x /usr/bin/chromium ]; then wanted+=(chromium); fi
   if ! /usr/bin/python3 -c 'import tweepy' >/dev/null 2>&1; then wanted+=(python3-tweepy); fi
+  if ! command -v promtool >/dev/null 2>&1; then wanted+=(prometheus); fi
+  if ! command -v amtool >/dev/null 2>&1; then wanted+=(prometheus-alertmanager); fi
   if [ "${#wanted[@]}" -gt 0 ]; then
     say "installing ${wanted[*]} (apt)"
     apt-get update -qq

@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkAll, checkOverlay, ensureKubectl, K8S_ROOT, type OverlayReport } from './check';
+import { parse } from 'yaml';
+import { RULES_PATH } from '../../alerting/src/prometheus-rule';
 import { imageProblem } from './policy';
 import { selects } from './selectors';
 
@@ -40,6 +42,8 @@ it('renders every overlay, and every object it yields is valid', () => {
     expect(names('ScaledObject')).toEqual(['ticketing']);
     expect(names('HorizontalPodAutoscaler')).toEqual(SERVICES.filter((name) => name !== 'ticketing').sort());
     expect(names('Secret')).toEqual([]);
+    expect(names('ServiceMonitor')).toEqual(['crm-services', 'rabbitmq']);
+    expect(names('PrometheusRule')).toEqual(['crm']);
     for (const object of objects.filter((object) => object.kind !== 'Namespace')) expect(object.metadata.namespace).toBe(`crm-${overlay}`);
   }
   const [dev, prod] = reports;
@@ -99,6 +103,26 @@ it('refuses names that resolve to nothing: a ConfigMap, a named port, a selector
     ]),
   );
   expect(problems.some((problem) => problem.startsWith('Deployment/auth: no HorizontalPodAutoscaler or ScaledObject scales it'))).toBe(true);
+});
+
+it('holds the rules of infra/alerting/rules.yml as they are, and scrapes every service and the broker', () => {
+  const { groups } = parse(readFileSync(RULES_PATH, 'utf8')) as { groups: unknown[] };
+  for (const { objects } of reports) {
+    const rule = objects.find((object) => object.kind === 'PrometheusRule')!;
+    expect(rule.spec?.groups).toEqual(groups);
+    const monitor = objects.find((object) => object.kind === 'ServiceMonitor' && object.metadata.name === 'crm-services')!;
+    const scraped = objects.filter((object) => object.kind === 'Service' && selects(monitor.spec!.selector as never, object.metadata.labels ?? {}));
+    expect(scraped.map((service) => service.metadata.name).sort()).toEqual([...SERVICES].sort());
+  }
+});
+
+it('refuses a ServiceMonitor whose Services do not name its port, or that selects none', () => {
+  const root = brokenCopy([
+    ['overlays/dev/rabbitmq.yaml', '    - { name: prometheus, port: 15692, targetPort: prometheus, protocol: TCP }\n', ''],
+    ['monitoring/service-monitors.yaml', '      app.kubernetes.io/component: service\n', '      app.kubernetes.io/component: servce\n'],
+  ]);
+  const { problems } = checkOverlay(path.join(root, 'overlays', 'dev'), kubectl);
+  expect(problems).toEqual(['ServiceMonitor/crm-services: selects no Service of the overlay', 'ServiceMonitor/rabbitmq: endpoint port prometheus is not named by every Service it selects']);
 });
 
 it('reports an overlay that does not render', () => {

@@ -1,6 +1,7 @@
 /**
  * Renders every Kustomize overlay of infra/k8s and checks every object it yields: against the
- * Kubernetes schemas (kubernetes-models), KEDA's (@kubernetes-models/keda), and for the two
+ * Kubernetes schemas (kubernetes-models), KEDA's (@kubernetes-models/keda), the Prometheus
+ * Operator's (@kubernetes-models/prometheus-operator), and for the two
  * operators' resources, which no models package covers, against JSON Schemas written from their
  * documented fields (../schemas). Then the rules the deployment promises (policy.ts: probes,
  * requests and limits, a non-root read-only container, a PodDisruptionBudget and an autoscaler
@@ -19,6 +20,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { describe, type K8sObject } from './objects';
 import { policyProblems } from './policy';
 import { referenceProblems } from './references';
@@ -60,6 +62,8 @@ export const VALIDATORS: Record<string, Validate> = {
   'networking.k8s.io/v1/NetworkPolicy': byModel(NetworkPolicy),
   'keda.sh/v1alpha1/ScaledObject': byModel(ScaledObject),
   'keda.sh/v1alpha1/TriggerAuthentication': byModel(TriggerAuthentication),
+  'monitoring.coreos.com/v1/ServiceMonitor': byModel(ServiceMonitor),
+  'monitoring.coreos.com/v1/PrometheusRule': byModel(PrometheusRule),
   'rabbitmq.com/v1beta1/RabbitmqCluster': bySchema('rabbitmqcluster.schema.json'),
   'postgresql.cnpg.io/v1/Cluster': bySchema('cnpg-cluster.schema.json'),
 };

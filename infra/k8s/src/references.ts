@@ -3,7 +3,8 @@
  * to every schema and breaks the deployment all the same. ConfigMaps a pod reads, named
  * ports of probes and Services, what a Service, a PodDisruptionBudget or a NetworkPolicy
  * selects (the pods of our workloads and those the operators make for a RabbitmqCluster and a
- * CloudNativePG Cluster), what an autoscaler scales and the TriggerAuthentication it uses.
+ * CloudNativePG Cluster), what an autoscaler scales and the TriggerAuthentication it uses,
+ * the Services a ServiceMonitor scrapes and their ports.
  */
 import { describe, type K8sObject } from './objects';
 import { selects, type LabelSelector } from './selectors';
@@ -105,6 +106,24 @@ function scalingReferences(object: K8sObject, objects: K8sObject[]): string[] {
   return problems;
 }
 
+/** The Services of an overlay with their labels and port names, counting the one the RabbitMQ Cluster Operator makes for a RabbitmqCluster. */
+function servicesOf(objects: K8sObject[]): { labels: Record<string, string>; ports: string[] }[] {
+  return objects.flatMap((object) => {
+    if (object.kind === 'Service') return [{ labels: object.metadata.labels ?? {}, ports: ((object.spec?.ports ?? []) as { name?: string }[]).map((port) => port.name ?? '') }];
+    // Its client Service is named and labelled after the cluster, with the plugin's port `prometheus` (15692).
+    if (object.kind === 'RabbitmqCluster') return [{ labels: { 'app.kubernetes.io/name': object.metadata.name, 'app.kubernetes.io/component': 'rabbitmq', 'app.kubernetes.io/part-of': 'rabbitmq' }, ports: ['amqp', 'management', 'prometheus'] }];
+    return [];
+  });
+}
+
+/** A ServiceMonitor selects at least one Service of the overlay, and each of its endpoints' ports is named by every Service it selects. */
+function monitorReferences(monitor: K8sObject, objects: K8sObject[]): string[] {
+  const spec = (monitor.spec ?? {}) as { selector?: LabelSelector; endpoints?: { port?: string }[] };
+  const selected = servicesOf(objects).filter((service) => selects(spec.selector ?? {}, service.labels));
+  if (selected.length === 0) return ['selects no Service of the overlay'];
+  return (spec.endpoints ?? []).filter((endpoint) => endpoint.port && selected.some((service) => !service.ports.includes(endpoint.port!))).map((endpoint) => `endpoint port ${endpoint.port} is not named by every Service it selects`);
+}
+
 export function referenceProblems(objects: K8sObject[]): string[] {
   const pods = podsOf(objects);
   const configMaps = new Map(objects.filter((object) => object.kind === 'ConfigMap').map((object) => [object.metadata.name, ((object as { data?: Record<string, string> }).data ?? {}) as Record<string, string>]));
@@ -115,6 +134,7 @@ export function referenceProblems(objects: K8sObject[]): string[] {
     if (object.kind === 'NetworkPolicy') own.push(...policyReferences(object, pods));
     if (object.kind === 'PodDisruptionBudget' && !pods.some((pod) => selects(object.spec?.selector as LabelSelector, pod.labels))) own.push('selects no pod of the overlay');
     if (object.kind === 'HorizontalPodAutoscaler' || object.kind === 'ScaledObject') own.push(...scalingReferences(object, objects));
+    if (object.kind === 'ServiceMonitor') own.push(...monitorReferences(object, objects));
     return own.map((problem) => `${describe(object)}: ${problem}`);
   });
 }
