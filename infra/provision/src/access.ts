@@ -9,6 +9,18 @@ export const DATABASE_SERVICES = ['ticketing', 'auth', 'tracking'] as const sati
 export type DatabaseServiceName = (typeof DATABASE_SERVICES)[number];
 
 /**
+ * The one exception to a service's app role reading and writing every table of its database:
+ * these append-only tables it may only read and add to (docs/architecture.md, "Credentials").
+ * Their triggers refuse UPDATE and TRUNCATE to everyone, DELETE to all but the table's owner;
+ * the rights say the same, however often provisioning runs.
+ */
+export const APPEND_ONLY_TABLES: Record<DatabaseServiceName, readonly string[]> = {
+  ticketing: ['raw_log', 'audit_log'],
+  auth: ['audit_log'],
+  tracking: ['audit_log'],
+};
+
+/**
  * What each service may do on the broker (docs/messaging.md, "Broker users"). RabbitMQ checks
  * `write` on the exchange a message is published to and `read` on the queue consumed; nobody
  * gets `configure`, as the provisioner declares the whole topology. Only RPC servers write to

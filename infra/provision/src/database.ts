@@ -7,6 +7,8 @@ export interface DatabaseRoles {
   migrator: { name: string; password: string };
   /** What the running service connects as: no superuser, no CREATE, only DML on the migrator's tables. */
   app: { name: string; password: string };
+  /** Tables the app role may only read and add to (access.ts, APPEND_ONLY_TABLES); none when absent. */
+  appendOnly?: readonly string[];
 }
 
 const ident = (name: string) => {
@@ -42,27 +44,41 @@ async function ensureDatabaseOwnedBy(client: pg.Client, database: string, owner:
 /**
  * Inside the service's database: the migrator owns the schema and every table and sequence
  * already there (a database migrated before, as a superuser); the app role may use the schema
- * and read and write rows, now and in every table the migrator creates later, nothing else.
+ * and read and write rows, now and in every table the migrator creates later, nothing else,
+ * and only read and add rows of the append-only tables. The app role's table rights are set
+ * anew in one transaction, so every run leaves exactly these (none granted by hand or by an
+ * earlier run survives) and a running service never sees them missing.
  */
 async function grantInside(client: pg.Client, roles: DatabaseRoles): Promise<void> {
   const migrator = ident(roles.migrator.name);
   const app = ident(roles.app.name);
-  await client.query(`ALTER SCHEMA public OWNER TO ${migrator}`);
-  await client.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
-  const owned = await client.query<{ kind: string; name: string }>(
-    `SELECT CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END AS kind, c.relname AS name
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'S') AND pg_get_userbyid(c.relowner) <> $1
-        AND NOT (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype IN ('a', 'i')))`,
-    [roles.migrator.name],
-  );
-  for (const { kind, name } of owned.rows) await client.query(`ALTER ${kind} public.${client.escapeIdentifier(name)} OWNER TO ${migrator}`);
-  await client.query(`GRANT CONNECT ON DATABASE ${ident(roles.database)} TO ${app}`);
-  await client.query(`GRANT USAGE ON SCHEMA public TO ${app}`);
-  await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${app}`);
-  await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${app}`);
-  await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${migrator} IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`);
-  await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${migrator} IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${app}`);
+  await client.query('BEGIN');
+  try {
+    await client.query(`ALTER SCHEMA public OWNER TO ${migrator}`);
+    await client.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    const owned = await client.query<{ kind: string; name: string }>(
+      `SELECT CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' ELSE 'TABLE' END AS kind, c.relname AS name
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'S') AND pg_get_userbyid(c.relowner) <> $1
+          AND NOT (c.relkind = 'S' AND EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype IN ('a', 'i')))`,
+      [roles.migrator.name],
+    );
+    for (const { kind, name } of owned.rows) await client.query(`ALTER ${kind} public.${client.escapeIdentifier(name)} OWNER TO ${migrator}`);
+    await client.query(`GRANT CONNECT ON DATABASE ${ident(roles.database)} TO ${app}`);
+    await client.query(`GRANT USAGE ON SCHEMA public TO ${app}`);
+    await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${app}`);
+    await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${app}`);
+    const appendOnly = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY($1)`, [[...(roles.appendOnly ?? [])]]);
+    for (const { name } of appendOnly.rows) await client.query(`REVOKE UPDATE, DELETE ON public.${client.escapeIdentifier(name)} FROM ${app}`);
+    await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${app}`);
+    // Tables the migrator makes later: an append-only one's migration takes UPDATE and DELETE back itself.
+    await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${migrator} IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`);
+    await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${migrator} IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${app}`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Creates or updates a service's two roles and its database (idempotent). `adminUrl`: a superuser on any database of the server. */

@@ -4,14 +4,16 @@
  * roles may and may not do, and the services working end to end with them.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { Exchanges, Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
+import { migrate } from '@crm/db';
 import { Broker, makeEnvelope, RpcClient, RpcError, RpcServer } from '@crm/messaging';
 import { amqpUrl, databaseServerUrl, testLogger } from '@crm/testing';
 import { authRpcMethods } from '@crm/auth/src/handlers/rpc-methods';
 import type { AppCredentialsStore } from '@crm/auth/src/adapters/app-credentials';
-import { databaseRolesOf, deleteBrokerUsers, dropDatabaseRoles, provision, rabbitmqctl, type Provisioned } from './provision';
+import { APPEND_ONLY_TABLES, DATABASE_SERVICES, databaseRolesOf, deleteBrokerUsers, dropDatabaseRoles, provision, rabbitmqctl, type Provisioned } from './provision';
 
 const run = randomBytes(4).toString('hex');
 const prefix = `lp_${run}_`;
@@ -52,11 +54,37 @@ const publishTo = (exchange: string, routingKey: string, properties: amqplib.Opt
 
 const urlOf = (service: keyof Provisioned['services']) => provisioned.services[service].AMQP_URL;
 
+const migrationsOf = (service: string) => path.join(__dirname, '..', '..', '..', 'services', service, 'migrations');
+
+/** Whether a role holds each DML right on a table (as PostgreSQL's catalog says). */
+async function rightsOf(url: string, role: string, table: string): Promise<Record<'select' | 'insert' | 'update' | 'delete' | 'truncate', boolean>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const privilege = (name: string) => `has_table_privilege($1, $2, '${name}') AS ${name.toLowerCase()}`;
+    const { rows } = await client.query(`SELECT ${['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'].map(privilege).join(', ')}`, [role, `public.${table}`]);
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
+const READ_AND_ADD = { select: true, insert: true, update: false, delete: false, truncate: false };
+/** The app role's rights on each append-only table right after the migrations, before provisioning ran again. */
+const rightsAfterMigrations: Record<string, unknown> = {};
+
 beforeAll(async () => {
   provisioned = await provision(options());
-  // Provisioning again keeps everything working (idempotent), with the same passwords.
+  // The services' tables, made by their migrator after the first run (as on a fresh `pnpm start`).
+  for (const service of DATABASE_SERVICES) {
+    const { DATABASE_MIGRATION_URL: migrator } = provisioned.services[service];
+    await migrate(migrator!, migrationsOf(service));
+    for (const table of APPEND_ONLY_TABLES[service]) rightsAfterMigrations[`${service}.${table}`] = await rightsOf(migrator!, `${prefix}${service}_app`, table);
+  }
+  // Provisioning again keeps everything working (idempotent), with the same passwords; every `pnpm start` does.
   provisioned = await provision({ ...options(), passwords: provisioned.passwords });
-}, 120_000);
+  provisioned = await provision({ ...options(), passwords: provisioned.passwords });
+}, 180_000);
 
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -163,5 +191,46 @@ describe('database roles', () => {
     other.pathname = `/${databases.auth}`;
     expect(await refusal(other.toString(), 'SELECT 1')).toBe('42501');
   });
-});
 
+  const appendOnly = DATABASE_SERVICES.flatMap((service) => APPEND_ONLY_TABLES[service].map((table) => [service, table] as const));
+  const urls = (service: (typeof DATABASE_SERVICES)[number]) => ({ app: provisioned.services[service].DATABASE_URL!, migrator: provisioned.services[service].DATABASE_MIGRATION_URL! });
+  const ROWS: Record<string, string> = {
+    audit_log: "INSERT INTO audit_log (principal_id, principal_name, method, path, status) VALUES ('p1', 'test', 'POST', '/v1/x', 201)",
+    raw_log: `INSERT INTO raw_log (delivery_id, env_name, kind, received_at, body_sha256, message) VALUES ('delivery-' || md5(random()::text), 'test', 'direct_message_events', now(), 'sha', '\\x7b7d')`,
+  };
+
+  it.each(appendOnly)("%s's app role may only read and add to %s, right after its migrations and after any number of runs", async (service, table) => {
+    const { app, migrator } = urls(service);
+    expect(rightsAfterMigrations[`${service}.${table}`]).toEqual(READ_AND_ADD);
+    expect(await rightsOf(migrator, `${prefix}${service}_app`, table)).toEqual(READ_AND_ADD);
+    await query(app, ROWS[table]!);
+    expect(Number((await query(app, `SELECT count(*) AS n FROM ${table}`)).rows[0].n)).toBeGreaterThan(0);
+    expect(await refusal(app, `DELETE FROM ${table}`)).toBe('42501');
+    expect(await refusal(app, `UPDATE ${table} SET ${table === 'raw_log' ? 'env_name' : 'path'} = 'forged'`)).toBe('42501');
+    expect(await refusal(app, `TRUNCATE ${table}`)).toBe('42501');
+  });
+
+  it("every other table of a service's database stays the app role's to read and write", async () => {
+    for (const service of DATABASE_SERVICES) {
+      const { migrator } = urls(service);
+      const { rows } = await query(migrator, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+      const others = rows.map((row: { tablename: string }) => row.tablename).filter((table: string) => !APPEND_ONLY_TABLES[service].includes(table));
+      expect(others).toContain({ auth: 'api_credentials', ticketing: 'tickets', tracking: 'tracking_clients' }[service]);
+      for (const table of others) expect({ table, ...(await rightsOf(migrator, `${prefix}${service}_app`, table)) }).toEqual({ table, select: true, insert: true, update: true, delete: true, truncate: false });
+    }
+  });
+
+  it('the raw log refuses DELETE to a role holding the right; the purge, as the owner, deletes; the next run takes the right back', async () => {
+    const { app, migrator } = urls('ticketing');
+    const appRole = `${prefix}ticketing_app`;
+    await query(app, ROWS.raw_log!);
+    // As an older provisioning left it: DELETE granted on every table.
+    await query(migrator, `GRANT DELETE ON raw_log TO ${appRole}`);
+    await expect(query(app, 'DELETE FROM raw_log')).rejects.toThrow(/raw_log is append-only: DELETE refused/);
+    const { rows } = await query(app, "SELECT raw_log_purge(now() + interval '1 day', 1000) AS purged");
+    expect(rows[0].purged).toBeGreaterThan(0);
+    expect(Number((await query(app, 'SELECT count(*) AS n FROM raw_log')).rows[0].n)).toBe(0);
+    await provision({ ...options(), passwords: provisioned.passwords });
+    expect(await rightsOf(migrator, appRole, 'raw_log')).toEqual(READ_AND_ADD);
+  });
+});

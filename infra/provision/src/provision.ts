@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { DATABASE_SERVICES, SERVICES, type DatabaseServiceName, type ServiceName } from './access';
+import { APPEND_ONLY_TABLES, DATABASE_SERVICES, SERVICES, type DatabaseServiceName, type ServiceName } from './access';
 import { brokerUserName, declareAll, importBrokerUsers, userUrl, type BrokerUser } from './broker';
 import { provisionDatabase, roleUrl, type DatabaseRoles } from './database';
 
-export { BROKER_ACCESS, DATABASE_SERVICES, SERVICES, permissionsOf, type ServiceName } from './access';
+export { APPEND_ONLY_TABLES, BROKER_ACCESS, DATABASE_SERVICES, SERVICES, permissionsOf, type ServiceName } from './access';
 export { deleteBrokerUsers, rabbitmqctl } from './broker';
 export { dropDatabaseRoles, type DatabaseRoles } from './database';
 
@@ -46,6 +46,7 @@ export function databaseRolesOf(options: ProvisionOptions, service: DatabaseServ
     database: options.databases?.[service] ?? snake(service),
     migrator: { name: `${base}_migrator`, password: password(`${base}_migrator`) },
     app: { name: `${base}_app`, password: password(`${base}_app`) },
+    appendOnly: APPEND_ONLY_TABLES[service],
   };
 }
 

@@ -5,16 +5,18 @@
  * started in this process on loopback with a fresh virtual host and fresh databases. It stops
  * after N requests or S seconds, whichever comes first, prints what it found, and exits 1 when
  * any request crashed or stalled a service, was answered 5xx, was accepted without valid
- * credentials, or got an answer holding a secret. `--known` lists causes being fixed elsewhere
+ * credentials, or got an answer holding a secret, or when a CRM webhook endpoint at an internal
+ * address was accepted or reached (ssrf.ts: each SSRF case once, then at random in the round). `--known` lists causes being fixed elsewhere
  * (e.g. `ticketing:nul`): their 5xx are reported but do not fail the round.
  */
 import { parseArgs } from 'node:util';
 import { Draw, randomSource } from './inputs';
 import { buildProbe, send, type Answer, type Probe } from './probe';
 import { isPublic, routesOf, type RouteInfo } from './routes';
+import { ssrfRound } from './ssrf';
 import { startFuzzStack, type FuzzStack, type Target } from './stack';
 
-type Verdict = 'ok' | 'crash' | 'stall' | 'server_error' | 'upstream' | 'known' | 'accepted_unsigned' | 'leak';
+type Verdict = 'ok' | 'crash' | 'stall' | 'server_error' | 'upstream' | 'known' | 'accepted_unsigned' | 'leak' | 'ssrf';
 
 interface Finding {
   verdict: Verdict;
@@ -43,8 +45,20 @@ function errorCode(text: string): string | undefined {
   }
 }
 
+/** A CRM webhook endpoint registered at a literal internal address (a name is refused when sending: the canary tells). */
+function acceptedInternal(probe: Probe, answer: Answer, stack: FuzzStack): boolean {
+  if (probe.method !== 'POST' || probe.route.path !== '/v1/webhook-endpoints' || answer.status < 200 || answer.status >= 300) return false;
+  try {
+    const { url } = JSON.parse(answer.text) as { url?: string };
+    return stack.ssrfTargets.some((target) => target.literal && target.url === url);
+  } catch {
+    return false;
+  }
+}
+
 function classify(probe: Probe, answer: Answer, stack: FuzzStack, known: Set<string>): Verdict {
   if (answer.failure === 'stall') return 'stall';
+  if (acceptedInternal(probe, answer, stack)) return 'ssrf';
   if (answer.failure === 'crash') return probe.tags.includes('huge') || probe.tags.includes('encoding') ? 'ok' : 'crash';
   if ([stack.consumerSecret, stack.token].some((secret) => answer.text.includes(secret))) return 'leak';
   if (answer.status >= 200 && answer.status < 300 && probe.credential !== 'valid' && !isPublic(probe.route)) return 'accepted_unsigned';
@@ -136,6 +150,23 @@ async function run(stack: FuzzStack, options: Options, tally: Tally): Promise<vo
   await Promise.all(Array.from({ length: options.concurrency }, worker));
 }
 
+/** The SSRF cases, each once (ssrf.ts), before the random round. */
+async function ssrfCases(stack: FuzzStack, tally: Tally): Promise<void> {
+  const [ingest, ticketing] = stack.targets as [Target, Target];
+  const problems = await ssrfRound({ ticketingPort: ticketing.port, ingestPort: ingest.port, token: stack.token, consumerSecret: stack.consumerSecret, envName: stack.envName, canary: stack.canary, targets: stack.ssrfTargets });
+  for (const [index, problem] of problems.entries()) {
+    tally.byVerdict.ssrf += 1;
+    tally.findings.set(`ssrf|cases|${index}`, { verdict: 'ssrf', service: 'ticketing', route: problem.route, status: problem.status, count: 1, sample: { path: '-', tags: ['ssrf'], answer: problem.what } });
+  }
+}
+
+/** The loopback canary heard nothing during the whole round (endpoints the random requests registered included). */
+function canaryQuiet(stack: FuzzStack, tally: Tally): void {
+  if (stack.canary.received.length === 0) return;
+  tally.byVerdict.ssrf += 1;
+  tally.findings.set('ssrf|canary', { verdict: 'ssrf', service: 'ticketing', route: 'webhook delivery', status: 0, count: stack.canary.received.length, sample: { path: '-', tags: ['ssrf'], answer: `the loopback canary was reached: ${stack.canary.received.slice(0, 3).join(', ')}` } });
+}
+
 /** Every service still answers its liveness check after the round. */
 async function stillAlive(stack: FuzzStack, tally: Tally): Promise<void> {
   for (const target of stack.targets) {
@@ -149,21 +180,21 @@ async function stillAlive(stack: FuzzStack, tally: Tally): Promise<void> {
 
 function report(tally: Tally, options: Options, seconds: number): number {
   const v = tally.byVerdict;
-  const failures = v.crash + v.stall + v.server_error + v.accepted_unsigned + v.leak;
+  const failures = v.crash + v.stall + v.server_error + v.accepted_unsigned + v.leak + v.ssrf;
   console.log(`fuzz: seed ${options.seed}, ${tally.requests} requests in ${seconds.toFixed(1)} s (${JSON.stringify(tally.byService)})`);
   console.log(`statuses: ${JSON.stringify(tally.byStatus)}`);
   for (const finding of [...tally.findings.values()].sort((a, b) => a.verdict.localeCompare(b.verdict) || b.count - a.count)) {
     console.log(`  ${finding.verdict.padEnd(17)} ${String(finding.count).padStart(5)}  ${finding.service} ${finding.route} -> ${finding.status}  e.g. ${finding.sample.path} [${finding.sample.tags.join(',')}] ${finding.sample.answer.replace(/\s+/g, ' ')}`);
   }
   console.log(
-    `requests ${tally.requests}, crashes ${v.crash + v.stall}, 5xx ${v.server_error}, accepted-unsigned ${v.accepted_unsigned}, leaks ${v.leak}; known 5xx ${v.known}, upstream 5xx ${v.upstream}`,
+    `requests ${tally.requests}, crashes ${v.crash + v.stall}, 5xx ${v.server_error}, accepted-unsigned ${v.accepted_unsigned}, leaks ${v.leak}, ssrf ${v.ssrf}; known 5xx ${v.known}, upstream 5xx ${v.upstream}`,
   );
   return failures > 0 ? 1 : 0;
 }
 
 async function main(): Promise<number> {
   const options = readOptions();
-  const tally: Tally = { requests: 0, byVerdict: { ok: 0, crash: 0, stall: 0, server_error: 0, upstream: 0, known: 0, accepted_unsigned: 0, leak: 0 }, byService: {}, byStatus: {}, findings: new Map() };
+  const tally: Tally = { requests: 0, byVerdict: { ok: 0, crash: 0, stall: 0, server_error: 0, upstream: 0, known: 0, accepted_unsigned: 0, leak: 0, ssrf: 0 }, byService: {}, byStatus: {}, findings: new Map() };
   const processFailure = (error: unknown) => {
     tally.byVerdict.crash += 1;
     tally.findings.set(`crash|process|${tally.byVerdict.crash}`, { verdict: 'crash', service: 'process', route: '-', status: 0, count: 1, sample: { path: '-', tags: [], answer: String((error as Error)?.stack ?? error) } });
@@ -174,8 +205,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   try {
     await seed(stack);
+    await ssrfCases(stack, tally);
     await run(stack, options, tally);
     await stillAlive(stack, tally);
+    canaryQuiet(stack, tally);
   } finally {
     await stack.stop();
   }

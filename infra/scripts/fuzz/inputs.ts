@@ -4,7 +4,7 @@
  * what makes it hostile, so findings can be grouped by cause.
  */
 
-export type Tag = 'nul' | 'surrogate' | 'utf8' | 'sql' | 'path' | 'json' | 'proto' | 'number' | 'long' | 'deep' | 'huge' | 'encoding' | 'type';
+export type Tag = 'nul' | 'surrogate' | 'utf8' | 'sql' | 'path' | 'json' | 'proto' | 'number' | 'long' | 'deep' | 'huge' | 'encoding' | 'type' | 'ssrf';
 
 export interface Hostile<T> {
   value: T;

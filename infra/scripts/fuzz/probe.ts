@@ -66,6 +66,12 @@ const TEMPLATES: [RegExp, () => Record<string, unknown>][] = [
 ];
 const templateFor = (path: string) => TEMPLATES.find(([pattern]) => pattern.test(path))?.[1] ?? (() => ({ text: 'hello' }));
 
+/** A CRM webhook endpoint at an internal target (ssrf.ts), now and then with a hostile field beside it. */
+const webhookEndpointTemplate = (d: Draw, stack: FuzzStack, tags: Tag[]) => () => {
+  tags.push('ssrf');
+  return { url: d.pick(stack.ssrfTargets).url, eventTypes: [] };
+};
+
 const delivery = () => ({
   for_user_id: '1001',
   direct_message_events: [{ type: 'message_create', id: String(Date.now()), created_timestamp: '1516403560557', message_create: { target: { recipient_id: '1001' }, sender_id: '3001969357', message_data: { text: 'hi' } } }],
@@ -91,7 +97,10 @@ export function buildProbe(d: Draw, target: Target, route: RouteInfo, stack: Fuz
   if (!webhook && credential !== 'none') headers.authorization = `Bearer ${credential === 'valid' ? stack.token : 'not-a-token'}`;
   let bytes: Buffer | undefined;
   if (route.method !== 'GET' || d.chance(0.05)) {
-    const body = anyBody(d, webhook ? delivery : templateFor(route.path));
+    const ssrf = route.path === '/v1/webhook-endpoints' && route.method === 'POST';
+    const template = webhook ? delivery : ssrf ? webhookEndpointTemplate(d, stack, tags) : templateFor(route.path);
+    // Half the registrations are an internal target as it is, the other half with hostile values mixed in.
+    const body: Body = ssrf && d.chance(0.5) ? { bytes: Buffer.from(JSON.stringify(template())), contentType: 'application/json', tags: [] } : anyBody(d, template);
     headers['content-type'] = body.contentType;
     bytes = encoded(d, body, headers);
     tags.push(...body.tags);

@@ -21,6 +21,7 @@ import { readConfig as readTrackingConfig } from '../../../services/tracking/src
 import { startTracking } from '../../../services/tracking/src/service';
 import { readConfig as readIngestConfig } from '../../../services/webhook-ingest/src/config';
 import { startWebhookIngest } from '../../../services/webhook-ingest/src/service';
+import { ssrfTargets, startCanary, type Canary, type SsrfTarget } from './ssrf';
 
 export type ServiceName = 'webhook-ingest' | 'ticketing' | 'auth' | 'tracking';
 
@@ -38,6 +39,10 @@ export interface FuzzStack {
   /** The consumer secret deliveries are signed with, and its environment. */
   consumerSecret: string;
   envName: string;
+  /** Listens on loopback where the SSRF targets point: it must hear nothing. */
+  canary: Canary;
+  /** Internal URLs a webhook endpoint must not reach (ssrf.ts). */
+  ssrfTargets: SsrfTarget[];
   stop: () => Promise<void>;
 }
 
@@ -82,7 +87,7 @@ async function simulators(options: StackOptions, consumerSecret: string, envName
   stops.unshift(() => closeServer(social));
   const tracking = await listen(createTrackingSimulatorApp({ config: loadTrackingSimulatorConfig({ SIM_CLIENTS: 'demo:fuzz-demo-key', PUBLIC_URL: 'http://sim.test' }), logger }), Number(port(options, 12)), '127.0.0.1');
   stops.unshift(() => closeServer(tracking));
-  return { socialUrl: `http://127.0.0.1:${portOf(social)}`, trackingUrl: `http://127.0.0.1:${portOf(tracking)}` };
+  return { socialUrl: `http://127.0.0.1:${portOf(social)}`, socialPort: portOf(social), trackingUrl: `http://127.0.0.1:${portOf(tracking)}` };
 }
 
 export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> {
@@ -99,6 +104,8 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
     const [authDb, ticketingDb, trackingDb] = await Promise.all(['auth', 'ticketing', 'tracking'].map((s) => freshDatabase(adminUrl, `${options.dbPrefix}_${s}_${suffix}`)));
     stops.unshift(authDb!.drop, ticketingDb!.drop, trackingDb!.drop);
     const sims = await simulators(options, consumerSecret, envName, logger, stops);
+    const canary = await startCanary(Number(port(options, 13)));
+    stops.unshift(canary.close);
     const common = { NODE_ENV: 'production', AMQP_URL: vhost.url, LOG_LEVEL: options.logLevel, CRM_API_TOKENS: token };
     const credentialsKey = randomBytes(32).toString('base64');
     const auth = await startAuth(
@@ -121,7 +128,9 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
     stops.unshift(auth.stop);
     const ingest = await startWebhookIngest(readIngestConfig({ ...common, PORT: port(options, 1) }), { logger });
     stops.unshift(ingest.stop);
-    const ticketing = await startTicketing(loadTicketingConfig({ ...common, PORT: port(options, 2), DATABASE_URL: ticketingDb!.url }), { logger });
+    // CRM webhooks on (a sealing key), with quick attempts: the SSRF cases register endpoints and wait for their deliveries to fail.
+    const webhooks = { WEBHOOK_SECRETS_KEY: credentialsKey, WEBHOOK_RETRY_DELAYS_MS: '20', WEBHOOK_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' };
+    const ticketing = await startTicketing(loadTicketingConfig({ ...common, ...webhooks, PORT: port(options, 2), DATABASE_URL: ticketingDb!.url }), { logger });
     stops.unshift(ticketing.stop);
     const tracking = await startTracking(
       readTrackingConfig({ ...common, PORT: port(options, 4), DATABASE_URL: trackingDb!.url, TRACKING_API_URL: sims.trackingUrl, CREDENTIALS_KEY: credentialsKey, PROVIDER_READ_RETRIES: '0' }),
@@ -134,7 +143,7 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
       { service: 'auth', port: auth.port, app: appOf(auth.server) },
       { service: 'tracking', port: tracking.port, app: appOf(tracking.server) },
     ];
-    return { targets, token, consumerSecret, envName, stop: () => runAll(stops) };
+    return { targets, token, consumerSecret, envName, canary, ssrfTargets: ssrfTargets(canary.port, sims.socialPort), stop: () => runAll(stops) };
   } catch (error) {
     await runAll(stops);
     throw error;

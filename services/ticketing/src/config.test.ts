@@ -49,6 +49,7 @@ describe('ticketing configuration', () => {
       WEBHOOK_RETRY_DELAYS_MS: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
       WEBHOOK_INTERVAL_MS: 1000,
       WEBHOOK_TIMEOUT_MS: 10000,
+      WEBHOOK_ALLOWED_CIDRS: [],
     });
     expect(acceptsLocalDevToken(config)).toBe(true);
   });
@@ -66,6 +67,12 @@ describe('ticketing configuration', () => {
     }
     const addresses = { AMQP_URL: 'amqp://mq', DATABASE_URL: 'postgres://db/ticketing' };
     expect(loadTicketingConfig({ NODE_ENV: 'production', ...addresses, CRM_API_TOKENS: 'prod-token' }).CRM_API_TOKENS).toEqual(['prod-token']);
+  });
+
+  it('reads the ranges webhooks may reach besides public addresses, and names a bad one', () => {
+    const ranges = loadTicketingConfig({ NODE_ENV: 'test', WEBHOOK_ALLOWED_CIDRS: '10.20.0.0/16, fd00:1::/64' }).WEBHOOK_ALLOWED_CIDRS;
+    expect(ranges.map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual(['10.20.0.0/16', 'fd00:1::/64']);
+    expect(() => loadTicketingConfig({ NODE_ENV: 'test', WEBHOOK_ALLOWED_CIDRS: '10.20.0.0/16,10.30.0.1' })).toThrow(/WEBHOOK_ALLOWED_CIDRS.*'10\.30\.0\.1' is not a CIDR range/);
   });
 
   it('names every bad value in one line', () => {

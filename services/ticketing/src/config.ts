@@ -1,5 +1,6 @@
 import { accessSpecs } from '@crm/access';
 import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, positiveNumber, str, wholeNumber } from '@crm/config';
+import { parseRanges, type AddressRange } from './domain/webhook-addresses';
 
 /** Comma-separated delays in milliseconds, at least one. */
 const delayList = makeValidator<number[]>((input) => {
@@ -7,6 +8,9 @@ const delayList = makeValidator<number[]>((input) => {
   if (items.length === 0 || !items.every((item) => /^[0-9]{1,9}$/.test(item) && Number(item) > 0)) throw new Error('must be comma-separated whole numbers of milliseconds (at least one, each above 0)');
   return items.map(Number);
 });
+
+/** Comma-separated CIDR ranges (empty: none). */
+const cidrList = makeValidator<AddressRange[]>((input) => parseRanges(input));
 
 /** The token `pnpm start` accepts when CRM_API_TOKENS is not set (only with NODE_ENV development or test). */
 export const LOCAL_DEV_TOKEN = LOCAL_DEV.crmToken;
@@ -61,6 +65,10 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       WEBHOOK_RETRY_DELAYS_MS: delayList({ default: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000], desc: 'Delays before each new attempt of a CRM webhook delivery; after the last, the delivery is dead (its endpoint\'s failures).' }),
       WEBHOOK_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: 'How often due webhook deliveries are looked for (a new event sends at once).' }),
       WEBHOOK_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a CRM webhook endpoint may take to answer.' }),
+      WEBHOOK_ALLOWED_CIDRS: cidrList({
+        default: [],
+        desc: 'Comma-separated CIDR ranges CRM webhooks may reach besides public addresses (e.g. 10.20.0.0/16 for a CRM inside the network); none by default.',
+      }),
     },
     env,
   );

@@ -15,9 +15,17 @@ import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent } from './testing/deliveries';
 import { apiClient, HandledMessages, testConfig, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 import { decideSilence, type AccountTraffic } from './domain/silence';
+import { parseRanges } from './domain/webhook-addresses';
 
 const MINUTE = 60_000;
-const SETTINGS = { SILENCE_AFTER_MINUTES: 60, SILENCE_LOOKBACK_HOURS: 24, SILENCE_MIN_DELIVERIES: 5, SILENCE_CHECK_INTERVAL_MS: 3_600_000 };
+const SETTINGS = {
+  SILENCE_AFTER_MINUTES: 60,
+  SILENCE_LOOKBACK_HOURS: 24,
+  SILENCE_MIN_DELIVERIES: 5,
+  SILENCE_CHECK_INTERVAL_MS: 3_600_000,
+  // the CRM webhook endpoint below is on loopback, which webhooks reach only when allowed
+  WEBHOOK_ALLOWED_CIDRS: parseRanges('127.0.0.0/8'),
+};
 
 let stack: TicketingUnderTest;
 let now = new Date();

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { commandResultRoutingKey, Exchanges, SocialCommandResult, type SocialCommandResultPayload } from '@crm/contracts';
 import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { parseRanges } from './domain/webhook-addresses';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, TEST_TOKEN, TestPublisher, testConfig } from './testing/harness';
@@ -32,7 +33,8 @@ let userSeq = 4_200_000_000;
 beforeAll(async () => {
   [vhost, db] = await Promise.all([freshVirtualHost('ticketlive'), freshDatabase('ticket_life_live')]);
   const config = testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url });
-  service = await startTicketing({ ...config, WEBHOOK_RETRY_DELAYS_MS: [30, 60], WEBHOOK_INTERVAL_MS: 20 }, { logger: capturingLogger('ticketing').logger, host: '127.0.0.1' });
+  // The CRM endpoints below listen on loopback, which webhooks reach only when allowed.
+  service = await startTicketing({ ...config, WEBHOOK_RETRY_DELAYS_MS: [30, 60], WEBHOOK_INTERVAL_MS: 20, WEBHOOK_ALLOWED_CIDRS: parseRanges('127.0.0.0/8') }, { logger: capturingLogger('ticketing').logger, host: '127.0.0.1' });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });

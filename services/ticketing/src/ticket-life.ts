@@ -41,8 +41,8 @@ export function ticketLife(deps: TicketLifeDeps) {
   const stopHearingRevocations = deps.onRevoked((id) => streams.endRevoked(id));
   const kickOutbox = deps.kickOutbox;
   const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;
-  const endpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void dispatcher.kick() });
-  const dispatcher = new WebhookDispatcher({ store, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const endpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void dispatcher.kick(), allowedRanges: config.WEBHOOK_ALLOWED_CIDRS });
+  const dispatcher = new WebhookDispatcher({ store, logger, endpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowedRanges: config.WEBHOOK_ALLOWED_CIDRS });
   changes.onChange((notice) => {
     live.publish(notice);
     // CRM events (of tickets, and of accounts: the silence alarm) went to the outbox; typing and read state did not.

@@ -1,8 +1,9 @@
 import type { Logger } from '@crm/logging';
 import type { SecretBox } from '@crm/secrets';
-import { sendWebhook } from '../adapters/webhook-sender';
+import { WebhookSender } from '../adapters/webhook-sender';
 import type { TicketingStore } from '../adapters/db/store';
 import type { DueDelivery, EndpointRow, FailureRow } from '../adapters/db/webhooks';
+import { refusedLiteralAddress, type AddressRange } from '../domain/webhook-addresses';
 import { newSigningSecret, readEndpoint, retryDelay } from '../domain/webhooks';
 import { RepeatingRun } from './repeating-run';
 import { conflict, invalid, notFound } from './errors';
@@ -19,6 +20,8 @@ export interface WebhookEndpointsDeps {
   box: SecretBox | null;
   isId: (id: string) => boolean;
   kick: () => void;
+  /** Ranges allowed besides public addresses (WEBHOOK_ALLOWED_CIDRS). */
+  allowedRanges: readonly AddressRange[];
 }
 
 /** The CRM's webhook endpoints: registered with a secret shown once, listed, removed, their failures and replays. */
@@ -28,6 +31,12 @@ export class WebhookEndpoints {
   async register(body: unknown): Promise<{ endpoint: EndpointRow; secret: string }> {
     const read = readEndpoint(body);
     if ('problems' in read) throw invalid('invalid_webhook_endpoint', read.problems);
+    const refused = refusedLiteralAddress(read.endpoint.url, this.deps.allowedRanges);
+    if (refused) {
+      throw invalid('invalid_webhook_endpoint', [
+        `/url points to a private or local address (${refused}): webhooks go to public addresses only; an operator can allow the range with WEBHOOK_ALLOWED_CIDRS`,
+      ]);
+    }
     if (!this.deps.box) throw conflict('webhooks_not_configured', 'WEBHOOK_SECRETS_KEY is not set: this service cannot keep signing secrets');
     const secret = newSigningSecret();
     const endpoint = await this.deps.store.read.webhooks.insert(read.endpoint, this.deps.box.seal(secret, SEAL_CONTEXT));
@@ -76,6 +85,8 @@ export interface WebhookDispatcherDeps {
   endpoints: Pick<WebhookEndpoints, 'secretOf'>;
   retryDelaysMs: readonly number[];
   timeoutMs: number;
+  /** Ranges allowed besides public addresses (WEBHOOK_ALLOWED_CIDRS), checked on the address each delivery connects to. */
+  allowedRanges: readonly AddressRange[];
 }
 
 const BATCH = 20;
@@ -87,9 +98,11 @@ const BATCH = 20;
  */
 export class WebhookDispatcher {
   private readonly runs: RepeatingRun;
+  private readonly sender: WebhookSender;
 
   constructor(private readonly deps: WebhookDispatcherDeps) {
     this.runs = new RepeatingRun(() => this.drain(), deps.logger, 'webhook deliveries');
+    this.sender = new WebhookSender({ allowed: deps.allowedRanges, timeoutMs: deps.timeoutMs });
   }
 
   start(intervalMs: number): void {
@@ -100,8 +113,9 @@ export class WebhookDispatcher {
     return this.runs.request();
   }
 
-  stop(): Promise<void> {
-    return this.runs.stop();
+  async stop(): Promise<void> {
+    await this.runs.stop();
+    await this.sender.close();
   }
 
   private async drain(): Promise<void> {
@@ -114,7 +128,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
-    const outcome = await sendWebhook({ url: delivery.url, secret: this.deps.endpoints.secretOf(delivery) }, delivery.event_id, JSON.stringify(delivery.body), this.deps.timeoutMs);
+    const outcome = await this.sender.send({ url: delivery.url, secret: this.deps.endpoints.secretOf(delivery) }, delivery.event_id, JSON.stringify(delivery.body));
     if (outcome.ok) {
       await this.deps.store.read.webhooks.markDelivered(delivery.id);
       return;
@@ -126,6 +140,8 @@ export class WebhookDispatcher {
       eventId: delivery.event_id,
       attempt: delivery.attempts,
       reason: outcome.reason,
+      // what the API does not show: the refused address, the DNS or socket error
+      detail: outcome.detail,
     });
   }
 }
