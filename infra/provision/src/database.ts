@@ -45,9 +45,9 @@ async function ensureDatabaseOwnedBy(client: pg.Client, database: string, owner:
  * Inside the service's database: the migrator owns the schema and every table and sequence
  * already there (a database migrated before, as a superuser); the app role may use the schema
  * and read and write rows, now and in every table the migrator creates later, nothing else,
- * and only read and add rows of the append-only tables. The app role's table rights are set
- * anew in one transaction, so every run leaves exactly these (none granted by hand or by an
- * earlier run survives) and a running service never sees them missing.
+ * and only read and add rows of the append-only tables. The app role's table and sequence
+ * rights are set anew in one transaction, so every run leaves exactly these (none granted by
+ * hand or by an earlier run survives) and a running service never sees them missing.
  */
 async function grantInside(client: pg.Client, roles: DatabaseRoles): Promise<void> {
   const migrator = ident(roles.migrator.name);
@@ -70,6 +70,7 @@ async function grantInside(client: pg.Client, roles: DatabaseRoles): Promise<voi
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${app}`);
     const appendOnly = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY($1)`, [[...(roles.appendOnly ?? [])]]);
     for (const { name } of appendOnly.rows) await client.query(`REVOKE UPDATE, DELETE ON public.${client.escapeIdentifier(name)} FROM ${app}`);
+    await client.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${app}`);
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${app}`);
     // Tables the migrator makes later: an append-only one's migration takes UPDATE and DELETE back itself.
     await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${migrator} IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${app}`);

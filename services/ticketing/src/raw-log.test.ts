@@ -55,6 +55,26 @@ it('refuses to change or truncate an entry; only the purge deletes, and only wha
   expect(await stack.service.rawLog.count()).toBe(0);
 });
 
+it("refuses DELETE to a role that is not the table's owner, even one granted the right; the purge, run as the owner, still deletes", async () => {
+  await stack.publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: BOB, text: 'hi', eventId: '1730000000000000009' })).then((id) => logged.wait(id));
+  const role = `rawlog_${Date.now().toString(36)}`;
+  const client = await pool.connect();
+  try {
+    await client.query(`CREATE ROLE ${role} NOLOGIN`);
+    await client.query(`GRANT SELECT, DELETE ON raw_log TO ${role}`);
+    await client.query(`SET ROLE ${role}`);
+    await expect(client.query('DELETE FROM raw_log')).rejects.toThrow('raw_log is append-only: DELETE refused');
+    await client.query('RESET ROLE');
+    expect(await stack.service.rawLog.count()).toBeGreaterThan(0);
+    expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+  } finally {
+    await client.query('RESET ROLE');
+    await client.query(`DROP OWNED BY ${role}`);
+    await client.query(`DROP ROLE ${role}`);
+    client.release();
+  }
+});
+
 it('the rebuild command refuses unclear arguments and the live database with a usage line', async () => {
   const config = testConfig({ AMQP_URL: stack.vhost.url, DATABASE_URL: stack.db.url });
   for (const argv of [['rebuild'], ['rebuild', '--into', 'not-a-url'], ['rebuild', '--into', stack.db.url], ['rebuild', '--into', `${stack.db.url}_x`, '--account', 'abc'], ['replay']]) {
