@@ -95,8 +95,9 @@ describe('the X Activity API with a replay after an outage', () => {
   const during: string[] = [];
 
   it('registers the XAA webhook and subscribes the account to each event type, idempotently', async () => {
-    account = await h.connect('@acme_help');
-    customer = await h.connect('@ana');
+    // Private events (DMs, likes, posts of others) are subscribed with the account's OAuth 2.0 token.
+    account = await h.connectOAuth2('@acme_help');
+    customer = await h.connectOAuth2('@ana');
     expect((await http.put(`${ticketingUrl}/v1/partner-configs/${account}`, { pageName: 'Acme Help' })).status).toBe(201);
 
     const registered = await cli('xaa', 'webhook', 'register');

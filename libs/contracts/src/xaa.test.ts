@@ -66,4 +66,15 @@ describe('X Activity API deliveries', () => {
       direct_message_events: [{ id: '0b6f2d1e-7c3a-4e59-9a41-5d2c8e7f1a20', created_timestamp: '1795685100000', message_create: { sender_id: RITA, target: { recipient_id: ACME }, message_data: { text: '', encrypted: true } } }],
     });
   });
+
+  it('read a quote or repost of the account’s post, delivered with empty includes, as of the account’s post; a long post by its note_tweet', () => {
+    const [quote] = accountActivityForm(example('post.quote.create'), RECEIVED).tweet_create_events as Record<string, Record<string, unknown>>[];
+    expect(quote).toMatchObject({ is_quote_status: true, quoted_status: { id_str: '7420000000000001000', user: { id: ACME } } });
+    const [repost] = accountActivityForm(example('post.repost.create'), RECEIVED).tweet_create_events as Record<string, Record<string, unknown>>[];
+    expect(repost).toMatchObject({ retweeted_status: { id_str: '7420000000000001000', user: { id: ACME } } });
+    const mention = example('post.mention.create');
+    const long = { data: { ...mention.data, payload: { ...mention.data.payload, note_tweet: { text: `@acme_support ${'a long story '.repeat(30)}` } } } };
+    const [post] = accountActivityForm(long, RECEIVED).tweet_create_events as Record<string, unknown>[];
+    expect(post!.text).toMatch(/^@acme_support (a long story ){30}$/);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * auth's X Activity API subscriptions against the simulated platform: made in the platform's
- * event names and filters, read back through the paginated list when the platform already has
- * one, and a subscription the platform refuses (here like.create, as for a token without its
- * scope) is logged and reported while the others, oauth.revoke last, are still made.
+ * event names and filters, private events with the account's OAuth 2.0 token and public ones
+ * with the app's bearer token, read back through the paginated list when the platform already
+ * has one; a subscription that cannot be made (an account without OAuth 2.0, a refusal) is
+ * logged and reported while the others, oauth.revoke last, are still made.
  */
 import { AccountStore } from './adapters/accounts';
 import { Keyring } from './adapters/keyring';
@@ -55,13 +56,17 @@ class SmallPages {
 const admin = (client: Pick<PlatformClient, 'call'>) =>
   new XaaAdmin({ platform: client as PlatformClient, accounts: new AccountStore(h.auth.pool, new Keyring(h.config.CREDENTIALS_KEY, h.config.CREDENTIALS_KEY_PREVIOUS)), store, logger: h.logger }, { webhookUrl: `${h.config.PUBLIC_WEBHOOK_URL}/xaa`, eventTypes: HELP_DESK_EVENT_TYPES });
 
-it('subscribes in the platform names and filters, and finds existing ones through every page of the list', async () => {
-  const account = await h.connect('@subs_acme');
+it('subscribes in the platform names and filters, private events with the account’s OAuth 2.0 token, and finds existing ones through every page of the list', async () => {
+  const account = await h.connectOAuth2('@subs_acme');
   const first = await admin(platform).subscribe(account);
   expect(first).toMatchObject({ created: [...HELP_DESK_EVENT_TYPES], existing: [], refused: [] });
   const posted = (await h.platformRequests('/2/activity/subscriptions', 'POST')).filter((r) => r.status === 200).map((r) => r.json as { event_type: string; filter: object });
   expect(posted).toContainEqual(expect.objectContaining({ event_type: 'like.create', filter: { user_id: account, direction: 'inbound' } }));
   expect(posted).toContainEqual(expect.objectContaining({ event_type: 'follow.follow', filter: { user_id: account } }));
+  const callers = Object.fromEntries((await h.platformRequests('/2/activity/subscriptions', 'POST')).map((r) => [(r.json as { event_type: string }).event_type, r.caller]));
+  expect(callers['dm.received']).toEqual({ kind: 'user', userId: account });
+  expect(callers['like.create']).toEqual({ kind: 'user', userId: account });
+  expect(callers['post.delete']).toEqual({ kind: 'app' });
 
   const again = await admin(new SmallPages(platform)).subscribe(account);
   expect(again).toMatchObject({ created: [], existing: [...HELP_DESK_EVENT_TYPES], refused: [] });
@@ -71,10 +76,23 @@ it('subscribes in the platform names and filters, and finds existing ones throug
 });
 
 it('reports a refused subscription and goes on with the next event types, oauth.revoke included', async () => {
-  const account = await h.connect('@subs_refused');
+  const account = await h.connectOAuth2('@subs_refused');
   const result = await admin(new RefusingLikes(platform)).subscribe(account);
   expect(result.refused).toEqual([{ eventType: 'like.create', reason: expect.stringContaining('like.read') }]);
   expect(result.created).toEqual(HELP_DESK_EVENT_TYPES.filter((type) => type !== 'like.create'));
   expect(result.created).toContain('oauth.revoke');
   expect(h.logLines.some((line) => line.includes('xaa subscription refused') && line.includes('like.create'))).toBe(true);
+});
+
+it('makes only the public subscriptions of an account connected with OAuth 1.0a, and says why the private ones are not made', async () => {
+  const account = await h.connect('@subs_oauth1');
+  const result = await admin(platform).subscribe(account);
+  expect(result.created).toEqual(['post.delete', 'follow.follow', 'oauth.revoke']);
+  expect(result.refused.map((r) => r.eventType)).toEqual(HELP_DESK_EVENT_TYPES.filter((type) => !result.created.includes(type)));
+  expect(result.refused[0]!.reason).toMatch(/OAuth 2\.0/);
+});
+
+it('is refused a private subscription made with the app’s bearer token, as the platform refuses it', async () => {
+  const account = await h.connectOAuth2('@subs_app_token');
+  await expect(platform.call({ method: 'POST', path: '/2/activity/subscriptions', json: { event_type: 'dm.received', filter: { user_id: account } } }, { kind: 'app' })).rejects.toMatchObject({ status: 403 });
 });

@@ -49,6 +49,30 @@ export type Direction = 'inbound' | 'outbound';
 
 /** Event types whose subscription may name a direction. */
 export const DIRECTIONAL_EVENT_TYPES: readonly XaaEventType[] = ['like.create'];
+/**
+ * The scope a private event's subscription needs in the monitored user's OAuth 2.0 token (the
+ * API reference: `dm.read` for chat and DMs, `like.read`, `mute.read`, `block.read`, `tweet.read`
+ * for the posts of others about the user). Event types not named are public: the app's bearer
+ * token subscribes them.
+ */
+export const PRIVATE_EVENT_SCOPES: Partial<Record<XaaEventType, string>> = {
+  'dm.received': 'dm.read',
+  'dm.sent': 'dm.read',
+  'dm.read': 'dm.read',
+  'dm.indicate_typing': 'dm.read',
+  'chat.received': 'dm.read',
+  'chat.sent': 'dm.read',
+  'like.create': 'like.read',
+  'mute.mute': 'mute.read',
+  'mute.unmute': 'mute.read',
+  'block.block': 'block.read',
+  'block.unblock': 'block.read',
+  'post.mention.create': 'tweet.read',
+  'post.reply.create': 'tweet.read',
+  'post.quote.create': 'tweet.read',
+  'post.repost.create': 'tweet.read',
+};
+
 /** Event types whose `filter.user_id` is the user acting (never the one acted on). */
 export const ACTOR_ONLY_EVENT_TYPES: readonly XaaEventType[] = ['block.block', 'block.unblock', 'mute.mute', 'mute.unmute'];
 

@@ -22,6 +22,32 @@ export const HELP_DESK_EVENT_TYPES = [
 
 export type HelpDeskEventType = (typeof HELP_DESK_EVENT_TYPES)[number];
 
+/**
+ * The scope a private event's subscription needs in the account's OAuth 2.0 token (the
+ * platform's API reference); the platform takes such subscriptions only with that token, for
+ * that account. Event types not named are public: the app's bearer token subscribes them.
+ */
+const PRIVATE_EVENT_SCOPES: Record<string, string> = {
+  'dm.received': 'dm.read',
+  'dm.sent': 'dm.read',
+  'dm.read': 'dm.read',
+  'dm.indicate_typing': 'dm.read',
+  'chat.received': 'dm.read',
+  'chat.sent': 'dm.read',
+  'like.create': 'like.read',
+  'mute.mute': 'mute.read',
+  'mute.unmute': 'mute.read',
+  'block.block': 'block.read',
+  'block.unblock': 'block.read',
+  'post.mention.create': 'tweet.read',
+  'post.reply.create': 'tweet.read',
+  'post.quote.create': 'tweet.read',
+  'post.repost.create': 'tweet.read',
+};
+
+/** The scope a subscription to the event type needs in the account's token, or null for a public event. */
+export const privateEventScope = (eventType: string): string | null => PRIVATE_EVENT_SCOPES[eventType] ?? null;
+
 /** The filter of an account's subscription to an event type: likes only those of the account's posts (`inbound`). */
 export function subscriptionFilter(accountId: string, eventType: string): { user_id: string; direction?: 'inbound' } {
   return eventType === 'like.create' ? { user_id: accountId, direction: 'inbound' } : { user_id: accountId };

@@ -4,7 +4,8 @@ import type { PlatformClient } from '../adapters/platform/client';
 import type { ReplayRecord, XaaStore } from '../adapters/xaa-store';
 import { AccountNotConnected } from '../domain/errors';
 import { PlatformRejected } from '../domain/platform-errors';
-import { clampToRetention, createdSubscription, isOutage, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from '../domain/xaa';
+import { clampToRetention, createdSubscription, isOutage, privateEventScope, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from '../domain/xaa';
+import type { Signer } from '../adapters/platform/client';
 
 export interface XaaWebhook {
   id: string;
@@ -37,9 +38,10 @@ const toWebhook = (raw: { id?: unknown; url?: unknown; valid?: unknown; created_
 const sameFilter = (a: PlatformSubscription['filter'], b: PlatformSubscription['filter']) => a.user_id === b.user_id && (a.direction ?? null) === (b.direction ?? null);
 
 /**
- * The X Activity API set-up: the environment's v2 webhook, and each account's activity
- * subscriptions (one per event type, tagged with the account id), all with the app's bearer
- * token; what was made is kept in auth's database.
+ * The X Activity API set-up: the environment's v2 webhook (the app's bearer token), and each
+ * account's activity subscriptions (one per event type, tagged with the account id): a private
+ * event's with the account's OAuth 2.0 token, which must hold the event's scope, a public one's
+ * with the app's bearer token. What was made is kept in auth's database.
  */
 export class XaaAdmin {
   constructor(
@@ -92,7 +94,17 @@ export class XaaAdmin {
    * logged and reported, and the others are still made.
    */
   async subscribe(accountId: string): Promise<{ accountId: string; created: string[]; existing: string[]; refused: { eventType: string; reason: string }[] }> {
-    if (!(await this.deps.accounts.credentials(accountId))) throw new AccountNotConnected(accountId);
+    const found = await this.deps.accounts.credentials(accountId);
+    if (!found) throw new AccountNotConnected(accountId);
+    const scopes = found.protocol === 'oauth2' ? ((await this.deps.accounts.find(accountId))?.scopes ?? []) : null;
+    /** The token a subscription is made with, or why there is none. */
+    const signerFor = (eventType: string): Signer | string => {
+      const scope = privateEventScope(eventType);
+      if (!scope) return { kind: 'app' };
+      if (found.protocol !== 'oauth2') return `${eventType} is a private event: it needs the account connected with OAuth 2.0 (it is connected with OAuth 1.0a); connect it again with OAuth 2.0`;
+      if (!scopes!.includes(scope)) return `${eventType} needs the ${scope} scope, which the account did not grant; connect it again to grant it`;
+      return { kind: 'oauth2-user', accessToken: found.accessToken };
+    };
     const webhook = await this.deps.store.webhook();
     const created: string[] = [];
     const existing: string[] = [];
@@ -100,9 +112,15 @@ export class XaaAdmin {
     for (const eventType of this.options.eventTypes) {
       const filter = subscriptionFilter(accountId, eventType);
       const body = { event_type: eventType, filter, tag: accountId, ...(webhook ? { webhook_id: webhook.webhookId } : {}) };
+      const signer = signerFor(eventType);
+      if (typeof signer === 'string') {
+        refused.push({ eventType, reason: signer });
+        this.deps.logger.warn('xaa subscription refused', { accountId, eventType, reason: signer });
+        continue;
+      }
       let subscriptionId: string;
       try {
-        const answer = await this.deps.platform.call({ method: 'POST', path: '/2/activity/subscriptions', json: body }, { kind: 'app' });
+        const answer = await this.deps.platform.call({ method: 'POST', path: '/2/activity/subscriptions', json: body }, signer);
         const made = createdSubscription(answer.data);
         if (typeof made?.subscription_id !== 'string') throw new PlatformRejected(answer.status, null, 'the answer names no subscription_id');
         subscriptionId = made.subscription_id;

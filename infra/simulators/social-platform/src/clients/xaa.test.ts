@@ -36,6 +36,12 @@ async function userClient(user: string): Promise<{ client: TwitterApi; id: strin
   return { client, id: data.userId as string };
 }
 
+/** The account's OAuth 2.0 client: the platform takes subscriptions to private events with the monitored user's token only. */
+async function oauth2Client(user: string, scopes: string[]): Promise<TwitterApi> {
+  const { data } = await control.post('/control/platform/tokens', { user, oauth2Scopes: scopes });
+  return new TwitterApi(data.accessToken as string, { httpAgent: simulator.agent });
+}
+
 beforeAll(async () => {
   simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, XAA_MAX_SUBSCRIPTIONS: '6', XAA_REPLAY_MIN_START_AGE_SECONDS: '0', XAA_REPLAY_MIN_END_AGE_SECONDS: '0' });
   receiver = await startReceiver(SECRET);
@@ -51,6 +57,7 @@ afterAll(async () => {
 describe('the X Activity API', () => {
   let webhookId: string;
   let account: { client: TwitterApi; id: string };
+  let accountOAuth2: TwitterApi;
   let customer: { client: TwitterApi; id: string };
 
   it('registers a v2 webhook after its CRC, and lists it', async () => {
@@ -64,10 +71,15 @@ describe('the X Activity API', () => {
   it('subscribes an account per event type and delivers its DMs, mentions and likes in the XAA shape', async () => {
     account = await userClient('@xaa_acme');
     customer = await userClient('@xaa_ana');
+    accountOAuth2 = await oauth2Client('@xaa_acme', ['tweet.read', 'users.read', 'dm.read', 'like.read', 'mute.read']);
+    // Private events: the app's bearer token is refused, the account's own OAuth 2.0 token holding the scope is taken.
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 403 });
+    await expect(accountOAuth2.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: customer.id } })).rejects.toMatchObject({ code: 403 });
+    await expect((await oauth2Client('@xaa_acme', ['tweet.read'])).v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 403 });
     for (const eventType of ['dm.received', 'post.mention.create']) {
-      await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId });
+      await accountOAuth2.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId });
     }
-    const made = await app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'inbound' } });
+    const made = await accountOAuth2.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'inbound' } });
     // As the API reference has it: the subscription nested in data.subscription.
     expect(made.data.subscription).toMatchObject({ subscription_id: expect.any(String), event_type: 'like.create', filter: { user_id: account.id, direction: 'inbound' } });
     expect((await app.v2.get('activity/subscriptions')).meta).toMatchObject({ result_count: 3, total_subscriptions: 3 });
@@ -118,7 +130,7 @@ describe('the X Activity API', () => {
   });
 
   it('delivers an encrypted DM as chat.received, ciphertext only, and answers bad or excess subscriptions with problem details', async () => {
-    await app.v2.post('activity/subscriptions', { event_type: 'chat.received', filter: { user_id: account.id } });
+    await accountOAuth2.v2.post('activity/subscriptions', { event_type: 'chat.received', filter: { user_id: account.id } });
     await control.post('/control/platform/xaa/encrypted-dm', { from: '@xaa_ana', to: '@xaa_acme' });
     const encrypted = await until(() => delivered().find((d) => d.data.event_type === 'chat.received'), 'the encrypted DM');
     expect(encrypted.data.payload).toMatchObject({ sender_id: customer.id, conversation_id: `${customer.id}:${account.id}`, encoded_event: expect.any(String) });
@@ -126,11 +138,12 @@ describe('the X Activity API', () => {
     await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.everything', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 400, data: { title: 'Invalid Request' } });
     // The platform's names are follow.follow, mute.mute, block.block; directions inbound/outbound, on likes only.
     for (const eventType of ['follow.create', 'mute.create']) await expect(app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } })).rejects.toMatchObject({ code: 400 });
-    await expect(app.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'in' } })).rejects.toMatchObject({ code: 400 });
-    await expect(app.v2.post('activity/subscriptions', { event_type: 'mute.mute', filter: { user_id: account.id, direction: 'outbound' } })).rejects.toMatchObject({ code: 400 });
-    await expect(app.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId })).rejects.toMatchObject({ code: 409 });
-    for (const eventType of ['follow.follow', 'mute.mute']) await app.v2.post('activity/subscriptions', { event_type: eventType, filter: { user_id: account.id } });
-    await expect(app.v2.post('activity/subscriptions', { event_type: 'block.block', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 429 });
+    await expect(accountOAuth2.v2.post('activity/subscriptions', { event_type: 'like.create', filter: { user_id: account.id, direction: 'in' } })).rejects.toMatchObject({ code: 400 });
+    await expect(accountOAuth2.v2.post('activity/subscriptions', { event_type: 'mute.mute', filter: { user_id: account.id, direction: 'outbound' } })).rejects.toMatchObject({ code: 400 });
+    await expect(accountOAuth2.v2.post('activity/subscriptions', { event_type: 'dm.received', filter: { user_id: account.id }, tag: 'acme', webhook_id: webhookId })).rejects.toMatchObject({ code: 409 });
+    await app.v2.post('activity/subscriptions', { event_type: 'follow.follow', filter: { user_id: account.id } });
+    await accountOAuth2.v2.post('activity/subscriptions', { event_type: 'mute.mute', filter: { user_id: account.id } });
+    await expect(app.v2.post('activity/subscriptions', { event_type: 'post.delete', filter: { user_id: account.id } })).rejects.toMatchObject({ code: 429 });
     const id = (await app.v2.get('activity/subscriptions')).data[0].subscription_id as string;
     expect((await app.v2.delete(`activity/subscriptions/${id}`)).data).toEqual({ deleted: true });
   });

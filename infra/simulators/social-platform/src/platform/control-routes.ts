@@ -70,7 +70,15 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
   });
 
   router.post(`${base}/tokens`, (req, res) => {
-    const user = userFrom(body(req.body), 'user');
+    const b = body(req.body);
+    const user = userFrom(b, 'user');
+    // `oauth2Scopes`: an OAuth 2.0 user token with those scopes, as if the user had consented (an hour long).
+    if (b.oauth2Scopes !== undefined) {
+      if (!Array.isArray(b.oauth2Scopes) || !b.oauth2Scopes.every((scope) => typeof scope === 'string')) throw invalid('oauth2Scopes', 'must be a list of scopes');
+      const tokens = state.issueOAuth2Tokens(user.id, b.oauth2Scopes as string[], 3600);
+      res.json({ accessToken: tokens.access_token, scope: tokens.scope, userId: user.id, screenName: user.screenName });
+      return;
+    }
     const issued = state.issueAccessToken(user.id);
     res.json({ oauthToken: issued.token, oauthTokenSecret: issued.secret, userId: user.id, screenName: user.screenName });
   });

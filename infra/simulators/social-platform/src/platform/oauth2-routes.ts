@@ -30,6 +30,7 @@ export const OAUTH2_SCOPES = [
   'bookmark.write',
   'dm.read',
   'dm.write',
+  'media.write',
 ] as const;
 
 /** RFC 6749 section 5.2 errors, as the token endpoint answers them. */

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import { runCrcCheck } from '../webhook-client';
-import { DIRECTIONAL_EVENT_TYPES, XAA_EVENT_TYPES, type Direction, type XaaEventType } from '../xaa-deliveries';
-import { answer, authenticate } from './authn';
+import { DIRECTIONAL_EVENT_TYPES, PRIVATE_EVENT_SCOPES, XAA_EVENT_TYPES, type Direction, type XaaEventType } from '../xaa-deliveries';
+import type { Caller } from './authn';
+import { answer, authenticate, callerOf } from './authn';
 import type { PlatformContext } from './context';
 import { PlatformError } from './errors';
 import type { ActivitySubscription, XaaHub, XaaWebhook } from './xaa-hub';
@@ -151,8 +152,21 @@ function page(query: Request['query']): { size: number; offset: number } {
 const paginationToken = (offset: number) => offset.toString(32).toUpperCase().padStart(16, '0');
 const paginationOffset = (token: string): number | null => (/^[0-9A-V]{16,}$/.test(token) ? parseInt(token, 32) : null);
 
+/**
+ * A private event is subscribed with the monitored user's OAuth 2.0 token holding the event's
+ * scope, for that user only (which makes mutes and blocks actor-only); a public one with any
+ * token the route takes.
+ */
+function checkAuthorized(caller: Caller, eventType: XaaEventType, userId: string | undefined): void {
+  const scope = PRIVATE_EVENT_SCOPES[eventType];
+  if (!scope) return;
+  if (caller.kind !== 'user' || !caller.scopes) throw new PlatformError(403, 0, `${eventType} is a private event: subscribe it with the user's OAuth 2.0 token (user context) holding the ${scope} scope.`);
+  if (!caller.scopes.includes(scope)) throw new PlatformError(403, 0, `The token is missing the scope ${scope}, which ${eventType} needs.`);
+  if (userId !== caller.user.id) throw new PlatformError(403, 0, `A subscription to ${eventType} can only be made for the authenticated user (${caller.user.id}).`);
+}
+
 function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
-  const app = authenticate(ctx, 'app');
+  const app = authenticate(ctx, 'user-or-app');
   const byId = (req: Request) => {
     const found = hub.subscriptions.get(String(req.params.id));
     if (!found) throw notFound('subscription');
@@ -161,6 +175,7 @@ function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): 
   const meta = () => ({ total_subscriptions: hub.subscriptions.size });
   router.post('/2/activity/subscriptions', app, async (req, res) => {
     const input = subscriptionInput(hub, req.body);
+    checkAuthorized(callerOf(res), input.eventType, input.filter.user_id);
     if (hub.subscriptions.size >= ctx.config.XAA_MAX_SUBSCRIPTIONS) throw new PlatformError(429, 0, `The application has ${ctx.config.XAA_MAX_SUBSCRIPTIONS} subscriptions, its limit.`);
     const duplicate = [...hub.subscriptions.values()].find((s) => s.eventType === input.eventType && JSON.stringify(s.filter) === JSON.stringify(input.filter) && s.webhookId === input.webhookId);
     if (duplicate) throw new PlatformError(409, 0, `A subscription for ${input.eventType} with this filter exists: ${duplicate.id}.`);
@@ -191,7 +206,7 @@ function subscriptionRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): 
   });
 }
 
-/** The X Activity API's setup routes (app-only bearer token on every one). */
+/** The X Activity API's setup routes (the app's bearer token; a user's OAuth 2.0 token for subscriptions to private events). */
 export function xaaRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
   webhookRoutes(router, ctx, hub);
   subscriptionRoutes(router, ctx, hub);

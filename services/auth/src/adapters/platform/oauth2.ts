@@ -5,7 +5,8 @@ import type { OAuth2Tokens } from '../accounts';
 import type { PlatformClient } from './client';
 
 /**
- * The scopes auth asks an OAuth 2.0 account for: what its actions read and write, and
+ * The scopes auth asks an OAuth 2.0 account for: what its actions read and write, what its X
+ * Activity API subscriptions need (`like.read` for likes, `dm.read`, `tweet.read`), and
  * `offline.access` for a refresh token (without it the account would stop working when its
  * access token expires, about two hours later).
  */
@@ -15,6 +16,7 @@ export const OAUTH2_SCOPES = [
   'users.read',
   'dm.read',
   'dm.write',
+  'like.read',
   'like.write',
   'follows.read',
   'follows.write',
@@ -24,6 +26,7 @@ export const OAUTH2_SCOPES = [
   'mute.write',
   'list.read',
   'list.write',
+  'media.write',
   'offline.access',
 ] as const;
 
