@@ -394,6 +394,16 @@ describe('an Idempotency-Key', () => {
     expect(commandsWith(text)).toHaveLength(2);
   });
 
+  it('is forgotten after IDEMPOTENCY_KEY_TTL_HOURS', async () => {
+    const { ticket } = await dmTicket();
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'first use' }, 'aging-key')).status).toBe(202);
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'second use' }, 'aging-key')).status).toBe(409);
+    await pool.query("UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'aging-key'");
+    await service.retention.runNow();
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'second use' }, 'aging-key'))).toMatchObject({ status: 202, replayed: null });
+    await settle();
+  });
+
   it('makes a repeated action one action and one command', async () => {
     const { ticket } = await dmTicket();
     const answers = await Promise.all(Array.from({ length: 5 }, () => send(`/v1/tickets/${ticket.id}/actions`, { action: 'follow' }, 'follow-once')));
