@@ -155,5 +155,14 @@ export function requireScope(scope: Scope): RequestHandler {
 /** `GET /v1/me`: who the presented token is, its scopes and limits (any valid token; no scope needed). */
 export const whoAmI: RequestHandler = (req, res) => {
   const { grant } = principalOf(req);
-  res.json({ id: grant.id, name: grant.name, scopes: grant.scopes, accountIds: grant.accountIds, trackingClientIds: grant.trackingClientIds, bootstrap: grant.bootstrap === true });
+  res.json({
+    id: grant.id,
+    name: grant.name,
+    scopes: grant.scopes,
+    accountIds: grant.accountIds,
+    trackingClientIds: grant.trackingClientIds,
+    ticketIds: grant.ticketIds ?? null,
+    sessionId: grant.sessionId ?? null,
+    bootstrap: grant.bootstrap === true,
+  });
 };

@@ -121,10 +121,10 @@ describe('a session limited to one ticket (a launch link)', () => {
   });
 
   it('reaches its ticket and its sub-routes, and answers 404 for another ticket of the same account', async () => {
-    const { token } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
+    const { token, id, sessionId } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
     expect((await api.get(`/v1/tickets/${tickets[ACCOUNT_A]}`, token)).status).toBe(200);
     expect((await post(`/v1/tickets/${tickets[ACCOUNT_A]}/replies`, { text: 'from the launch link' }, token)).status).toBe(202);
-    expect((await api.get('/v1/me', token)).status).toBe(200);
+    expect((await api.get('/v1/me', token)).body).toMatchObject({ id, ticketIds: [tickets[ACCOUNT_A]], sessionId, accountIds: null });
     for (const id of [other, tickets[ACCOUNT_B]]) {
       const read = await api.get<{ error: { code: string } }>(`/v1/tickets/${id}`, token);
       expect(read).toMatchObject({ status: 404, body: { error: { code: 'ticket_not_found' } } });
@@ -167,7 +167,7 @@ describe('a session limited to one ticket (a launch link)', () => {
 describe('GET /v1/me', () => {
   it('tells a credential its scopes and limits, and a bootstrap token that it is one', async () => {
     const { token, id } = credential(['tickets:read'], { accountIds: [ACCOUNT_A] });
-    expect((await api.get('/v1/me', token)).body).toEqual({ id, name: `test ${id}`, scopes: ['tickets:read'], accountIds: [ACCOUNT_A], trackingClientIds: null, bootstrap: false });
+    expect((await api.get('/v1/me', token)).body).toEqual({ id, name: `test ${id}`, scopes: ['tickets:read'], accountIds: [ACCOUNT_A], trackingClientIds: null, ticketIds: null, sessionId: null, bootstrap: false });
     expect((await api.get('/v1/me')).body).toMatchObject({ id: 'bootstrap-2', scopes: ['admin'], accountIds: null, bootstrap: true });
   });
 });
