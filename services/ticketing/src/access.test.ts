@@ -111,6 +111,59 @@ describe('a credential limited to account A', () => {
   });
 });
 
+describe('a session limited to one ticket (a launch link)', () => {
+  let other: string;
+
+  beforeAll(async () => {
+    await handled.wait(await publisher.delivery(directMessageReceived({ account: ACCOUNT_A, customer: { id: '3001969358', screenName: 'bea', name: 'Bea' }, text: 'another matter', eventId: '910003' })));
+    const list = await api.get<{ items: { id: string }[] }>(`/v1/tickets?accountId=${ACCOUNT_A}`);
+    other = list.body.items.find((ticket) => ticket.id !== tickets[ACCOUNT_A])!.id;
+  });
+
+  it('reaches its ticket and its sub-routes, and answers 404 for another ticket of the same account', async () => {
+    const { token } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
+    expect((await api.get(`/v1/tickets/${tickets[ACCOUNT_A]}`, token)).status).toBe(200);
+    expect((await post(`/v1/tickets/${tickets[ACCOUNT_A]}/replies`, { text: 'from the launch link' }, token)).status).toBe(202);
+    expect((await api.get('/v1/me', token)).status).toBe(200);
+    for (const id of [other, tickets[ACCOUNT_B]]) {
+      const read = await api.get<{ error: { code: string } }>(`/v1/tickets/${id}`, token);
+      expect(read).toMatchObject({ status: 404, body: { error: { code: 'ticket_not_found' } } });
+      expect((await post(`/v1/tickets/${id}/replies`, { text: 'not mine' }, token)).status).toBe(404);
+    }
+  });
+
+  it('answers 403 outside_ticket_scope for lists, partner configurations, accounts and bulk changes', async () => {
+    const { token } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
+    for (const path of ['/v1/tickets', `/v1/tickets?accountId=${ACCOUNT_A}`, '/v1/partner-configs', `/v1/partner-configs/${ACCOUNT_A}`, '/v1/contacts', '/v1/accounts', `/v1/accounts/${ACCOUNT_A}`]) {
+      const answer = await api.get<{ error: { code: string; message: string } }>(path, token);
+      expect([path, answer.status, answer.body.error.code]).toEqual([path, 403, 'outside_ticket_scope']);
+    }
+    expect((await api.patch('/v1/tickets', { ids: [tickets[ACCOUNT_A]], change: { priority: 'high' } }, token)).status).toBe(403);
+    expect((await api.put(`/v1/partner-configs/${ACCOUNT_A}`, {}, token)).status).toBe(403);
+  });
+
+  it('cannot merge another ticket into its own (404 naming the first such ticket), and the other ticket stays as it was', async () => {
+    const { token } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
+    const merged = await post(`/v1/tickets/${tickets[ACCOUNT_A]}/merge`, { sourceIds: [other] }, token);
+    expect(merged.status).toBe(404);
+    expect(merged.body.error).toEqual({ code: 'ticket_not_found', message: `no ticket with id '${other}'` });
+    const { rows } = await pool.query<{ status: string }>('SELECT status FROM tickets WHERE id = $1', [other]);
+    expect(rows[0]!.status).not.toBe('merged');
+  });
+
+  it('cannot unmerge its ticket from a ticket it was merged into (404 naming that one)', async () => {
+    await handled.wait(await publisher.delivery(directMessageReceived({ account: ACCOUNT_A, customer: { id: '3001969359', screenName: 'cai', name: 'Cai' }, text: 'me again', eventId: '910004' })));
+    const { rows } = await pool.query<{ ticket_id: string }>("SELECT ticket_id FROM activities WHERE account_id = $1 AND platform_event_id = '910004'", [ACCOUNT_A]);
+    const launched = rows[0]!.ticket_id;
+    expect((await api.post(`/v1/tickets/${other}/merge`, { sourceIds: [launched] })).status).toBe(200);
+    const { token } = auth.session({ ticketIds: [launched] });
+    expect((await api.get(`/v1/tickets/${launched}`, token)).status).toBe(200);
+    const unmerged = await post(`/v1/tickets/${launched}/unmerge`, {}, token);
+    expect(unmerged).toMatchObject({ status: 404, body: { error: { code: 'ticket_not_found', message: `no ticket with id '${other}'` } } });
+    expect((await pool.query<{ status: string }>('SELECT status FROM tickets WHERE id = $1', [launched])).rows[0]!.status).toBe('merged');
+  });
+});
+
 describe('GET /v1/me', () => {
   it('tells a credential its scopes and limits, and a bootstrap token that it is one', async () => {
     const { token, id } = credential(['tickets:read'], { accountIds: [ACCOUNT_A] });

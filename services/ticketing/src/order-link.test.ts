@@ -5,6 +5,7 @@
  * does not answer in time, the last answer marked stale.
  */
 import pg from 'pg';
+import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -16,6 +17,7 @@ let db: TestDatabase;
 let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
+let auth: CredentialStandIn;
 const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 const ACCOUNT = '30000001';
@@ -44,6 +46,7 @@ beforeAll(async () => {
   });
   publisher = new TestPublisher(stack.amqpUrl);
   await publisher.ready();
+  auth = await startCredentialStandIn(stack.amqpUrl, testLogger());
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
   // The test stops tracking halfway; stopping it again at the end must be harmless.
   const stopTracking = stack.service.stop;
@@ -56,6 +59,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await auth?.stop();
   await publisher?.close();
   await service?.stop();
   await pool?.end();
@@ -63,10 +67,10 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const call = async (method: 'PUT' | 'DELETE', path: string, body?: unknown) => {
+const call = async (method: 'PUT' | 'DELETE', path: string, body?: unknown, token = TEST_TOKEN) => {
   const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
     method,
-    headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, unknown>) };
@@ -131,6 +135,88 @@ describe('linking a ticket to an order', () => {
     expect((await call('DELETE', `/v1/tickets/${ticketId}/order`)).status).toBe(204);
     expect(await orderOf(ticketId)).toBeNull();
     expect((await call('DELETE', `/v1/tickets/${ticketId}/order`)).status).toBe(204);
+  });
+});
+
+describe('a tracking client the credential may not see', () => {
+  it('is answered as an unknown client, without asking tracking, and nothing is linked', async () => {
+    const ticketId = await newTicket();
+    const { token } = auth.credential(['tickets:read', 'tickets:write'], { trackingClientIds: ['demo'] });
+    // 'demo' is the credential's own client, unknown to tracking: the answer tracking gives.
+    const unknown = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'demo', taskId: 'order-42' }, token);
+    expect(unknown.status).toBe(200);
+    const asked = (await stack.calls()).provider;
+
+    // A task of another client never looked up (tracking caches lookups): asking tracking would ask the provider.
+    await stack.simTask({ clientId: 'acme', taskId: 'secret-order' });
+    const forbidden = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'secret-order' }, token);
+    const unknownTracking = (unknown.body as unknown as Order).tracking;
+    expect(forbidden).toEqual({
+      status: 200,
+      body: { clientId: 'acme', taskId: 'secret-order', linkedAt: expect.any(String), tracking: { ...unknownTracking, message: unknownTracking.message.replaceAll('demo', 'acme'), checkedAt: expect.any(String) } },
+    });
+    const unknownTask = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' }, token);
+    expect(unknownTask.body).toMatchObject({ tracking: { reason: 'client_not_found' } });
+    expect((await stack.calls()).provider).toBe(asked);
+    // The stored link is still the unknown client's.
+    expect(await orderOf(ticketId)).toMatchObject({ clientId: 'demo' });
+    // The bootstrap token may see acme: the same request asks tracking, which asks the provider.
+    expect((await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'secret-order' })).body).toMatchObject({ tracking: { available: true } });
+    expect((await stack.calls()).provider).toBeGreaterThan(asked);
+    expect((await call('PUT', '/v1/tickets/6f1c1a4e-0000-4000-8000-000000000000/order', { clientId: 'acme', taskId: 'order-42' }, token)).status).toBe(404);
+  });
+});
+
+describe("a ticket's order shown to a credential that may not see its tracking client", () => {
+  it("shows tracking's answer for an unknown client, on the ticket and in the list", async () => {
+    const ticketId = await newTicket();
+    const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
+    expect(linked.body).toMatchObject({ tracking: { reason: 'task_not_found' } });
+    const { token } = auth.credential(['tickets:read'], { trackingClientIds: ['demo'] });
+    const shown = (await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, token)).body.order;
+    expect(shown).toEqual({ clientId: 'acme', taskId: 'no-such-task', linkedAt: expect.any(String), tracking: { available: false, reason: 'client_not_found', message: expect.stringContaining("client 'acme'"), checkedAt: expect.any(String), stale: false } });
+    const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`, token);
+    expect(listed.body.items.find((t) => t.id === ticketId)!.order!.tracking.reason).toBe('client_not_found');
+    const launch = auth.session({ ticketIds: [ticketId] });
+    expect((await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, launch.token)).body.order.tracking.reason).toBe('task_not_found');
+  });
+});
+
+describe("the live view of a ticket's order", () => {
+  it("answers tracking's live view of the linked order, for the ticket's launch session too", async () => {
+    const ticketId = await newTicket();
+    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    const viaTicket = await api.get<Record<string, unknown>>(`/v1/tickets/${ticketId}/order/live`);
+    expect(viaTicket.status).toBe(200);
+    const direct = await stack.api.get(`/v1/clients/acme/tasks/order-42/live`);
+    expect(direct.status).toBe(200);
+    // The same view (the simulated rider moves on between the two: its position, status and times differ).
+    const directView = direct.data as Record<string, unknown>;
+    expect(Object.keys(viaTicket.body).sort()).toEqual(Object.keys(directView).sort());
+    expect(viaTicket.body).toMatchObject({ clientId: 'acme', taskId: 'order-42', drop: directView.drop, trackLink: directView.trackLink, freshness: { stale: false } });
+
+    const launch = auth.session({ ticketIds: [ticketId] });
+    expect((await api.get(`/v1/tickets/${ticketId}/order/live`, launch.token)).body).toMatchObject({ clientId: 'acme', taskId: 'order-42' });
+    const allowed = auth.credential(['tickets:read'], { trackingClientIds: ['acme'] });
+    expect((await api.get(`/v1/tickets/${ticketId}/order/live`, allowed.token)).status).toBe(200);
+  });
+
+  it('is 404 order_not_linked without an order, or for a credential that may not see its tracking client', async () => {
+    const ticketId = await newTicket();
+    const notLinked = await api.get<{ error: { code: string; message: string } }>(`/v1/tickets/${ticketId}/order/live`);
+    expect(notLinked).toEqual({ status: 404, body: { error: { code: 'order_not_linked', message: expect.stringContaining(ticketId) } } });
+    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    const demoOnly = auth.credential(['tickets:read'], { trackingClientIds: ['demo'] });
+    expect(await api.get(`/v1/tickets/${ticketId}/order/live`, demoOnly.token)).toEqual(notLinked);
+    const otherTicketsSession = auth.session({ ticketIds: [await newTicket()] });
+    expect((await api.get(`/v1/tickets/${ticketId}/order/live`, otherTicketsSession.token)).status).toBe(404);
+  });
+
+  it("answers tracking's failure with its code", async () => {
+    const ticketId = await newTicket();
+    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
+    const failed = await api.get<{ error: { code: string } }>(`/v1/tickets/${ticketId}/order/live`);
+    expect(failed).toMatchObject({ status: 404, body: { error: { code: 'task_not_found' } } });
   });
 });
 

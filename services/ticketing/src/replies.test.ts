@@ -330,3 +330,89 @@ it('a command left in the outbox (a crash before it was published) goes out with
   expect((await commandFor(activityId)).payload.input).toEqual({ recipientId: ANA.id, text: 'left behind' });
   await waitFor(async () => Number((await pool.query('SELECT count(*) AS n FROM outbox')).rows[0].n) === 0, { what: 'an empty outbox' });
 });
+
+describe('an Idempotency-Key', () => {
+  const send = async (path: string, body: unknown, key: string, token = TEST_TOKEN) => {
+    const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Record<string, unknown> };
+  };
+  const repliesOf = async (ticketId: string, text: string) => Number((await pool.query("SELECT count(*) AS n FROM activities WHERE ticket_id = $1 AND kind = 'dm_sent' AND text = $2", [ticketId, text])).rows[0].n);
+  const commandsWith = (text: string) => commands.filter((c) => (c.payload.input as { text?: string }).text === text);
+  const settle = () => waitFor(async () => Number((await pool.query('SELECT count(*) AS n FROM outbox')).rows[0].n) === 0, { what: 'an empty outbox' });
+
+  it('makes ten concurrent identical replies one reply and one command, each answered with the first answer', async () => {
+    const { ticket } = await dmTicket();
+    const text = 'Sent once, whatever the retries.';
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(`/v1/tickets/${ticket.id}/replies`, { text }, 'retry-7f3a')));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(202));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+    expect(answers.filter((answer) => answer.replayed === 'true')).toHaveLength(9);
+    await settle();
+    await commandFor(answers[0]!.body.activityId as string);
+    expect(await repliesOf(ticket.id, text)).toBe(1);
+    expect(commandsWith(text)).toHaveLength(1);
+
+    // Later, the same again: the first answer, nothing sent.
+    const later = await send(`/v1/tickets/${ticket.id}/replies`, { text }, 'retry-7f3a');
+    expect(later).toEqual({ status: 202, replayed: 'true', body: answers[0]!.body });
+    await settle();
+    expect(await repliesOf(ticket.id, text)).toBe(1);
+    expect(commandsWith(text)).toHaveLength(1);
+  });
+
+  it('is independent per principal, refuses another body with 409, and a malformed key with 400', async () => {
+    const { ticket } = await dmTicket();
+    const text = 'Two agents, one key.';
+    const first = await send(`/v1/tickets/${ticket.id}/replies`, { text }, 'shared-key');
+    const otherPrincipal = await send(`/v1/tickets/${ticket.id}/replies`, { text }, 'shared-key', 'another-token');
+    expect(first.status).toBe(202);
+    expect(otherPrincipal).toMatchObject({ status: 202, replayed: null });
+    expect(otherPrincipal.body.activityId).not.toBe(first.body.activityId);
+
+    const reused = await send(`/v1/tickets/${ticket.id}/replies`, { text: 'something else' }, 'shared-key');
+    expect(reused.status).toBe(409);
+    expect(reused.body).toEqual({ error: { code: 'idempotency_key_reused', message: expect.stringContaining('shared-key') } });
+    const asAction = await send(`/v1/tickets/${ticket.id}/actions`, { action: 'follow' }, 'shared-key');
+    expect(asAction.body).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+
+    for (const key of ['', 'has space', 'x'.repeat(101), 'ünïcode']) {
+      const bad = await fetch(`http://127.0.0.1:${service.port}/v1/tickets/${ticket.id}/replies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': encodeURIComponent(key) === key ? key : key.replace(/[^\x20-\x7e]/g, '?') },
+        body: JSON.stringify({ text: 'never sent' }),
+      });
+      expect([key, bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([key, 400, 'invalid_idempotency_key']);
+    }
+    await settle();
+    expect(await repliesOf(ticket.id, text)).toBe(2);
+    expect(await repliesOf(ticket.id, 'something else')).toBe(0);
+    expect(await repliesOf(ticket.id, 'never sent')).toBe(0);
+    expect(commandsWith(text)).toHaveLength(2);
+  });
+
+  it('is forgotten after IDEMPOTENCY_KEY_TTL_HOURS', async () => {
+    const { ticket } = await dmTicket();
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'first use' }, 'aging-key')).status).toBe(202);
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'second use' }, 'aging-key')).status).toBe(409);
+    await pool.query("UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'aging-key'");
+    await service.retention.runNow();
+    expect((await send(`/v1/tickets/${ticket.id}/replies`, { text: 'second use' }, 'aging-key'))).toMatchObject({ status: 202, replayed: null });
+    await settle();
+  });
+
+  it('makes a repeated action one action and one command', async () => {
+    const { ticket } = await dmTicket();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(`/v1/tickets/${ticket.id}/actions`, { action: 'follow' }, 'follow-once')));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(5).fill(202));
+    expect(new Set(answers.map((answer) => answer.body.activityId)).size).toBe(1);
+    await settle();
+    await waitFor(() => commands.find((c) => c.payload.commandId === answers[0]!.body.activityId), { what: 'the follow command' });
+    expect(commands.filter((c) => c.payload.context?.ticketId === ticket.id && c.payload.action === 'follow')).toHaveLength(1);
+    const { rows } = await pool.query("SELECT count(*)::int AS n FROM activities WHERE ticket_id = $1 AND kind = 'action'", [ticket.id]);
+    expect(rows[0].n).toBe(1);
+  });
+});

@@ -7,6 +7,7 @@ import type { TicketingConfig } from './config';
 import { isUuid } from './domain/ids';
 import { lifeRoutes } from './http/life-routes';
 import { EventStreams, liveRoutes } from './http/live-routes';
+import type { TicketShower } from './http/routes';
 import { webhookRoutes } from './http/webhook-routes';
 import { LiveEvents, TYPING_TTL_MS } from './operations/live-events';
 import { Merges } from './operations/merges';
@@ -55,7 +56,7 @@ export function ticketLife(deps: TicketLifeDeps) {
   return {
     /** Resolves once committed changes are heard. */
     ready: () => changes.start(),
-    routes: (showTicket: (id: string) => Promise<unknown>): ((app: Express) => void) =>
+    routes: (showTicket: TicketShower): ((app: Express) => void) =>
       lifeRoutes({
         store,
         changes: new TicketChanges(common),

@@ -73,6 +73,15 @@ export function mountAccessRules(app: Express, access: RequestHandler[], store: 
     await requireVisibleTickets(store, principalOf(req), [req.params.id, ...idsIn(req.body, 'sourceIds')]);
     next();
   });
+  // Unmerging a merged ticket changes (and answers) the ticket it was merged into: that one must be reachable too.
+  app.post('/v1/tickets/:id/unmerge', async (req, _res, next) => {
+    const principal = principalOf(req);
+    if (principal.ticketIds !== null) {
+      const mergedInto = isUuid(req.params.id) ? ((await store.read.tickets.ticket(req.params.id))?.merged_into ?? null) : null;
+      if (mergedInto !== null) await requireVisibleTickets(store, principal, [mergedInto]);
+    }
+    next();
+  });
   app.patch('/v1/tickets', async (req, _res, next) => {
     await requireVisibleTickets(store, principalOf(req), idsIn(req.body, 'ids'));
     next();

@@ -1,4 +1,5 @@
 import type { Express, Request, Response } from 'express';
+import { principalOf as viewerOf } from '@crm/access';
 import type { TicketingStore } from '../adapters/db/store';
 import type { Merges } from '../operations/merges';
 import type { TicketActions } from '../operations/ticket-actions';
@@ -8,6 +9,7 @@ import { idempotencyKeyOf, markReplayed } from './idempotency';
 import { platformIdParam } from './params';
 import { activityJson } from './presenters';
 import { principalOf } from './principal';
+import type { TicketShower } from './routes';
 
 export interface LifeRouteDeps {
   store: TicketingStore;
@@ -15,7 +17,7 @@ export interface LifeRouteDeps {
   merges: Merges;
   actions: TicketActions;
   /** The ticket as `GET /v1/tickets/:id` shows it (404 when missing). */
-  showTicket: (id: string) => Promise<unknown>;
+  showTicket: TicketShower;
   /** Routes mounted after these (live events, webhooks, actions). */
   more?: ((app: Express) => void)[];
 }
@@ -25,12 +27,12 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
   return (app) => {
     app.patch('/v1/tickets', async (req: Request, res: Response) => {
       const ids = await deps.changes.bulk(req.body, principalOf(req));
-      res.json({ items: await Promise.all(ids.map((id) => deps.showTicket(id))) });
+      res.json({ items: await Promise.all(ids.map((id) => deps.showTicket(id, viewerOf(req)))) });
     });
 
     app.patch('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
       await deps.changes.change(req.params.id, req.body, principalOf(req));
-      res.json(await deps.showTicket(req.params.id));
+      res.json(await deps.showTicket(req.params.id, viewerOf(req)));
     });
 
     app.post('/v1/tickets/:id/notes', async (req: Request<{ id: string }>, res: Response) => {
@@ -40,12 +42,12 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
 
     app.post('/v1/tickets/:id/merge', async (req: Request<{ id: string }>, res: Response) => {
       await deps.merges.merge(req.params.id, req.body, principalOf(req));
-      res.json(await deps.showTicket(req.params.id));
+      res.json(await deps.showTicket(req.params.id, viewerOf(req)));
     });
 
     app.post('/v1/tickets/:id/unmerge', async (req: Request<{ id: string }>, res: Response) => {
       const targetId = await deps.merges.unmerge(req.params.id, req.body, principalOf(req));
-      res.json(await deps.showTicket(targetId));
+      res.json(await deps.showTicket(targetId, viewerOf(req)));
     });
 
     app.post('/v1/tickets/:id/actions', async (req: Request<{ id: string }>, res: Response) => {

@@ -4,7 +4,7 @@ import type { HeldCount, HeldRow } from '../adapters/db/held-deliveries';
 import type { PartnerConfigRow } from '../adapters/db/partner-configs';
 import type { OrderRow } from '../adapters/db/ticket-orders';
 import type { ActivityRow, ContactRow, TicketRow } from '../adapters/db/ticket-queries';
-import { trackingState, type TrackingState } from '../domain/order-link';
+import { trackingState, unknownClientAnswer, type TrackingState } from '../domain/order-link';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -111,6 +111,15 @@ function conversationState(row: TicketRow): ConversationStateJson | null {
 }
 
 /** The order columns of a ticket row, as a row of ticket_orders (null when not linked). */
+/**
+ * The order as a viewer that may not see its tracking client is shown it: tracking's answer for
+ * an unknown client in place of the real one (nothing of the other client's task shows).
+ */
+export function orderAsUnknownClient(order: OrderRow): OrderRow {
+  const answer = unknownClientAnswer(order.client_id, order.task_id);
+  return { ...order, tracking_available: answer.available, tracking_reason: answer.reason, tracking_message: answer.message, tracking_checked_at: new Date() };
+}
+
 export function orderOf(row: TicketRow): OrderRow | null {
   if (row.order_client_id === null || row.order_task_id === null || row.order_linked_at === null) return null;
   return {

@@ -1,5 +1,5 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { principalOf } from '@crm/access';
+import { principalOf, type Principal } from '@crm/access';
 import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
 import { AccountNotFound, ContactNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
@@ -14,7 +14,8 @@ import { idempotencyKeyOf, markReplayed } from './idempotency';
 import { parseContactListQuery, parseHeldListQuery, parseTicketListQuery, platformIdParam } from './params';
 import type { TicketRow } from '../adapters/db/ticket-queries';
 import { searchQueryRoutes } from './search-query-routes';
-import { accountJson, activityJson, contactJson, heldCountJson, heldExpiredJson, heldJson, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
+import type { OrderRow } from '../adapters/db/ticket-orders';
+import { accountJson, activityJson, contactJson, heldCountJson, heldExpiredJson, heldJson, orderAsUnknownClient, orderJson, orderOf, partnerConfigJson, ticketJson, type TicketView } from './presenters';
 
 export interface RouteDeps {
   store: TicketingStore;
@@ -30,7 +31,7 @@ export interface RouteDeps {
   searchQueries: Pick<SearchQueries, 'states'>;
   view: TicketView;
   /** A ticket's life: changes, notes, merges, live events, webhooks, actions (given how a ticket is shown). */
-  life?: (showTicket: (id: string) => Promise<unknown>) => (app: Express) => void;
+  life?: (showTicket: TicketShower) => (app: Express) => void;
 }
 
 /** How many timeline entries a contact's page shows (the newest). */
@@ -48,13 +49,29 @@ const nextCursor = (more: boolean, last: { created_at_key: string; id: string } 
 const nextTicketCursor = (more: boolean, last: TicketRow | undefined, order: 'lastActivity' | undefined) =>
   more && last ? encodeCursor(order === 'lastActivity' ? { createdAt: last.last_activity_key, id: last.id, order } : { createdAt: last.created_at_key, id: last.id }) : null;
 
+/** A ticket as `GET /v1/tickets/:id` shows it to `viewer`. */
+export type TicketShower = (id: string, viewer: Principal) => Promise<unknown>;
+
+/**
+ * Whether the viewer may see what tracking says of an order of this client: a session limited
+ * to tickets sees its tickets' orders; any other needs the tracking client.
+ */
+const seesTrackingOf = (viewer: Principal, clientId: string) => viewer.ticketIds !== null || viewer.allowsTrackingClient(clientId);
+
+/** The order as the viewer is shown it: a client it may not see as tracking answers an unknown one (and tracking is not asked). */
+function orderShown(viewer: Principal, order: OrderRow | null): OrderRow | null {
+  return order && !seesTrackingOf(viewer, order.client_id) ? orderAsUnknownClient(order) : order;
+}
+
 /** A ticket as `GET /v1/tickets/:id` shows it: with its order (checked again when old) and timeline. */
-function ticketShower(deps: RouteDeps): (id: string) => Promise<unknown> {
+function ticketShower(deps: RouteDeps): TicketShower {
   const queries = deps.store.read.tickets;
-  return async (id) => {
+  return async (id, viewer) => {
     const ticket = await queries.ticket(id);
     if (!ticket) throw new TicketNotFound(id);
-    const [order, activities] = await Promise.all([deps.orderLinks.current(ticket.id, orderOf(ticket)), queries.ticketActivities(ticket.id)]);
+    const stored = orderOf(ticket);
+    const shown = orderShown(viewer, stored);
+    const [order, activities] = await Promise.all([shown === stored ? deps.orderLinks.current(ticket.id, stored) : shown, queries.ticketActivities(ticket.id)]);
     return { ...ticketJson(ticket, deps.view, order), activities: activities.map(activityJson) };
   };
 }
@@ -64,12 +81,13 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
   app.get('/v1/tickets', async (req: Request, res: Response) => {
     const filter = parseTicketListQuery(req.query as Record<string, unknown>);
     const { rows, more } = await queries.tickets({ ...filter, ...visibleAccounts(req, filter.accountId) });
-    res.json({ items: rows.map((row) => ticketJson(row, deps.view)), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
+    const viewer = principalOf(req);
+    res.json({ items: rows.map((row) => ticketJson(row, deps.view, orderShown(viewer, orderOf(row)))), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
   });
 
   const showTicket = ticketShower(deps);
   app.get('/v1/tickets/:id', async (req: Request<{ id: string }>, res: Response) => {
-    res.json(await showTicket(ticketIdOf(req)));
+    res.json(await showTicket(ticketIdOf(req), principalOf(req)));
   });
 
   app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
@@ -83,10 +101,10 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
     res.json(orderJson(await deps.orderLinks.link(ticketIdOf(req), req.body, (clientId) => principal.allowsTrackingClient(clientId)), deps.view));
   });
 
-  // The console's map: a ticket-limited principal (a launch session) sees its ticket's order; any other needs the order's tracking client.
+  // The console's map (who sees it: `seesTrackingOf`).
   app.get('/v1/tickets/:id/order/live', async (req: Request<{ id: string }>, res: Response) => {
     const principal = principalOf(req);
-    res.json(await deps.orderLinks.liveView(ticketIdOf(req), (clientId) => principal.ticketIds !== null || principal.allowsTrackingClient(clientId)));
+    res.json(await deps.orderLinks.liveView(ticketIdOf(req), (clientId) => seesTrackingOf(principal, clientId)));
   });
 
   app.delete('/v1/tickets/:id/order', async (req: Request<{ id: string }>, res: Response) => {
