@@ -5,9 +5,11 @@
  * in the account's user context.
  */
 import { randomUUID } from 'node:crypto';
+import axios from 'axios';
 import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
+import { runCli } from './cli-commands';
 import { routeOf } from './domain/actions';
 import { startHarness, type Harness, type PlatformRequestLogEntry } from './testing/harness';
 
@@ -257,6 +259,50 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     const reused = await h.crm.post(accountPath('/posts'), { text: 'something else' }, { headers: { 'idempotency-key': key } });
     expect(reused.status).toBe(409);
     expect(reused.data.error.code).toBe('idempotency_key_reused');
+  });
+
+  it('sends one post for ten identical requests sent at once with one key', async () => {
+    const key = `burst-${randomUUID()}`;
+    const text = `once of ten ${key}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => h.crm.post(accountPath('/posts'), { text }, { headers: { 'idempotency-key': key } })));
+    const sends = (await h.platformRequests('/2/tweets', 'POST')).filter((r) => (r.json as { text?: string }).text === text);
+    expect(sends).toHaveLength(1);
+    const succeeded = answers.filter((answer) => answer.status === 200);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(succeeded.map((answer) => answer.data.platformId)).size).toBe(1);
+    // The others came while the first was being sent.
+    for (const answer of answers.filter((a) => a.status !== 200)) expect({ status: answer.status, code: answer.data.error.code }).toEqual({ status: 409, code: 'command_in_progress' });
+    const after = await ok(h.crm.post(accountPath('/posts'), { text }, { headers: { 'idempotency-key': key } }));
+    expect(after).toMatchObject({ platformId: succeeded[0]!.data.platformId, replayed: true });
+  });
+
+  it("keeps a key to its credential (sessions included) and account: another tenant's same key is another request", async () => {
+    const other = await h.connect('@acme_tenant_b');
+    const credential = async (...options: string[]) => {
+      const out: string[] = [];
+      await runCli(['credentials', 'create', '--name', 'tenant', ...options], h.config, testLogger(), { out: (line) => out.push(line), err: () => undefined });
+      return (JSON.parse(out.join('\n')) as { token: string }).token;
+    };
+    const client = (token: string) => axios.create({ baseURL: h.authUrl, validateStatus: () => true, headers: { authorization: `Bearer ${token}`, 'idempotency-key': key } });
+    const key = `shared-${randomUUID()}`;
+    const tenantA = await credential('--scopes', 'tickets:read,tickets:write', '--accounts', accountId);
+    const tenantB = await credential('--scopes', 'tickets:read,tickets:write', '--accounts', other);
+    const sent = (text: string) => h.platformRequests('/2/tweets', 'POST').then((requests) => requests.filter((r) => (r.json as { text?: string }).text === text).length);
+
+    const a = await ok(client(tenantA).post(accountPath('/posts'), { text: `from a ${key}` }));
+    const b = await ok(client(tenantB).post(`/v1/accounts/${other}/posts`, { text: `from b ${key}` }));
+    expect({ a: a.commandId, b: b.commandId }).toEqual({ a: expect.stringMatching(/^http:[a-z0-9]{16}:[0-9]+:shared-/), b: expect.stringMatching(/^http:[a-z0-9]{16}:[0-9]+:shared-/) });
+    expect(a.commandId).not.toBe(b.commandId);
+    expect(b).toMatchObject({ replayed: false });
+    // The bootstrap token is another principal: its same key on the same account is its own request (not idempotency_key_reused).
+    expect(await ok(h.crm.post(accountPath('/posts'), { text: `from the bootstrap token ${key}` }, { headers: { 'idempotency-key': key } }))).toMatchObject({ replayed: false });
+    expect({ a: await sent(`from a ${key}`), b: await sent(`from b ${key}`), bootstrap: await sent(`from the bootstrap token ${key}`) }).toEqual({ a: 1, b: 1, bootstrap: 1 });
+
+    // A session of tenant A's credential is tenant A: its retry is the same request.
+    const console = await credential('--scopes', 'sessions:issue');
+    const session = (await client(console).post('/v1/sessions', { subjectToken: tenantA, clientAddress: '203.0.113.5' })).data.token as string;
+    expect(await ok(client(session).post(accountPath('/posts'), { text: `from a ${key}` }))).toEqual({ ...a, replayed: true });
+    expect(await sent(`from a ${key}`)).toBe(1);
   });
 });
 

@@ -238,8 +238,8 @@ const routeSettings = (config: AuthConfig) => ({
 
 /**
  * Wires auth: database, sealed credentials, the platform client, account connection and
- * webhook administration, the outbox relay, the consumers, RPC answers, HTTP, and the
- * periodic webhook check.
+ * webhook administration, the console's sessions, the outbox relay, the consumers, RPC
+ * answers, HTTP, and the periodic work (webhook check, heartbeat, token refresh, session purge).
  */
 export async function startAuth(config: AuthConfig, deps: { logger: Logger }): Promise<RunningService> {
   const { logger } = deps;

@@ -11,7 +11,11 @@ import axios from 'axios';
 import { CredentialVerifyRequest, Exchanges, Queues, SYSTEM_TOPOLOGY, validateEnvelope, type CredentialGrant } from '@crm/contracts';
 import { Broker, RpcClient } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
+import { ApiCredentialStore } from './adapters/api-credentials';
+import { AuthEvents } from './adapters/events';
+import { SessionStore } from './adapters/sessions';
 import { runCli } from './cli-commands';
+import { SessionService } from './operations/sessions';
 import { startHarness, type Harness } from './testing/harness';
 
 let h: Harness;
@@ -102,6 +106,18 @@ describe('signing an agent in (a)', () => {
     expect((await as(token).get('/v1/webhooks')).status).toBe(200);
     // A sign-in's default lifetime is SESSION_MAX_TTL_SECONDS.
     expect(Math.abs(Date.parse(issued.data.expiresAt as string) - (Date.now() + 28_800_000))).toBeLessThan(10_000);
+  });
+
+  it("ends a bootstrap token's sessions once the token leaves CRM_API_TOKENS", async () => {
+    const token = (await signIn(h.secrets.crmToken)).data.token as string;
+    const { pool } = h.auth;
+    // auth started again with the token replaced: the same database, another list.
+    const rotated = new SessionService(
+      { store: new SessionStore(pool), credentials: new ApiCredentialStore(pool), events: new AuthEvents(pool, { kick: async () => undefined }), logger: testLogger() },
+      { bootstrapTokens: ['a-new-bootstrap-token'], maxTtlSeconds: 28_800, failuresPerMinute: 0 },
+    );
+    expect(await rotated.verify(token)).toBeNull();
+    expect(await h.auth.sessions.verify(token)).toMatchObject({ id: 'bootstrap-1' });
   });
 
   it('refuses unknown, forged, revoked and session subject tokens with 401 invalid_credential, and logs no token', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import type { SocialAction } from '@crm/contracts';
-import { requireScope } from '@crm/access';
+import { principalOf, requireScope } from '@crm/access';
 import { HttpError } from '@crm/http';
 import { ACTIONS } from '../domain/actions';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
@@ -122,6 +122,14 @@ export function actionInput(route: ActionRoute, req: Request): Input {
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,100}$/;
 
+/**
+ * The command an HTTP write is recorded as. An Idempotency-Key is the caller's own: it names
+ * one request of one principal (a credential, with all its sessions, or a bootstrap token) for
+ * one account, so another tenant sending the same key makes another command. Principal ids
+ * hold no ':', so the parts cannot run into each other.
+ */
+export const httpCommandId = (principalId: string, accountId: string, key: string): string => `http:${principalId}:${accountId}:${key}`;
+
 /** The HTTP answer for a result that did not succeed: status by code, the platform's message kept. */
 export function failureToHttp(result: ActionResult): HttpError {
   const failure = result.error!;
@@ -146,8 +154,9 @@ export function failureToHttp(result: ActionResult): HttpError {
 }
 
 /**
- * Mounts every action, for credentials allowed the account. A write is recorded as a command under `http-<Idempotency-Key>`
- * (a fresh key when none is sent), so a retried request with the same key is not sent twice.
+ * Mounts every action, for credentials allowed the account. A write is recorded as a command under
+ * `http:<principal>:<account>:<Idempotency-Key>` (a fresh key when none is sent), so a retried
+ * request with the same key is not sent twice.
  */
 export function actionRoutes(router: Router, executor: ActionExecutor): void {
   for (const route of ACTION_ROUTES) {
@@ -159,7 +168,7 @@ export function actionRoutes(router: Router, executor: ActionExecutor): void {
       if (write) {
         const key = req.get('idempotency-key');
         if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-100 letters, digits or ._:-');
-        commandId = `http-${key ?? randomUUID()}`;
+        commandId = httpCommandId(principalOf(req).id, accountId, key ?? randomUUID());
       }
       const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input: actionInput(route, req) }, { final: false });
       if (result.outcome !== 'succeeded') throw failureToHttp(result);
