@@ -175,9 +175,9 @@ function authCli(args: string[]): Promise<Record<string, unknown>> {
     child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('exit', (code) => {
-      // The answer is the pretty-printed JSON object at the end (log lines may come before it).
+      // The answer is the pretty-printed JSON object (one-line log entries may come before it).
       const lines = out.split('\n');
-      const start = lines.lastIndexOf('{');
+      const start = lines.indexOf('{');
       try {
         if (code !== 0 || start < 0) throw new Error(err || out);
         resolve(JSON.parse(lines.slice(start).join('\n')) as Record<string, unknown>);

@@ -36,7 +36,8 @@ async function startHostPage(): Promise<void> {
 beforeAll(async () => {
   await startHostPage();
   // Tiles from a server that is not there: the map must still draw the route, the markers and a scale.
-  stack = await startConsoleStack({ console: { FRAME_ANCESTORS: hostUrl, TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' } });
+  // Few sign-in failures per address, so the page's 429 shows after a handful.
+  stack = await startConsoleStack({ console: { FRAME_ANCESTORS: hostUrl, TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' }, auth: { AUTH_FAILURES_PER_MINUTE: '4' } });
   browser = await launchBrowser();
   context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -152,11 +153,13 @@ describe("the agent's console", () => {
     ticketId = page.url().split('/tickets/')[1]!;
   });
 
-  it('sends a reply and shows it pending, then sent', async () => {
+  it('sends a reply once however often it is clicked, and shows it pending, then sent', async () => {
     await page.getByLabel('Reply').fill('Your order 42 left the warehouse today.');
-    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByRole('button', { name: 'Send reply' }).dblclick();
     const reply = page.getByTestId('activity').filter({ hasText: 'Your order 42 left the warehouse today.' });
     await reply.and(page.locator('[data-status="sent"]')).waitFor({ timeout: 30_000 });
+    const activities = (await stack.ticketing.get(`/v1/tickets/${ticketId}`)).data.activities as { text: string | null }[];
+    expect(activities.filter((activity) => activity.text === 'Your order 42 left the warehouse today.')).toHaveLength(1);
     await expectAccessible('ticket');
   });
 
@@ -271,5 +274,38 @@ describe("the agent's console", () => {
     // The account that got a DM a moment ago is not silent.
     expect(await page.getByTestId('account-row').filter({ hasText: '@acme_support' }).getByTestId('silence-badge').count()).toBe(0);
     await expectAccessible('accounts');
+  });
+
+  it("shows the sign-in page once the agent's credential is revoked", async () => {
+    const agent = await stack.credentials.create({ name: 'night desk', scopes: ['tickets:read'] });
+    const agentContext = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const agentPage = await agentContext.newPage();
+    await agentPage.goto(`${consoleUrl()}/signin`);
+    await agentPage.getByLabel('API credential').fill(agent.token);
+    await agentPage.getByRole('button', { name: 'Sign in' }).click();
+    await agentPage.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await agentPage.getByText('Signed in as night desk').waitFor();
+    await stack.credentials.revoke(agent.id);
+    // The event stream ends; the page's next call is refused with session_ended: the sign-in shows, not "Signed in".
+    await agentPage.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+    expect(await agentPage.getByText('Signed in as').count()).toBe(0);
+    await agentContext.close();
+  });
+
+  it('shows too many failed sign-ins as such, with when to try again', async () => {
+    const signInContext = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const signInPage = await signInContext.newPage();
+    await signInPage.goto(`${consoleUrl()}/signin`);
+    let status = 0;
+    for (let attempt = 0; attempt < 8 && status !== 429; attempt++) {
+      await signInPage.getByLabel('API credential').fill(`crm_aaaaaaaaaaaaaaaa_${'y'.repeat(43)}`);
+      const answered = signInPage.waitForResponse((response) => response.url().endsWith('/api/session') && response.request().method() === 'POST');
+      await signInPage.getByRole('button', { name: 'Sign in' }).click();
+      status = (await answered).status();
+    }
+    expect(status).toBe(429);
+    await signInPage.getByRole('alert').filter({ hasText: /too many attempts; try again in \d+ s/ }).waitFor();
+    await screenshot(signInPage, 'sign-in-too-many');
+    await signInContext.close();
   });
 });

@@ -58,7 +58,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   const data = (await response.json().catch(() => null)) as { error?: { code: string; message: string; fields?: FieldProblem[] } } | null;
   if (!response.ok) {
     const code = data?.error?.code ?? 'error';
-    if (response.status === 401 && code === 'session_ended') for (const listener of endedListeners) listener();
+    // session_ended clears the cookie, so a call after it (say, of the event stream) finds none: not_signed_in.
+    if (response.status === 401 && (code === 'session_ended' || code === 'not_signed_in')) for (const listener of endedListeners) listener();
     const retryAfter = response.status === 429 && /^[0-9]+$/.test(response.headers.get('retry-after') ?? '') ? Number(response.headers.get('retry-after')) : null;
     const message = response.status === 429 ? tooManyMessage(retryAfter) : (data?.error?.message ?? `the request failed (${response.status})`);
     throw new ApiError(response.status, code, message, data?.error?.fields ?? [], retryAfter);

@@ -3,7 +3,7 @@ import type { Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { answer, authenticate, callerOf, param } from './authn';
 import type { PlatformContext } from './context';
-import { escapeHtml, page } from './pages';
+import { CONSENT_PAGE_POLICY, escapeHtml, page } from './pages';
 import { Errors, PlatformError } from './errors';
 
 /** Request tokens not exchanged within this time are forgotten. */
@@ -60,6 +60,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
       page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired. Start the connection again from the app.</p>');
       return;
     }
+    res.set('content-security-policy', CONSENT_PAGE_POLICY);
     page(
       res,
       200,

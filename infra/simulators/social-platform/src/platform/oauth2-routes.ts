@@ -3,7 +3,7 @@ import type { RequestHandler, Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { param } from './authn';
 import type { PlatformContext } from './context';
-import { escapeHtml, page } from './pages';
+import { CONSENT_PAGE_POLICY, escapeHtml, page } from './pages';
 
 /** Authorization codes not exchanged within this time are refused (the platform: 30 seconds to minutes; kept generous here). */
 const CODE_TTL_MS = 10 * 60_000;
@@ -126,6 +126,7 @@ export function oauth2Routes(router: Router, ctx: PlatformContext): void {
     const hidden = Object.entries(req.query as Record<string, string>)
       .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(String(value))}">`)
       .join('');
+    res.set('content-security-policy', CONSENT_PAGE_POLICY);
     page(
       res,
       200,
