@@ -1,22 +1,25 @@
 /**
- * `pnpm fuzz [--requests N] [--seconds S] [--seed X] [--concurrency C] [--known service:tag,...]`
+ * `pnpm fuzz [--requests N] [--seconds S] [--seed X] [--concurrency C] [--rights-variants V] [--known service:tag,...]`
  *
  * Bounded fuzzing of webhook-ingest and the CRM APIs of ticketing, auth and tracking, all
  * started in this process on loopback with a fresh virtual host and fresh databases. It stops
  * after N requests or S seconds, whichever comes first, prints what it found, and exits 1 when
  * any request crashed or stalled a service, was answered 5xx, was accepted without valid
  * credentials, or got an answer holding a secret, or when a CRM webhook endpoint at an internal
- * address was accepted or reached (ssrf.ts: each SSRF case once, then at random in the round). `--known` lists causes being fixed elsewhere
+ * address was accepted or reached (ssrf.ts: each SSRF case once, then at random in the round), or
+ * when a tenant's limited credential, straight or through the console, reached another tenant's
+ * things or made two replies of one Idempotency-Key (rights.ts: fixed cases, then V re-spellings). `--known` lists causes being fixed elsewhere
  * (e.g. `ticketing:nul`): their 5xx are reported but do not fail the round.
  */
 import { parseArgs } from 'node:util';
 import { Draw, randomSource } from './inputs';
 import { buildProbe, send, type Answer, type Probe } from './probe';
 import { isPublic, routesOf, type RouteInfo } from './routes';
+import { rightsRound } from './rights';
 import { ssrfRound } from './ssrf';
 import { startFuzzStack, type FuzzStack, type Target } from './stack';
 
-type Verdict = 'ok' | 'crash' | 'stall' | 'server_error' | 'upstream' | 'known' | 'accepted_unsigned' | 'leak' | 'ssrf';
+type Verdict = 'ok' | 'crash' | 'stall' | 'server_error' | 'upstream' | 'known' | 'accepted_unsigned' | 'leak' | 'ssrf' | 'cross_tenant' | 'duplicate';
 
 interface Finding {
   verdict: Verdict;
@@ -89,6 +92,8 @@ interface Options {
   known: Set<string>;
   dbPrefix: string;
   basePort: number;
+  /** Re-spelled cross-tenant requests in the rights round, beside its fixed cases. */
+  rightsVariants: number;
 }
 
 function readOptions(): Options {
@@ -101,6 +106,7 @@ function readOptions(): Options {
       known: { type: 'string', default: '' },
       'db-prefix': { type: 'string', default: 'fuzz' },
       'base-port': { type: 'string', default: '0' },
+      'rights-variants': { type: 'string', default: '200' },
     },
   });
   const whole = (name: string, text: string) => {
@@ -116,6 +122,7 @@ function readOptions(): Options {
     known: new Set(values.known.split(',').map((k) => k.trim()).filter(Boolean)),
     dbPrefix: values['db-prefix'],
     basePort: whole('base-port', values['base-port']),
+    rightsVariants: whole('rights-variants', values['rights-variants']),
   };
 }
 
@@ -160,6 +167,22 @@ async function ssrfCases(stack: FuzzStack, tally: Tally): Promise<void> {
   }
 }
 
+/** A tenant's limited credential, straight and through the console, against another tenant's things (rights.ts), before the random round. */
+async function rightsCases(stack: FuzzStack, options: Options, tally: Tally): Promise<void> {
+  const [ingest, ticketing, auth, tracking] = stack.targets as [Target, Target, Target, Target];
+  const d = new Draw(randomSource(options.seed + 1));
+  const { problems, requests } = await rightsRound(
+    { ports: { ingest: ingest.port, ticketing: ticketing.port, auth: auth.port, tracking: tracking.port, console: stack.consolePort }, token: stack.token, consumerSecret: stack.consumerSecret, envName: stack.envName, authDatabaseUrl: stack.authDatabaseUrl },
+    d,
+    options.rightsVariants,
+  );
+  tally.requests += requests;
+  for (const [index, problem] of problems.entries()) {
+    tally.byVerdict[problem.verdict] += 1;
+    tally.findings.set(`${problem.verdict}|rights|${index}`, { verdict: problem.verdict, service: 'rights', route: problem.route, status: problem.status, count: 1, sample: { path: '-', tags: [], answer: problem.what } });
+  }
+}
+
 /** The loopback canary heard nothing during the whole round (endpoints the random requests registered included). */
 function canaryQuiet(stack: FuzzStack, tally: Tally): void {
   if (stack.canary.received.length === 0) return;
@@ -180,21 +203,21 @@ async function stillAlive(stack: FuzzStack, tally: Tally): Promise<void> {
 
 function report(tally: Tally, options: Options, seconds: number): number {
   const v = tally.byVerdict;
-  const failures = v.crash + v.stall + v.server_error + v.accepted_unsigned + v.leak + v.ssrf;
+  const failures = v.crash + v.stall + v.server_error + v.accepted_unsigned + v.leak + v.ssrf + v.cross_tenant + v.duplicate;
   console.log(`fuzz: seed ${options.seed}, ${tally.requests} requests in ${seconds.toFixed(1)} s (${JSON.stringify(tally.byService)})`);
   console.log(`statuses: ${JSON.stringify(tally.byStatus)}`);
   for (const finding of [...tally.findings.values()].sort((a, b) => a.verdict.localeCompare(b.verdict) || b.count - a.count)) {
     console.log(`  ${finding.verdict.padEnd(17)} ${String(finding.count).padStart(5)}  ${finding.service} ${finding.route} -> ${finding.status}  e.g. ${finding.sample.path} [${finding.sample.tags.join(',')}] ${finding.sample.answer.replace(/\s+/g, ' ')}`);
   }
   console.log(
-    `requests ${tally.requests}, crashes ${v.crash + v.stall}, 5xx ${v.server_error}, accepted-unsigned ${v.accepted_unsigned}, leaks ${v.leak}, ssrf ${v.ssrf}; known 5xx ${v.known}, upstream 5xx ${v.upstream}`,
+    `requests ${tally.requests}, crashes ${v.crash + v.stall}, 5xx ${v.server_error}, accepted-unsigned ${v.accepted_unsigned}, leaks ${v.leak}, ssrf ${v.ssrf}, cross-tenant ${v.cross_tenant}, duplicates ${v.duplicate}; known 5xx ${v.known}, upstream 5xx ${v.upstream}`,
   );
   return failures > 0 ? 1 : 0;
 }
 
 async function main(): Promise<number> {
   const options = readOptions();
-  const tally: Tally = { requests: 0, byVerdict: { ok: 0, crash: 0, stall: 0, server_error: 0, upstream: 0, known: 0, accepted_unsigned: 0, leak: 0, ssrf: 0 }, byService: {}, byStatus: {}, findings: new Map() };
+  const tally: Tally = { requests: 0, byVerdict: { ok: 0, crash: 0, stall: 0, server_error: 0, upstream: 0, known: 0, accepted_unsigned: 0, leak: 0, ssrf: 0, cross_tenant: 0, duplicate: 0 }, byService: {}, byStatus: {}, findings: new Map() };
   const processFailure = (error: unknown) => {
     tally.byVerdict.crash += 1;
     tally.findings.set(`crash|process|${tally.byVerdict.crash}`, { verdict: 'crash', service: 'process', route: '-', status: 0, count: 1, sample: { path: '-', tags: [], answer: String((error as Error)?.stack ?? error) } });
@@ -206,6 +229,7 @@ async function main(): Promise<number> {
   try {
     await seed(stack);
     await ssrfCases(stack, tally);
+    await rightsCases(stack, options, tally);
     await run(stack, options, tally);
     await stillAlive(stack, tally);
     canaryQuiet(stack, tally);

@@ -21,6 +21,8 @@ import { readConfig as readTrackingConfig } from '../../../services/tracking/src
 import { startTracking } from '../../../services/tracking/src/service';
 import { readConfig as readIngestConfig } from '../../../services/webhook-ingest/src/config';
 import { startWebhookIngest } from '../../../services/webhook-ingest/src/service';
+import { readConfig as readConsoleConfig } from '../../../services/console/src/config';
+import { startConsole } from '../../../services/console/src/service';
 import { ssrfTargets, startCanary, type Canary, type SsrfTarget } from './ssrf';
 
 export type ServiceName = 'webhook-ingest' | 'ticketing' | 'auth' | 'tracking';
@@ -43,6 +45,10 @@ export interface FuzzStack {
   canary: Canary;
   /** Internal URLs a webhook endpoint must not reach (ssrf.ts). */
   ssrfTargets: SsrfTarget[];
+  /** The console (its API; the rights round signs a tenant in there). */
+  consolePort: number;
+  /** auth's database: the rights round makes a tenant's credential there, as auth's CLI does. */
+  authDatabaseUrl: string;
   stop: () => Promise<void>;
 }
 
@@ -85,7 +91,7 @@ async function simulators(options: StackOptions, consumerSecret: string, envName
     '127.0.0.1',
   );
   stops.unshift(() => closeServer(social));
-  const tracking = await listen(createTrackingSimulatorApp({ config: loadTrackingSimulatorConfig({ SIM_CLIENTS: 'demo:fuzz-demo-key', PUBLIC_URL: 'http://sim.test' }), logger }), Number(port(options, 12)), '127.0.0.1');
+  const tracking = await listen(createTrackingSimulatorApp({ config: loadTrackingSimulatorConfig({ SIM_CLIENTS: 'demo:fuzz-demo-key,other:fuzz-other-key', PUBLIC_URL: 'http://sim.test' }), logger }), Number(port(options, 12)), '127.0.0.1');
   stops.unshift(() => closeServer(tracking));
   return { socialUrl: `http://127.0.0.1:${portOf(social)}`, socialPort: portOf(social), trackingUrl: `http://127.0.0.1:${portOf(tracking)}` };
 }
@@ -137,13 +143,27 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
       { logger },
     );
     stops.unshift(tracking.stop);
+    const consoleApp = await startConsole(
+      readConsoleConfig({
+        ...common,
+        PORT: port(options, 5),
+        TICKETING_URL: `http://127.0.0.1:${ticketing.port}`,
+        AUTH_URL: `http://127.0.0.1:${auth.port}`,
+        TRACKING_URL: `http://127.0.0.1:${tracking.port}`,
+        SERVICE_TOKEN: token,
+        SESSION_SECRET: randomBytes(32).toString('base64'),
+        COOKIE_SECURE: 'false',
+      }),
+      { logger, host: '127.0.0.1', nodeEnv: 'production' },
+    );
+    stops.unshift(consoleApp.stop);
     const targets: Target[] = [
       { service: 'webhook-ingest', port: ingest.port, app: appOf(ingest.server) },
       { service: 'ticketing', port: ticketing.port, app: appOf(ticketing.server) },
       { service: 'auth', port: auth.port, app: appOf(auth.server) },
       { service: 'tracking', port: tracking.port, app: appOf(tracking.server) },
     ];
-    return { targets, token, consumerSecret, envName, canary, ssrfTargets: ssrfTargets(canary.port, sims.socialPort), stop: () => runAll(stops) };
+    return { targets, token, consumerSecret, envName, canary, ssrfTargets: ssrfTargets(canary.port, sims.socialPort), consolePort: consoleApp.port, authDatabaseUrl: authDb!.url, stop: () => runAll(stops) };
   } catch (error) {
     await runAll(stops);
     throw error;
