@@ -4,7 +4,8 @@
  * in-process on a fresh virtual host and fresh databases: a poison message into
  * `ticketing.activity` fires DeadLettersArriving, the tracking provider failing opens a breaker
  * and fires TrackingProviderBreakerOpen, both resolve once the cause is gone, every query of
- * the Grafana dashboard answers data, and tracking stopped fires ServiceDown. The rules are rules.yml with its waits (`for`) dropped and the cause
+ * the Grafana dashboard answers data, and tracking stopped fires ServiceDown, which resolves
+ * once it is back. The rules are rules.yml with its waits (`for`) dropped and the cause
  * alerts' windows cut from minutes to seconds, so the test runs in well under a minute.
  *
  * Both services run in this one process, so each one's /metrics answers the metrics of both:
@@ -185,10 +186,15 @@ it('answers every query of the Grafana dashboard with data after a short load (S
   expect(empty).toEqual(['SLA timers fired (last hour)']);
 });
 
-it('fires ServiceDown when tracking stops (its consumers gone with it)', async () => {
+it('fires ServiceDown when tracking stops (its consumers gone with it), and resolves once it is back', async () => {
   await expectAlert({ alertname: 'ServiceDown', job: 'tracking' }, false);
+  const port = tracking.service.port;
   trackingStopped = true;
   await tracking.stop();
   await expectAlert({ alertname: 'ServiceDown', job: 'tracking', severity: 'page' }, true);
   expect((await firing()).filter((alert) => alert.labels.alertname === 'ServiceDown').map((alert) => alert.labels.job)).toEqual(['tracking']);
+
+  tracking = await startStack({ env: { PORT: String(port) } });
+  trackingStopped = false;
+  await expectAlert({ alertname: 'ServiceDown', job: 'tracking' }, false);
 });
