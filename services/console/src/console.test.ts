@@ -321,8 +321,9 @@ describe('the end of a session', () => {
     // auth's announcement reaches ticketing's cache a moment after the 204.
     const after = await waitFor(async () => {
       const answer = await viaConsole(session, 'GET', '/api/tickets');
-      return answer.status === 401 ? answer : null;
+      return answer.status === 401 ? answer : undefined;
     }, { what: 'the old cookie refused', timeoutMs: 2_000 });
+    if (!after) throw new Error('the old cookie was not refused');
     expect(after.body.error).toEqual({ code: 'session_ended', message: 'your session has ended; sign in again' });
     expect(after.headers.get('set-cookie')).toMatch(/console_session=;/);
     expect((await viaConsole(session, 'GET', '/api/session')).status).toBe(401);
