@@ -318,8 +318,12 @@ describe('the end of a session', () => {
     const out = await viaConsole(session, 'DELETE', '/api/session');
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(/console_session=;/);
-    const after = await viaConsole(session, 'GET', '/api/tickets');
-    expect(after.status).toBe(401);
+    // auth's announcement reaches ticketing's cache a moment after the 204.
+    const after = await waitFor(async () => {
+      const answer = await viaConsole(session, 'GET', '/api/tickets');
+      return answer.status === 401 ? answer : undefined;
+    }, { what: 'the old cookie refused', timeoutMs: 2_000 });
+    if (!after) throw new Error('the old cookie was not refused');
     expect(after.body.error).toEqual({ code: 'session_ended', message: 'your session has ended; sign in again' });
     expect(after.headers.get('set-cookie')).toMatch(/console_session=;/);
     expect((await viaConsole(session, 'GET', '/api/session')).status).toBe(401);
