@@ -31,6 +31,8 @@ export interface AccessControl {
   ready: () => Promise<void>;
   /** Stops hearing revocations (a stop step). */
   close: () => Promise<void>;
+  /** The cached check of an API token (what `authenticate` asks): a stream rechecks its token with it now and then. */
+  verify: CredentialVerifier;
   /**
    * Calls `listener` with the id of every credential or session revoked from now on (what
    * holds a principal open, such as an event stream, ends it: `principal.revokedBy(id)`).
@@ -65,6 +67,7 @@ export function accessControl(options: AccessControlOptions): AccessControl {
     ],
     ready: revocations.ready,
     close: revocations.close,
+    verify,
     onRevoked: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

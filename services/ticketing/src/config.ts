@@ -55,6 +55,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       TRACKING_READ_WAIT_MS: wholeNumber(1)({ default: 1_500, desc: 'How long reading a ticket waits for that check before answering with the last known state, marked stale.' }),
       EVENT_STREAMS_PER_CREDENTIAL: wholeNumber(1)({ default: 10, desc: 'Event streams (GET /v1/events) one credential or session may hold open in this process; more get 429 too_many_streams.' }),
       EVENT_STREAMS_PER_PROCESS: wholeNumber(1)({ default: 1_000, desc: 'Event streams this process holds open at most; more get 429 too_many_streams.' }),
+      EVENT_STREAM_KEEPALIVE_MS: wholeNumber(100)({ default: 15_000, desc: "How often an event stream sends a keep-alive; each checks the stream's token again, so a stream whose revocation was not heard ends within this plus CREDENTIAL_CACHE_TTL_MS." }),
       EVENT_STREAM_BUFFER_BYTES: wholeNumber(1)({ default: 1_048_576, desc: 'Bytes of events a stream may have unsent (a client that does not read); past this the stream is dropped.' }),
       IDEMPOTENCY_KEY_TTL_HOURS: wholeNumber(1)({ default: 24, desc: 'How long an Idempotency-Key of a reply or action is remembered (a repeat within it replays the first answer).' }),
       WEBHOOK_SECRETS_KEY: base64Key32({

@@ -32,7 +32,7 @@ let eventSeq = 810_000;
 beforeAll(async () => {
   [vhost, db] = await Promise.all([freshVirtualHost('ticketing_events'), freshDatabase('ticketing_events')]);
   auth = await startCredentialStandIn(vhost.url, testLogger());
-  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, EVENT_STREAM_BUFFER_BYTES: BUFFER_BYTES }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note });
+  service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, EVENT_STREAM_BUFFER_BYTES: BUFFER_BYTES, EVENT_STREAM_KEEPALIVE_MS: 300, CREDENTIAL_CACHE_TTL_MS: 500 }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
   pool = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -152,6 +152,17 @@ describe('revocation', () => {
     await waitFor(() => stream.ended, { what: 'the revoked credential’s stream ending', timeoutMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await openStream(token)).status).toBe(401);
+  });
+
+  it('ends a stream whose revocation was never announced at a keep-alive once the cached check has expired', async () => {
+    const { token } = auth.credential(['tickets:read']);
+    const stream = await openStream(token);
+    const other = await openStream(auth.credential(['tickets:read']).token);
+    auth.revoke(token);
+    // keep-alive 300 ms, cache 500 ms: ended within about a second, without any announcement.
+    await waitFor(() => stream.ended, { what: 'the unannounced revoked stream ending', timeoutMs: 5_000 });
+    expect(other.ended).toBe(false);
+    other.close();
   });
 
   it('ends a session’s stream when the session is revoked, and leaves its credential’s own stream open', async () => {

@@ -311,7 +311,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const access = accessOf(config, { store, logger, rpc, broker });
-  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange, onRevoked: access.onRevoked });
+  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange, onRevoked: access.onRevoked, verify: access.verify });
   const timed = timedWork(config, options, { store, relay, rpc, rawLog });
   const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries, access });
   const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life, access });

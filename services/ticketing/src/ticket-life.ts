@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { CredentialVerifier } from '@crm/access';
 import type { TicketingStore } from './adapters/db/store';
 import type { Logger } from '@crm/logging';
 import { SecretBox } from '@crm/secrets';
@@ -25,6 +26,8 @@ export interface TicketLifeDeps {
   commandsExchange?: string;
   /** Calls the listener with the id of every credential or session revoked (`accessControl`'s `onRevoked`). */
   onRevoked: (listener: (id: string) => void) => () => void;
+  /** The cached check of an API token (`accessControl`'s `verify`). */
+  verify: CredentialVerifier;
 }
 
 /**
@@ -37,8 +40,11 @@ export function ticketLife(deps: TicketLifeDeps) {
   const { config, store, logger } = deps;
   const changes = new ChangeListener(config.DATABASE_URL, logger);
   const live = new LiveEvents(TYPING_TTL_MS);
-  const streams = new EventStreams({ perPrincipal: config.EVENT_STREAMS_PER_CREDENTIAL, perProcess: config.EVENT_STREAMS_PER_PROCESS, bufferBytes: config.EVENT_STREAM_BUFFER_BYTES });
-  // An open stream is no longer checked: it ends when its credential or session is revoked.
+  const streams = new EventStreams(
+    { perPrincipal: config.EVENT_STREAMS_PER_CREDENTIAL, perProcess: config.EVENT_STREAMS_PER_PROCESS, bufferBytes: config.EVENT_STREAM_BUFFER_BYTES, keepaliveMs: config.EVENT_STREAM_KEEPALIVE_MS },
+    async (token) => (await deps.verify(token)) !== null,
+  );
+  // A stream ends when its credential or session is announced revoked, or at the next keep-alive when the announcement was missed.
   const stopHearingRevocations = deps.onRevoked((id) => streams.endRevoked(id));
   const kickOutbox = deps.kickOutbox;
   const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;

@@ -87,13 +87,9 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   app.post('/api/connections', async (req, res) => relay(res, await agent(req, res)(auth, 'POST', `/v1/connections${protocolQuery(req)}`)));
   app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
   app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
-  app.post('/api/partner-configs/:pageId/route-test', async (req, res) => {
-    const answer = await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req));
-    if (answer.status === 404 && (answer.body as { error?: { code?: string } } | null)?.error?.code === 'not_found') {
-      throw new HttpError(501, 'route_test_unavailable', 'the rule tester is not available: ticketing has no route-test endpoint yet');
-    }
-    relay(res, answer);
-  });
+  app.post('/api/partner-configs/:pageId/route-test', async (req, res) =>
+    relay(res, await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req))),
+  );
 }
 
 /** ticketing's Idempotency-Key, passed on so a retried reply is sent once. */

@@ -7,7 +7,6 @@ import { AccountNotFound } from '../operations/errors';
 import type { LiveEvents } from '../operations/live-events';
 import { platformIdParam } from './params';
 
-const KEEPALIVE_MS = 15_000;
 /** What a refused stream is told to wait before trying again. */
 const RETRY_AFTER_SECONDS = 30;
 
@@ -18,7 +17,12 @@ export interface StreamLimits {
   perProcess: number;
   /** Unsent bytes a stream may have before it is dropped (its client does not read). */
   bufferBytes: number;
+  /** How often a stream sends a keep-alive, and checks its token again first. */
+  keepaliveMs: number;
 }
+
+/** Whether an API token still verifies (the cached check); throws when it cannot tell. */
+export type TokenCheck = (token: string) => Promise<boolean>;
 
 /**
  * The open event streams of this process, each with its principal: admitted within the limits,
@@ -27,7 +31,11 @@ export interface StreamLimits {
 export class EventStreams {
   private readonly open = new Map<Response, Principal>();
 
-  constructor(readonly limits: StreamLimits) {}
+  constructor(
+    readonly limits: StreamLimits,
+    /** Ends a stream whose revocation announcement was missed: its token is checked at each keep-alive. */
+    readonly stillValid: TokenCheck,
+  ) {}
 
   /** Throws 429 too_many_streams when the principal or the process holds as many as allowed. */
   admit(principal: Principal): void {
@@ -84,7 +92,16 @@ export function liveRoutes(live: LiveEvents, streams: EventStreams): (app: Expre
       write(': connected\n\n');
       const send = (notice: ChangeNotice) => write(`id: ${notice.id}\nevent: ${notice.type}\ndata: ${JSON.stringify(notice)}\n\n`);
       const unsubscribe = live.subscribe({ audience: { accountIds: principal.accountIds, ticketIds: principal.ticketIds, accountId }, send });
-      const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
+      // A bootstrap token is no API token to check; any other is checked again (cached), so a missed revocation still ends the stream.
+      const token = principal.bootstrap ? null : /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+      const keepalive = setInterval(() => {
+        if (!token) return write(': keepalive\n\n');
+        streams.stillValid(token).then(
+          (valid) => (valid ? write(': keepalive\n\n') : res.end()),
+          // auth cannot answer: the stream goes on, as the cache would have let it.
+          () => write(': keepalive\n\n'),
+        );
+      }, streams.limits.keepaliveMs);
       keepalive.unref();
       streams.add(res, principal);
       res.on('close', () => {

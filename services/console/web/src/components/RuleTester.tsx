@@ -14,7 +14,7 @@ export function RuleTester({ pageId }: { pageId: string }) {
   const [sender, setSender] = useState('@ana');
   const [kind, setKind] = useState<string | null>('dm_received');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [problem, setProblem] = useState<{ unavailable: boolean; message: string } | null>(null);
+  const [problem, setProblem] = useState<{ message: string } | null>(null);
   const test = async () => {
     setOutcome(null);
     setProblem(null);
@@ -22,7 +22,7 @@ export function RuleTester({ pageId }: { pageId: string }) {
       setOutcome(await api<Outcome>('POST', `/api/partner-configs/${pageId}/route-test`, { kind: kind ?? 'dm_received', text, sender, lang: 'en' }));
     } catch (caught) {
       const error = caught instanceof ApiError ? caught : new ApiError(0, 'error', 'the test failed');
-      setProblem({ unavailable: error.code === 'route_test_unavailable', message: error.message });
+      setProblem({ message: error.message });
     }
   };
   return (
@@ -41,7 +41,7 @@ export function RuleTester({ pageId }: { pageId: string }) {
         </Text>
       )}
       {problem && (
-        <Alert mt="sm" color={problem.unavailable ? 'gray' : 'red'} role="status" title={problem.unavailable ? 'Rule tester unavailable' : 'Test failed'} data-testid="route-test-problem">
+        <Alert mt="sm" color="red" role="status" title="Test failed" data-testid="route-test-problem">
           {problem.message}
         </Alert>
       )}
