@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import amqplib from 'amqplib';
 import { defineContract, ContractViolation, type Envelope, type Topology } from '@crm/contracts';
 import { currentCorrelationId, runWithContext } from '@crm/logging';
-import { amqpUrl, deleteBrokerObjects, queueDepth, restartBroker, testLogger, waitFor } from '@crm/testing';
+import { amqpUrl, deleteBrokerObjects, queueDepth, startPrivateBroker, testLogger, waitFor, type PrivateBroker } from '@crm/testing';
 import { Broker } from './broker';
 import { Consumer, PermanentFailure, RetryLater, type MessageContext } from './consumer';
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
@@ -259,24 +259,53 @@ describe('rpc without a broker', () => {
 });
 
 describe('broker restart', () => {
+  // A broker of this test's own: the machine's is never stopped.
+  let own: PrivateBroker;
+  let ownBroker: Broker;
+  let ownPublisher: Publisher;
+  const consumeOwn = (handler: (envelope: Envelope<Ping>) => Promise<void>) => {
+    const consumer = new Consumer<Ping>(ownBroker, { queue, topology, contracts: [PingContract], handler, prefetch: 20 });
+    consumers.push(consumer);
+    return consumer;
+  };
+  const restart = async () => {
+    await own.stopApp();
+    await own.startApp();
+  };
+
+  beforeAll(async () => {
+    own = await startPrivateBroker('messaging');
+    ownBroker = new Broker({ url: own.url, name: 'messaging-restart-test', logger });
+    await ownBroker.waitUntilConnected();
+    ownPublisher = new Publisher(ownBroker, topology);
+    await ownPublisher.ready();
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopConsumers();
+    await ownPublisher?.close();
+    await ownBroker?.close();
+    await own?.stop();
+  });
+
   it('publisher and consumer recover on their own and nothing published before the restart is lost', async () => {
     const seen = new Set<number>();
-    const consumer = consume(async (e) => {
+    const consumer = consumeOwn(async (e) => {
       seen.add(e.payload.n);
     });
     await consumer.ready();
     await consumer.stop(); // stop consuming so messages wait in the queue across the restart
     consumers.length = 0;
 
-    for (let n = 100; n < 150; n += 1) await publisher.publish(exchange, 'ping.before', makeEnvelope(PingContract, 'test', { n }));
-    expect(await queueDepth(queue)).toBe(50);
+    for (let n = 100; n < 150; n += 1) await ownPublisher.publish(exchange, 'ping.before', makeEnvelope(PingContract, 'test', { n }));
+    expect(await queueDepth(queue, own.url)).toBe(50);
 
-    await restartBroker();
+    await restart();
 
     // the same publisher and a consumer on the same broker connection carry on
-    await waitFor(() => broker.isConnected(), { timeoutMs: 30_000, what: 'reconnect' });
-    for (let n = 150; n < 160; n += 1) await publisher.publish(exchange, 'ping.after', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
-    const resumed = consume(async (e) => {
+    await waitFor(() => ownBroker.isConnected(), { timeoutMs: 30_000, what: 'reconnect' });
+    for (let n = 150; n < 160; n += 1) await ownPublisher.publish(exchange, 'ping.after', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
+    const resumed = consumeOwn(async (e) => {
       seen.add(e.payload.n);
     });
     await resumed.ready();
@@ -286,11 +315,11 @@ describe('broker restart', () => {
 
   it('a consumer already running when the broker restarts resumes by itself', async () => {
     const seen = new Set<number>();
-    await consume(async (e) => {
+    await consumeOwn(async (e) => {
       seen.add(e.payload.n);
     }).ready();
-    await restartBroker();
-    for (let n = 200; n < 210; n += 1) await publisher.publish(exchange, 'ping.x', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
+    await restart();
+    for (let n = 200; n < 210; n += 1) await ownPublisher.publish(exchange, 'ping.x', makeEnvelope(PingContract, 'test', { n }), { timeoutMs: 20_000 });
     await waitFor(() => seen.size === 10, { timeoutMs: 30_000, what: 'messages after restart' });
   }, 90_000);
 });

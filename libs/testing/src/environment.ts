@@ -17,15 +17,6 @@ export function databaseServerUrl(): string {
   return process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 }
 
-/**
- * Restarts the broker's application (connections drop, durable queues and persistent
- * messages stay): the container's when global setup started one, else the local server's.
- */
-export async function restartBroker(): Promise<void> {
-  await stopBroker();
-  await startBroker();
-}
-
 function rabbitmqctl(args: string[]) {
   const container = process.env.TEST_RABBITMQ_CONTAINER;
   return container ? run('docker', ['exec', container, 'rabbitmqctl', ...args]) : run('rabbitmqctl', args);
@@ -49,12 +40,3 @@ export async function freshVirtualHost(prefix: string): Promise<TestVirtualHost>
   return { url: url.toString(), drop: async () => void (await rabbitmqctl(['delete_vhost', name])) };
 }
 
-/** Stops the broker's application: clients lose their connections until startBroker. */
-export async function stopBroker(): Promise<void> {
-  await rabbitmqctl(['stop_app']);
-}
-
-export async function startBroker(): Promise<void> {
-  await rabbitmqctl(['start_app']);
-  await rabbitmqctl(['await_startup']);
-}

@@ -73,8 +73,8 @@ export async function deleteBrokerObjects(queues: string[], exchanges: string[] 
 }
 
 /** Number of messages ready in a queue (0 when it does not exist). */
-export async function queueDepth(queue: string): Promise<number> {
-  const connection = await amqplib.connect(amqpUrl());
+export async function queueDepth(queue: string, url = amqpUrl()): Promise<number> {
+  const connection = await amqplib.connect(url);
   try {
     const channel = await connection.createChannel();
     channel.on('error', () => undefined);

@@ -1,3 +1,4 @@
-export { amqpUrl, databaseServerUrl, restartBroker, stopBroker, startBroker, freshVirtualHost, type TestVirtualHost } from './environment';
+export { amqpUrl, databaseServerUrl, freshVirtualHost, type TestVirtualHost } from './environment';
+export { startPrivateBroker, type PrivateBroker } from './private-broker';
 export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, type TestDatabase } from './helpers';
 export { browserSession } from './browser';

@@ -5,7 +5,7 @@ import amqplib from 'amqplib';
 import axios from 'axios';
 import { Queues, RawActivity, SYSTEM_TOPOLOGY, validateEnvelope, WebhookKeyRequest, type RawActivityPayload } from '@crm/contracts';
 import { Broker, RpcError, RpcServer, rpcMethod } from '@crm/messaging';
-import { freshVirtualHost, startBroker, stopBroker, testLogger, waitFor, type TestVirtualHost } from '@crm/testing';
+import { startPrivateBroker, testLogger, waitFor, type PrivateBroker } from '@crm/testing';
 import { crcResponse, sign } from '@crm/webhook-signature';
 import { readConfig } from './config';
 import { startWebhookIngest, type RunningService } from './service';
@@ -14,7 +14,9 @@ const queue = Queues.ticketingActivity;
 const SECRET = 'env-consumer-secret-for-tests';
 const logger = testLogger('webhook-ingest-test');
 
-let vhost: TestVirtualHost;
+// A broker of this file's own: the outage test stops it, never the machine's.
+let own: PrivateBroker;
+let vhost: { url: string };
 let service: RunningService;
 let authBroker: Broker;
 let fakeAuth: RpcServer;
@@ -54,7 +56,8 @@ async function queueDepth(name: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  vhost = await freshVirtualHost('webhook-ingest');
+  own = await startPrivateBroker('webhook-ingest');
+  vhost = { url: own.url };
   authBroker = new Broker({ url: vhost.url, name: 'fake-auth', logger });
   fakeAuth = new RpcServer(authBroker, {
     queue: Queues.authRpc,
@@ -73,13 +76,13 @@ beforeAll(async () => {
   const config = readConfig({ PORT: '0', AMQP_URL: vhost.url, BODY_LIMIT: '2kb', PUBLISH_TIMEOUT_MS: '1500' });
   service = await startWebhookIngest(config, { logger });
   base = `http://127.0.0.1:${service.port}`;
-});
+}, 90_000);
 
 afterAll(async () => {
   await service.stop();
   await fakeAuth.stop();
   await authBroker.close();
-  await vhost.drop();
+  await own.stop();
 });
 
 describe('its OpenAPI document', () => {
@@ -272,13 +275,13 @@ describe('deliveries', () => {
 
   it('503 while the broker cannot confirm, then 200 again once it is back', async () => {
     const body = dm('during an outage');
-    await stopBroker();
+    await own.stopApp();
     try {
       const res = await post(body, sign(SECRET, body));
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
     } finally {
-      await startBroker();
+      await own.startApp();
     }
     await waitFor(async () => (await post(body, sign(SECRET, body))).status === 200, { timeoutMs: 30_000, intervalMs: 500, what: 'recovery' });
     const messages = (await takeMessages()) as { id: string }[];
