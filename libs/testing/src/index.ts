@@ -1,3 +1,3 @@
 export { amqpUrl, databaseServerUrl, restartBroker, stopBroker, startBroker, freshVirtualHost, type TestVirtualHost } from './environment';
-export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, type TestDatabase } from './helpers';
+export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, testPool, testClient, type TestDatabase } from './helpers';
 export { browserSession } from './browser';
