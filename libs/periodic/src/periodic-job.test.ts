@@ -1,5 +1,5 @@
 import prometheus from 'prom-client';
-import { capturingLogger, testLogger, waitFor } from '@crm/testing';
+import { capturingLogger, testLogger } from '@crm/testing';
 import { PeriodicJob } from './index';
 
 /** A task whose runs wait until released: `started` counts runs begun, `release()` ends the one waiting. */
@@ -26,6 +26,10 @@ function heldTask() {
   };
 }
 
+// The timer is jest's: a test moves time on and asserts what ran, never waits on the clock.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
 async function runsOf(job: string): Promise<Record<string, number>> {
   const metric = await prometheus.register.getSingleMetric('periodic_job_runs_total')!.get();
   return Object.fromEntries(metric.values.filter((value) => value.labels.job === job).map((value) => [String(value.labels.outcome), value.value]));
@@ -36,24 +40,28 @@ it('runs at start and then on every interval', async () => {
   const job = new PeriodicJob('ticking', async () => void (runs += 1), testLogger());
   job.start(10);
   expect(runs).toBe(1);
-  await waitFor(() => runs >= 3, { what: 'two runs on the timer' });
+  await jest.advanceTimersByTimeAsync(25);
+  expect(runs).toBe(3);
   await job.stop();
-  const stoppedAt = runs;
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(runs).toBe(stoppedAt);
+  await jest.advanceTimersByTimeAsync(50);
+  expect(runs).toBe(3);
 });
 
 it('with runAtStart false, the first run is one interval later; with no interval, it runs only on demand', async () => {
   let runs = 0;
   const later = new PeriodicJob('later', async () => void (runs += 1), testLogger(), { runAtStart: false });
   later.start(10);
+  await jest.advanceTimersByTimeAsync(9);
   expect(runs).toBe(0);
-  await waitFor(() => runs >= 1, { what: 'the first run on the timer' });
+  await jest.advanceTimersByTimeAsync(1);
+  expect(runs).toBe(1);
   await later.stop();
 
   let asked = 0;
   const onDemand = new PeriodicJob('on demand', async () => void (asked += 1), testLogger(), { runAtStart: false });
   onDemand.start(0);
+  await jest.advanceTimersByTimeAsync(1_000);
+  expect(asked).toBe(0);
   await onDemand.runNow();
   expect(asked).toBe(1);
   await onDemand.stop();
@@ -69,7 +77,8 @@ it('never runs twice at once: demands during a run make one more run after it, w
   void second.then(() => (secondDone = true));
   held.release();
   await first;
-  await waitFor(() => held.started === 2, { what: 'the run the demands asked for' });
+  await jest.advanceTimersByTimeAsync(0);
+  expect(held.started).toBe(2);
   expect(secondDone).toBe(false);
   held.release();
   await Promise.all([second, third]);
@@ -82,10 +91,13 @@ it('skips a timer tick that comes during a run', async () => {
   const held = heldTask();
   const job = new PeriodicJob('slow', held.task, testLogger());
   job.start(5);
-  await new Promise((resolve) => setTimeout(resolve, 60)); // a dozen ticks while the first run is held
+  await jest.advanceTimersByTimeAsync(60); // a dozen ticks while the first run is held
   expect(held.started).toBe(1);
   held.release();
-  await waitFor(() => held.started === 2, { what: 'the next tick after the run' });
+  await jest.advanceTimersByTimeAsync(4);
+  expect(held.started).toBe(1);
+  await jest.advanceTimersByTimeAsync(1); // the next tick after the run
+  expect(held.started).toBe(2);
   const stopped = job.stop();
   held.release();
   await stopped;
@@ -114,7 +126,7 @@ it('stop waits for the run in progress, and none starts after it (a demand made 
   const demanded = job.runNow();
   let stopped = false;
   const stopping = job.stop().then(() => (stopped = true));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await jest.advanceTimersByTimeAsync(20);
   expect(stopped).toBe(false);
   expect(job.stopped).toBe(true);
   held.release();
