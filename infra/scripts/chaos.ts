@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { LOCAL_DEV } from '@crm/config';
-import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testPool, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { directMessageReceived, serializeLikePlatform } from '../simulators/social-platform/src/deliveries';
 import { sign, SIGNATURE_HEADER } from '../../libs/webhook-signature/src';
 
@@ -225,8 +225,7 @@ async function main(): Promise<void> {
     { name: 'ticketing', dir: 'services/ticketing', port: ticketingPort, env: { AMQP_URL: vhost.url, DATABASE_URL: ticketingDb.url } },
     { name: 'webhook-ingest', dir: 'services/webhook-ingest', port: ingestPort, env: { AMQP_URL: vhost.url } },
   ];
-  const pool = new pg.Pool({ connectionString: ticketingDb.url, max: 2 });
-  pool.on('error', () => undefined); // PostgreSQL restarts on purpose
+  const pool = testPool(ticketingDb.url, { max: 2 }); // hears the ends of its connections when PostgreSQL restarts on purpose
   const started = Date.now();
   try {
     for (const service of services) start(service);

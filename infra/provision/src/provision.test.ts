@@ -6,11 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import amqplib from 'amqplib';
-import pg from 'pg';
 import { Exchanges, Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
 import { migrate } from '@crm/db';
 import { Broker, makeEnvelope, RpcClient, RpcError, RpcServer } from '@crm/messaging';
-import { amqpUrl, databaseServerUrl, testLogger } from '@crm/testing';
+import { amqpUrl, databaseServerUrl, testLogger, testClient } from '@crm/testing';
 import { authRpcMethods } from '@crm/auth/src/handlers/rpc-methods';
 import type { AppCredentialsStore } from '@crm/auth/src/adapters/app-credentials';
 import { APPEND_ONLY_TABLES, DATABASE_SERVICES, databaseRolesOf, deleteBrokerUsers, dropDatabaseRoles, provision, rabbitmqctl, type Provisioned } from './provision';
@@ -58,7 +57,7 @@ const migrationsOf = (service: string) => path.join(__dirname, '..', '..', '..',
 
 /** Whether a role holds each DML right on a table (as PostgreSQL's catalog says). */
 async function rightsOf(url: string, role: string, table: string): Promise<Record<'select' | 'insert' | 'update' | 'delete' | 'truncate', boolean>> {
-  const client = new pg.Client({ connectionString: url });
+  const client = testClient(url);
   await client.connect();
   try {
     const privilege = (name: string) => `has_table_privilege($1, $2, '${name}') AS ${name.toLowerCase()}`;
@@ -165,7 +164,7 @@ describe('the webhook key', () => {
 
 describe('database roles', () => {
   const query = async (url: string, sql: string) => {
-    const client = new pg.Client({ connectionString: url });
+    const client = testClient(url);
     await client.connect();
     try {
       return await client.query(sql);

@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import axios from 'axios';
-import pg from 'pg';
 import { readConfig as readAuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { amqpUrl, databaseServerUrl, testLogger, waitFor } from '@crm/testing';
+import { amqpUrl, databaseServerUrl, testLogger, waitFor, testClient } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
 import { startTicketing } from '@crm/ticketing/src/service';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
@@ -95,8 +94,15 @@ it('turns a signed DM into a ticket, each service with its own credentials', asy
   expect(tickets).toEqual([expect.objectContaining({ contact: expect.objectContaining({ screenName: 'ana' }) })]);
 });
 
+/** The URL provisioning gave ticketing's role (ticketing has a database, so provisioning always gives one). */
+function ticketingDatabaseUrl(): string {
+  const url = provisioned.services.ticketing.DATABASE_URL;
+  if (!url) throw new Error('provisioning gave ticketing no DATABASE_URL');
+  return url;
+}
+
 it("the services' tables belong to their migrator, not to the role they run as", async () => {
-  const client = new pg.Client({ connectionString: provisioned.services.ticketing.DATABASE_URL });
+  const client = testClient(ticketingDatabaseUrl());
   await client.connect();
   try {
     const { rows } = await client.query<{ owner: string }>("SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'");
@@ -107,7 +113,7 @@ it("the services' tables belong to their migrator, not to the role they run as",
 });
 
 it("ticketing's role may add to the raw log and read it, but neither change nor delete an entry; only the purge function deletes", async () => {
-  const client = new pg.Client({ connectionString: provisioned.services.ticketing.DATABASE_URL });
+  const client = testClient(ticketingDatabaseUrl());
   await client.connect();
   try {
     await expect(client.query('DELETE FROM raw_log')).rejects.toThrow(/permission denied/);

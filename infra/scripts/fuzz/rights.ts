@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sign } from '../../../libs/webhook-signature/src';
-import { createPool } from '../../../libs/db/src';
+import { testPool } from '@crm/testing';
 import { ApiCredentialStore } from '../../../services/auth/src/adapters/api-credentials';
 import type { Draw } from './inputs';
 
@@ -239,7 +239,7 @@ export async function rightsRound(stack: RightsStack, d: Draw, variants: number)
   await admin('PUT', `/v1/tickets/${foreign}/order`, { clientId: 'other', taskId: 'task-1' });
 
   // The tenant: tickets for account 1001 and tracking client demo only.
-  const pool = createPool(stack.authDatabaseUrl);
+  const pool = testPool(stack.authDatabaseUrl);
   let token: string;
   try {
     ({ token } = await new ApiCredentialStore(pool).create({ name: 'fuzz tenant', scopes: ['tickets:read', 'tickets:write'], accountIds: [OWN], trackingClientIds: ['demo'] }));

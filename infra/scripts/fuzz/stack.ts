@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener, Server } from 'node:http';
 import { createLogger, type Logger } from '../../../libs/logging/src';
-import { createPool, ensureDatabase } from '../../../libs/db/src';
+import { ensureDatabase } from '../../../libs/db/src';
 import { closeServer, listen, portOf } from '../../../libs/http/src';
-import { freshVirtualHost, type TestVirtualHost } from '@crm/testing';
+import { freshVirtualHost, testPool, type TestVirtualHost } from '@crm/testing';
 import { createSimulatorApp } from '../../simulators/social-platform/src/app';
 import { loadSimulatorConfig } from '../../simulators/social-platform/src/config';
 import { createTrackingSimulatorApp } from '../../simulators/tracking-provider/src/app';
@@ -67,7 +67,7 @@ async function freshDatabase(adminUrl: string, name: string): Promise<{ url: str
   return {
     url: url.toString(),
     drop: async () => {
-      const admin = createPool(adminUrl);
+      const admin = testPool(adminUrl);
       try {
         await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       } finally {

@@ -1,4 +1,4 @@
-import { freshDatabase, type TestDatabase } from '@crm/testing';
+import { freshDatabase, testPool, type TestDatabase } from '@crm/testing';
 import { createPool, PREPARED_PER_CONNECTION, TRANSACTION_ATTEMPTS, withTransaction, type Pool } from './index';
 
 let db: TestDatabase;
@@ -6,7 +6,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   db = await freshDatabase('db_transactions');
-  pool = createPool(db.url, { max: 4 });
+  pool = testPool(db.url, { max: 4 });
   await pool.query('CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)');
 });
 

@@ -1,8 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { capturingLogger, freshDatabase, type TestDatabase } from '@crm/testing';
+import { capturingLogger, freshDatabase, type TestDatabase, testClient } from '@crm/testing';
 import { migrationSettings, runMigrationCommand } from './migrate-command';
 
 let db: TestDatabase;
@@ -23,7 +22,7 @@ it('applies the migrations once and exits 0, then finds nothing to do', async ()
   expect(await runMigrationCommand({ DATABASE_MIGRATION_URL: db.url, MIGRATIONS_DIR: dir }, '/nowhere', logger)).toBe(0);
   expect(await runMigrationCommand({ DATABASE_MIGRATION_URL: db.url, MIGRATIONS_DIR: dir }, '/nowhere', logger)).toBe(0);
 
-  const client = new pg.Client({ connectionString: db.url });
+  const client = testClient(db.url);
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string }>('SELECT name FROM schema_migrations');

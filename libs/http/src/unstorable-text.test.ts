@@ -3,11 +3,10 @@
  * route that stores or looks up what it was sent answers 200, not 500.
  */
 import request from 'supertest';
-import pg from 'pg';
-import { databaseServerUrl, testLogger } from '@crm/testing';
+import { databaseServerUrl, testLogger, testPool } from '@crm/testing';
 import { createHttpApp } from './app';
 
-const database = new pg.Pool({ connectionString: databaseServerUrl(), max: 2 });
+const database = testPool(databaseServerUrl(), { max: 2 });
 
 afterAll(() => database.end());
 

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { trace } from '@opentelemetry/api';
 import amqplib from 'amqplib';
 import { defineContract, type Topology } from '@crm/contracts';
-import { createPool, withTransaction, type Pool } from '@crm/db';
+import { withTransaction, type Pool } from '@crm/db';
 import { inSpan } from '@crm/telemetry';
 import { inMemoryTracing } from '@crm/telemetry/src/testing/in-memory';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { Broker } from './broker';
 import { enqueueOutbox, OutboxRelay, type OutboxRow } from './outbox';
 import { makeEnvelope, Publisher } from './publisher';
@@ -27,7 +27,7 @@ let connection: amqplib.ChannelModel;
 
 beforeAll(async () => {
   [db, vhost] = await Promise.all([freshDatabase('outbox'), freshVirtualHost('outbox')]);
-  pool = createPool(db.url);
+  pool = testPool(db.url);
   await pool.query(`CREATE TABLE outbox (
     id bigserial PRIMARY KEY, exchange text NOT NULL, routing_key text NOT NULL, envelope jsonb NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(), attempts integer NOT NULL DEFAULT 0, last_error text, trace_context jsonb)`);

@@ -2,6 +2,7 @@ import prometheus from 'prom-client';
 import { ContractViolation, type Envelope } from '@crm/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
+import { PeriodicJob } from '@crm/periodic';
 import { contextOf, traceCarrier, type TraceCarrier } from '@crm/telemetry';
 import { context } from '@opentelemetry/api';
 import type { Publisher } from './publisher';
@@ -109,12 +110,11 @@ new prometheus.Gauge({
 });
 
 export class OutboxRelay {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | null = null;
+  /** Relays on a timer and on each `kick`, one run at a time; a kick during a run makes it go round once more. */
+  private readonly runs: PeriodicJob;
 
   constructor(private readonly deps: OutboxRelayDeps) {
+    this.runs = new PeriodicJob('outbox relay', () => this.drain(), deps.logger);
     relays.add(this);
   }
 
@@ -126,45 +126,24 @@ export class OutboxRelay {
 
   /** Relays now, and every `intervalMs` (what a failed publish or a crash left behind). */
   start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.kick(), intervalMs);
-    this.timer.unref();
-    void this.kick();
+    this.runs.start(intervalMs);
   }
 
-  /** Relays what waits (call it after a commit that enqueued); a call during a run makes the run go round once more. Never rejects. */
+  /** Relays what waits (call it after a commit that enqueued); resolves when a run that began after the call ends. Never rejects. */
   kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    const run = this.drain()
-      .catch((error: unknown) => {
-        this.deps.logger.warn('outbox relay failed; it tries again', { reason: (error as Error).message });
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    this.running = run;
-    return run;
+    return this.runs.runNow();
   }
 
   /** Stops the timer and waits for a run in progress. */
   async stop(): Promise<void> {
     relays.delete(this);
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runs.stop();
   }
 
   private async drain(): Promise<void> {
     for (;;) {
       const more = await withTransaction(this.deps.pool, (client) => this.relayBatch(client));
-      if (!more || this.stopped) return;
+      if (!more || this.runs.stopped) return;
     }
   }
 

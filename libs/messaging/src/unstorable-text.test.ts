@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { defineContract, type Envelope, type Topology } from '@crm/contracts';
-import { amqpUrl, databaseServerUrl, deleteBrokerObjects, testLogger, waitFor } from '@crm/testing';
-import pg from 'pg';
+import { amqpUrl, databaseServerUrl, deleteBrokerObjects, testLogger, waitFor, testPool } from '@crm/testing';
 import { Broker } from './broker';
 import { Consumer } from './consumer';
 import { listDeadLetters } from './dead-letters';
@@ -23,7 +22,7 @@ const topology: Topology = { exchanges: [{ name: exchange, type: 'topic' }], que
 let broker: Broker;
 let publisher: Publisher;
 let consumer: Consumer<{ text: string }> | undefined;
-const database = new pg.Pool({ connectionString: databaseServerUrl(), max: 2 });
+const database = testPool(databaseServerUrl(), { max: 2 });
 
 beforeAll(async () => {
   broker = new Broker({ url: amqpUrl(), name: 'unstorable-text-test', logger: testLogger() });

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import winston from 'winston';
-import { ensureDatabase } from '@crm/db';
+import { createPool, ensureDatabase, type Pool } from '@crm/db';
 import { createLogger, type Logger } from '@crm/logging';
 import { amqpUrl, databaseServerUrl } from './environment';
 
@@ -33,6 +33,27 @@ export function capturingLogger(service = 'test'): { logger: Logger; lines: stri
   return { logger, lines };
 }
 
+/** Logged at debug: a test that ends a database (DROP ... WITH (FORCE), a restart) ends its connections on purpose. */
+function endedByServer(what: string): (error: Error) => void {
+  return (error) => testLogger('test-database').debug(`${what} ended by the server`, { reason: error.message });
+}
+
+/**
+ * A pool for a test, made as the services make theirs (`createPool`), hearing the error of a
+ * connection the server ends (57P01 and the like): an 'error' event nobody listens to would
+ * throw out of the test process. The pool opens another connection at the next query.
+ */
+export function testPool(url: string, options: { max?: number; applicationName?: string } = {}): Pool {
+  return createPool(url, { ...options, onIdleError: endedByServer('a test pool connection') });
+}
+
+/** A single connection for a test (not yet connected) whose end by the server is heard rather than thrown. */
+export function testClient(url: string): pg.Client {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', endedByServer('a test client connection'));
+  return client;
+}
+
 export interface TestDatabase {
   url: string;
   drop: () => Promise<void>;
@@ -49,7 +70,7 @@ export async function freshDatabase(prefix: string): Promise<TestDatabase> {
     drop: async () => {
       const admin = new URL(databaseServerUrl());
       admin.pathname = '/postgres';
-      const client = new pg.Client({ connectionString: admin.toString() });
+      const client = testClient(admin.toString());
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await client.end();

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { WebhookKeyRequest } from '@crm/contracts';
 import { Broker, RpcClient } from '@crm/messaging';
 import { SYSTEM_TOPOLOGY, Queues } from '@crm/contracts';
-import { capturingLogger, freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { readConfig } from './config';
 import { startAuth, type RunningService } from './service';
 
@@ -55,7 +54,7 @@ describe('auth', () => {
   });
 
   it('stores the consumer secret encrypted, never in the clear', async () => {
-    const pool = new pg.Pool({ connectionString: db.url });
+    const pool = testPool(db.url);
     const { rows } = await pool.query('SELECT consumer_key, consumer_secret_sealed FROM app_credentials');
     await pool.end();
     expect(rows).toHaveLength(1);

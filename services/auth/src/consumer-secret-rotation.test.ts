@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
 import { Broker, RpcClient } from '@crm/messaging';
-import { freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { webhookKeyOf } from './handlers/rpc-methods';
 import { readConfig } from './config';
 import { startAuth } from './service';
@@ -44,7 +43,7 @@ async function keyAfterStartingWith(consumerSecret: string, env: Record<string, 
 }
 
 async function rotatedAt(): Promise<Date | null> {
-  const pool = new pg.Pool({ connectionString: db.url });
+  const pool = testPool(db.url);
   try {
     return (await pool.query<{ rotated_at: Date | null }>('SELECT rotated_at FROM app_credentials')).rows[0]!.rotated_at;
   } finally {

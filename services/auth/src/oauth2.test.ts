@@ -8,8 +8,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import axios from 'axios';
-import { createPool, type Pool } from '@crm/db';
-import { browserSession, testLogger, waitFor } from '@crm/testing';
+import type { Pool } from '@crm/db';
+import { browserSession, testLogger, waitFor, testPool } from '@crm/testing';
 import { AccountStore } from './adapters/accounts';
 import { AuthEvents } from './adapters/events';
 import { aadFor, rotateCredentialsKey } from './adapters/key-rotation';
@@ -66,7 +66,7 @@ const post = (accountId: string, text: string) => h.crm.post(`/v1/accounts/${acc
  * database. What it announces goes to the shared outbox, which auth's relay publishes.
  */
 function replica(baseUrl = h.simulatorUrl, lockWaitMs = 5_000, marginMs = 600_000, keys = keyring()): TokenRefresher {
-  const pool = createPool(h.db.url, { applicationName: 'auth-replica' });
+  const pool = testPool(h.db.url, { applicationName: 'auth-replica' });
   pools.push(pool);
   const platform = new PlatformClient({ baseUrl, consumerKey: h.secrets.consumerKey, consumerSecret: h.secrets.consumerSecret, timeoutMs: 2_000, logger: testLogger() });
   const tokens = new OAuth2TokenEndpoint(platform, { clientId: h.secrets.oauth2ClientId, clientSecret: h.secrets.oauth2ClientSecret });

@@ -5,6 +5,7 @@ import type { Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
 import { Broker, Consumer, Publisher, RpcServer, type OutboxRelay } from '@crm/messaging';
+import { PeriodicJob } from '@crm/periodic';
 import { accessControl } from '@crm/access';
 import { AuthDatabase } from './adapters/database';
 import type { AuthEvents } from './adapters/events';
@@ -79,34 +80,29 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
 }
 
 /**
- * The heartbeat: at start-up a gap since the last one queues a replay of the missed XAA
- * deliveries; then every interval auth beats and asks for the replays that became due.
- * A failure is logged, never fatal: the next round tries again.
+ * Auth's periodic jobs, each first run one interval after start (an interval of 0 turns it
+ * off), one round at a time in this process; a failed round is logged and counted, and the
+ * next one tries again. In the order they stop:
+ * - the webhook check: an invalid webhook gets its CRC again;
+ * - the heartbeat: at start-up a gap since the last one queues a replay of the missed XAA
+ *   deliveries; then every interval auth beats and asks for the replays that became due;
+ * - the refresh of OAuth 2.0 access tokens close to expiry (replicas coordinate per account
+ *   through the row lock);
+ * - the purge of sessions that ended or expired more than a day ago.
  */
-async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: Logger): Promise<() => Promise<void>> {
-  if (intervalMs === 0) return async () => undefined;
-  await replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
-  return everyInterval(intervalMs, 'heartbeat', () => replays.tick(), logger);
-}
-
-/**
- * Runs `task` every `intervalMs`, one round at a time in this process; a failed round is
- * logged and the next one tries again. Resolves the stop function, which waits for a round in progress.
- */
-function everyInterval(intervalMs: number, what: string, task: () => Promise<unknown>, logger: Logger): () => Promise<void> {
-  let round: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    round ??= task()
-      .catch((error: unknown) => logger.warn(`${what} failed`, { reason: (error as Error).message }))
-      .finally(() => {
-        round = null;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await round;
-  };
+async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown> }, logger: Logger): Promise<PeriodicJob[]> {
+  const every = (what: string, task: () => Promise<unknown>) => new PeriodicJob(what, task, logger, { runAtStart: false });
+  const jobs: Array<[PeriodicJob, number]> = [
+    [every('webhook check', parts.checkWebhooks), config.WEBHOOK_CHECK_INTERVAL_MS],
+    [every('heartbeat', () => parts.replays.tick()), config.HEARTBEAT_INTERVAL_MS],
+    [every('token refresh round', () => parts.refresher.refreshDue()), config.OAUTH2_REFRESH_INTERVAL_MS],
+    [every('session purge', () => parts.sessions.purgeOld()), SESSION_PURGE_INTERVAL_MS],
+  ];
+  if (config.HEARTBEAT_INTERVAL_MS > 0) {
+    await parts.replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
+  }
+  for (const [job, intervalMs] of jobs) job.start(intervalMs);
+  return jobs.map(([job]) => job);
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
@@ -164,15 +160,6 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
   );
   return { webhooks, xaa, accountService, executor, refresher, sessions };
-}
-
-/**
- * The periodic refresh of OAuth 2.0 access tokens close to expiry, one round at a time in this
- * process (replicas coordinate per account through the row lock). A failed round is logged.
- */
-function startTokenRefresh(refresher: TokenRefresher, intervalMs: number, logger: Logger): () => Promise<void> {
-  if (intervalMs === 0) return async () => undefined;
-  return everyInterval(intervalMs, 'token refresh round', () => refresher.refreshDue(), logger);
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
@@ -271,11 +258,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
-  const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
-  const stopTokenRefresh = startTokenRefresh(refresher, config.OAUTH2_REFRESH_INTERVAL_MS, logger);
-  const stopSessionPurge = everyInterval(SESSION_PURGE_INTERVAL_MS, 'session purge', () => sessions.purgeOld(), logger);
-  const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
-  timer?.unref();
+  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run() }, logger);
 
   return {
     server,
@@ -290,10 +273,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     relay,
     sessions,
     stop: async () => {
-      if (timer) clearInterval(timer);
-      await stopHeartbeat();
-      await stopTokenRefresh();
-      await stopSessionPurge();
+      for (const job of periodicJobs) await job.stop();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);
       await rpc.stop();
       await closeServer(server);

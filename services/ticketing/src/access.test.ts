@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { AccountRepository } from './adapters/db/accounts';
 import { startTicketing, type RunningTicketing } from './service';
 import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   for (const [account, eventId] of [[ACCOUNT_A, '910001'], [ACCOUNT_B, '910002']] as const) {
     await new AccountRepository(pool).recordChange({ accountId: account, status: 'connected', at: new Date() });
     expect((await api.put(`/v1/partner-configs/${account}`, {})).status).toBe(201);

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost, testClient } from '@crm/testing';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   await publisher.ready();
   const api = apiClient(() => `http://127.0.0.1:${service.port}`);
   for (const account of [BIG_ACCOUNT, OTHER_ACCOUNT]) expect((await api.put(`/v1/partner-configs/${account}`, {})).status).toBe(201);
-  client = new pg.Client({ connectionString: db.url });
+  client = testClient(db.url);
   await client.connect();
 }, 60_000);
 
@@ -93,7 +93,7 @@ it('tries a delivery again later when a lock is not had within the lock timeout,
   const account = '7300000003';
   await apiClient(() => `http://127.0.0.1:${service.port}`).put(`/v1/partner-configs/${account}`, {});
   // Saving the account's configuration holds its lock exclusively (here: for longer than the lock timeout).
-  const holder = new pg.Client({ connectionString: db.url });
+  const holder = testClient(db.url);
   await holder.connect();
   const settled: string[] = [];
   const stopListening = service.consumer.onSettled((id) => id && settled.push(id));

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { AccountRepository } from './adapters/db/accounts';
 import { CHANGES_CHANNEL } from './adapters/db/crm-events';
 import { startTicketing, type RunningTicketing } from './service';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, EVENT_STREAM_BUFFER_BYTES: BUFFER_BYTES, EVENT_STREAM_KEEPALIVE_MS: 300, CREDENTIAL_CACHE_TTL_MS: 500 }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   for (const account of [ACCOUNT_A, ACCOUNT_B]) {
     await new AccountRepository(pool).recordChange({ accountId: account, status: 'connected', at: new Date() });
     expect((await api.put(`/v1/partner-configs/${account}`, {})).status).toBe(201);

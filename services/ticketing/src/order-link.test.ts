@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { freshDatabase, testLogger, type TestDatabase, testPool } from '@crm/testing';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { startTicketing, type RunningTicketing } from './service';
 import { apiClient, HandledMessages, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   publisher = new TestPublisher(stack.amqpUrl);
   await publisher.ready();
   auth = await startCredentialStandIn(stack.amqpUrl, testLogger());
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   // The test stops tracking halfway; stopping it again at the end must be harmless.
   const stopTracking = stack.service.stop;
   let stopped: Promise<void> | undefined;

@@ -3,7 +3,7 @@ import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { typingIndicated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { testLogger, waitFor } from '@crm/testing';
+import { testLogger, waitFor, testPool } from '@crm/testing';
 import { runCli } from './cli-commands';
 import { HandledMessages, testConfig, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
@@ -22,7 +22,7 @@ const BOB = { id: '930000002', screenName: 'bob', name: 'Bob' };
 
 beforeAll(async () => {
   stack = await ticketingUnderTest('rawlog', {}, { onHandled: handled.note, onRawLogged: logged.note });
-  pool = new pg.Pool({ connectionString: stack.db.url, max: 2 });
+  pool = testPool(stack.db.url, { max: 2 });
 });
 
 afterAll(async () => {

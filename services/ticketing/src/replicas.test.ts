@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import pg from 'pg';
 import {
   appRevoked,
   markedRead,
@@ -11,7 +10,7 @@ import {
 } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
 import type { UserInput } from '@crm/social-platform-simulator/src/users';
-import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost, testClient } from '@crm/testing';
 import { runCli } from './cli-commands';
 import { startTicketing, type RunningTicketing } from './service';
 import { apiClient, HandledMessages, logEntries, seededRandom, shuffled, TestPublisher, testConfig } from './testing/harness';
@@ -133,7 +132,7 @@ function scenario(account: string): object[] {
 
 /** What must come out the same: everything but generated ids and processing times, keyed by platform ids. */
 async function snapshot(url: string) {
-  const client = new pg.Client({ connectionString: url });
+  const client = testClient(url);
   await client.connect();
   try {
     const query = async (sql: string) => (await client.query(sql)).rows;
@@ -249,7 +248,7 @@ it('held deliveries released by two replicas at once are processed once', async 
     await Promise.all(stack.replicas.map(({ service }) => service.heldRelease.release(account)));
     await Promise.all(stack.replicas.map(({ service }) => service.heldRelease.idle()));
 
-    const client = new pg.Client({ connectionString: stack.db.url });
+    const client = testClient(stack.db.url);
     await client.connect();
     try {
       const { rows } = await client.query<{ tickets: number; activities: number; held: number }>(

@@ -21,7 +21,7 @@ import {
 import { makeEnvelope } from '@crm/messaging';
 import { appRevoked, postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { TicketingStore } from './adapters/db/store';
 import { startTicketing, type RunningTicketing } from './service';
 import { apiClient, HandledMessages, TestPublisher, testConfig, TEST_TOKEN } from './testing/harness';
@@ -51,7 +51,7 @@ beforeAll(async () => {
   service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, OUTBOX_RELAY_INTERVAL_MS: 300 }), { logger: testLogger('ticketing'), host: '127.0.0.1', onHandled: handled.note });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   connection = await amqplib.connect(vhost.url);
   channel = await connection.createChannel();
   await channel.consume(

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { Queues, RawActivity, SearchPostsRequest, SYSTEM_TOPOLOGY, type SearchPostsRequestPayload, type SearchPostsResult } from '@crm/contracts';
 import { Broker, makeEnvelope, rpcMethod, RpcServer } from '@crm/messaging';
 import { postCreated, tweetObject } from '@crm/social-platform-simulator/src/activity-deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { TicketingStore } from './adapters/db/store';
 import { createActivityHandler } from './handlers/activity-handler';
 import { startTicketing, type RunningTicketing } from './service';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   await auth.ready();
   const config = testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, SEARCH_INTERVAL_MS: 3_600_000, SEARCH_FIRST_RUN_MAX: 3 });
   service = await startTicketing(config, { logger: capturingLogger('ticketing').logger, host: '127.0.0.1', clock: () => now });
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
 });
 
 afterAll(async () => {

@@ -8,10 +8,10 @@ import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, readOpenApiDocument, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { Broker, Consumer, OutboxRelay, Publisher, RpcClient } from '@crm/messaging';
+import { PeriodicJob } from '@crm/periodic';
 import { AuthSearchClient } from './adapters/broker/auth-search';
 import { TrackingClient } from './adapters/broker/tracking';
 import { TicketingStore } from './adapters/db/store';
-import { Periodic } from './adapters/periodic';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
 import type { RawLog } from './adapters/db/raw-log';
@@ -78,10 +78,10 @@ export interface RunningTicketing {
   searchQueries: SearchQueries;
   /** The silence alarm: `check()` (also run on an interval, by one replica at a time). */
   silences: SilenceWatch;
-  /** The silence alarm's periodic run: `runNow()` joins the one in progress (the first starts with the service). */
-  silenceChecks: Periodic;
+  /** The silence alarm's periodic run: `runNow()` runs it once more after the one in progress (the first starts with the service). */
+  silenceChecks: PeriodicJob;
   /** Deletes raw log entries and held deliveries past their retention: `runNow()` (also run on an interval). */
-  retention: Periodic;
+  retention: PeriodicJob;
   /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
   rawLog: RawLog;
   /** In order: stop consuming (in-flight work finishes), close HTTP, stop releases, close the broker, end the pool. */
@@ -172,8 +172,8 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
     firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
     leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
   });
-  const slaTimers = new Periodic('SLA timers', () => sla.fireDue(), logger);
-  const searchRuns = new Periodic('search queries', () => searchQueries.runDue(), logger);
+  const slaTimers = new PeriodicJob('SLA timers', () => sla.fireDue(), logger);
+  const searchRuns = new PeriodicJob('search queries', () => searchQueries.runDue(), logger);
   const silences = new SilenceWatch({
     store,
     logger,
@@ -181,9 +181,9 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
     relay,
     settings: { silentAfterMs: config.SILENCE_AFTER_MINUTES * 60_000, lookbackMs: config.SILENCE_LOOKBACK_HOURS * 3_600_000, minDeliveries: config.SILENCE_MIN_DELIVERIES },
   });
-  const silenceChecks = new Periodic('silence check', () => silences.check(), logger);
+  const silenceChecks = new PeriodicJob('silence check', () => silences.check(), logger);
   const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
-  const retention = new Periodic('retention', async () => {
+  const retention = new PeriodicJob('retention', async () => {
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
     const expired = await store.transaction((tx) => tx.held.expireBefore(daysAgo(config.HELD_TTL_DAYS)));
     const keysForgotten = await store.transaction((tx) => tx.idempotencyKeys.purgeBefore(new Date(clock().getTime() - config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)));
@@ -250,10 +250,11 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseTimer: NodeJS.Timeout; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
   return [
     async () => {
-      clearInterval(parts.releaseTimer);
+      // Only its timer stops here: a sweep in progress ends with heldRelease.stop() below.
+      void parts.releaseSweeps.stop();
       await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
@@ -316,11 +317,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries, access });
   const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life, access });
 
-  // Deliveries held while this process was down, or whose release a crash interrupted.
-  const releaseReady = () => void heldRelease.releaseReady();
-  releaseReady();
-  const releaseTimer = setInterval(releaseReady, config.HELD_RELEASE_INTERVAL_MS);
-  releaseTimer.unref();
+  // Deliveries held while this process was down, or whose release a crash interrupted; then on every interval.
+  const releaseSweeps = new PeriodicJob('held release sweep', () => heldRelease.releaseReady(), logger);
+  releaseSweeps.start(config.HELD_RELEASE_INTERVAL_MS);
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   life.start();
@@ -330,7 +329,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   timed.retention.start(config.RETENTION_INTERVAL_MS);
   timed.silenceChecks.start(config.SILENCE_CHECK_INTERVAL_MS);
 
-  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseTimer, heldRelease, relay, rpc, publisher, broker, store, life, access });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, heldRelease, relay, rpc, publisher, broker, store, life, access });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { Exchanges } from '@crm/contracts';
 
 const TicketSlaKeys = { breached: 'ticket.sla_breached', atRisk: 'ticket.sla_at_risk' } as const;
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, TestPublisher, testConfig } from './testing/harness';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   await startReplica();
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   connection = await amqplib.connect(vhost.url);
   channel = await connection.createChannel();
   const { queue } = await channel.assertQueue('', { exclusive: true });

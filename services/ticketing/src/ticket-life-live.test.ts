@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { commandResultRoutingKey, Exchanges, SocialCommandResult, type SocialCommandResultPayload } from '@crm/contracts';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { parseRanges } from './domain/webhook-addresses';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   service = await startTicketing({ ...config, WEBHOOK_RETRY_DELAYS_MS: [30, 60], WEBHOOK_INTERVAL_MS: 20, WEBHOOK_ALLOWED_CIDRS: parseRanges('127.0.0.0/8') }, { logger: capturingLogger('ticketing').logger, host: '127.0.0.1' });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { Exchanges } from '@crm/contracts';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost, testPool } from '@crm/testing';
 import { postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url }), { logger: captured.logger, host: '127.0.0.1' });
   publisher = new TestPublisher(vhost.url);
   await publisher.ready();
-  pool = new pg.Pool({ connectionString: db.url, max: 2 });
+  pool = testPool(db.url, { max: 2 });
   // The CRM's side: a queue of its own bound to every CRM event.
   const connection = await amqplib.connect(vhost.url);
   const channel = await connection.createChannel();

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'pg';
 import { ENCRYPTED_DM_NOTICE } from './domain/direct-messages';
+import { testPool } from '@crm/testing';
 import { apiClient, HandledMessages, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 const example = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(__dirname, '../../../libs/testing/fixtures/xaa', `${name}.json`), 'utf8')) as Record<string, unknown>;
@@ -78,7 +78,7 @@ it("records the account's like on the liked post's author, and a like of its pos
   await deliver('like.create.outbound', 'like.create.inbound');
   const like = (await contact('screenName=rita_ok')).timeline.find((a) => a.kind === 'like_by_account');
   expect(like).toMatchObject({ platformEventId: '4f0c2a9e7b1d4e6f8a3c5b7d9e1f2a3b', text: '@acme_support my parcel is a week late' });
-  const pool = new Pool({ connectionString: stack.db.url });
+  const pool = testPool(stack.db.url);
   try {
     const { rows } = await pool.query<{ kind: string; text: string }>('SELECT kind, text FROM activities WHERE account_id = $1 AND platform_event_id = $2', [ACME, '9a8b7c6d5e4f30211203f4e5d6c7b8a9']);
     expect(rows).toEqual([{ kind: 'like_of_account', text: 'Our help desk now answers on Sundays too.' }]);

@@ -7,7 +7,7 @@
 import axios from 'axios';
 import pg from 'pg';
 import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/testing';
-import { testLogger, waitFor } from '@crm/testing';
+import { testLogger, waitFor, testPool } from '@crm/testing';
 import { startStack, type TrackingStack } from './testing/stack';
 
 let stack: TrackingStack;
@@ -17,7 +17,7 @@ let pool: pg.Pool;
 beforeAll(async () => {
   stack = await startStack();
   auth = await startCredentialStandIn(stack.amqpUrl, testLogger());
-  pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+  pool = testPool(stack.databaseUrl, { max: 2 });
   await stack.enableClient('acme');
   await stack.enableClient('beta');
   await stack.simTask({ clientId: 'acme', taskId: 'a-1' });

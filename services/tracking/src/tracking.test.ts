@@ -1,8 +1,7 @@
 import axios from 'axios';
-import pg from 'pg';
 import { Queues, SYSTEM_TOPOLOGY, TRACKING_CLIENT_ID_PATTERN, TRACKING_INCLUDE_PATTERN, TRACKING_TASK_ID_PATTERN, TrackingAvailabilityRequest, TrackingLiveRequest, TrackingTaskRequest, type TrackingLiveView } from '@crm/contracts';
 import { Broker, RpcClient, RpcError } from '@crm/messaging';
-import { capturingLogger, testLogger, waitFor } from '@crm/testing';
+import { capturingLogger, testLogger, waitFor, testPool } from '@crm/testing';
 import { derivedTaskId } from './domain/task-seed';
 import { startStack, type TrackingStack } from './testing/stack';
 
@@ -90,7 +89,7 @@ describe('clients', () => {
     const res = await stack.api.get('/v1/clients/acme');
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ clientId: 'acme', enabled: true, apiKey: `${acmeKey.slice(0, 4)}…${acmeKey.slice(-4)}`, include: ['orderDetail'], createdAt: expect.any(String), updatedAt: expect.any(String) });
-    const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 1 });
+    const pool = testPool(stack.databaseUrl, { max: 1 });
     const { rows } = await pool.query('SELECT api_key_sealed FROM tracking_clients WHERE client_id = $1', ['acme']);
     await pool.end();
     expect(rows[0].api_key_sealed).toMatch(/^v1:/);

@@ -43,35 +43,3 @@ export const publicTimelineLockKey = (accountId: string) => `public:${accountId}
  * (a DM's conversation key is its lock key; a public reply's is the public timeline).
  */
 export const lockKeyOfReply = (accountId: string, conversationKey: string | null) => conversationKey ?? publicTimelineLockKey(accountId);
-
-/**
- * The lock that serialises the work on an event, across replicas. DMs lock their conversation.
- * Public posts, reposts, likes and deletes lock the account's public timeline: a reply chain
- * can link any two of its posts, so it is the smallest unit known before reading the database.
- * Relation events only touch one contact.
- */
-export function lockKeyOf(event: SocialEvent): string {
-  switch (event.kind) {
-    case 'dm_received':
-    case 'dm_sent':
-      return dmConversationKey(event.accountId, event.counterpart.id);
-    case 'dm_typing':
-    case 'dm_read':
-      return dmConversationKey(event.accountId, event.counterpartId);
-    case 'follow_by_account':
-    case 'unfollow_by_account':
-      return `contact:${event.accountId}:${event.target.id}`;
-    case 'follow_of_account':
-    case 'unfollow_of_account':
-      return `contact:${event.accountId}:${event.source.id}`;
-    case 'block':
-    case 'unblock':
-    case 'mute':
-    case 'unmute':
-      return `contact:${event.accountId}:${event.target.id}`;
-    case 'subscription_revoked':
-      return `account:${event.accountId}:subscription`;
-    default:
-      return publicTimelineLockKey(event.accountId);
-  }
-}

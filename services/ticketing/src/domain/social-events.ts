@@ -164,7 +164,7 @@ const EVENT_SCHEMAS = {
   subscription_revoked: eventSchema('subscription_revoked', { appId: nullableId }),
 } satisfies Record<SocialEventKind, TSchema>;
 
-type EventOf<K extends SocialEventKind> = Static<(typeof EVENT_SCHEMAS)[K]>;
+export type EventOf<K extends SocialEventKind> = Static<(typeof EVENT_SCHEMAS)[K]>;
 
 export type SocialEvent = EventOf<SocialEventKind>;
 export type PostByAccount = EventOf<'post_by_account'>;

@@ -1,6 +1,7 @@
 import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
-import { lockKeyOf, type Interpretation } from '../domain/events';
+import { lockKeyOf } from '../domain/event-kinds';
+import type { Interpretation } from '../domain/events';
 import type { PartnerConfig } from '../domain/partner-config';
 import { ConversationBusy } from './errors';
 import { prerecord, recordInWindow, recorderIn } from './recording/record-events';

@@ -4,7 +4,7 @@ import { migrate } from '@crm/db';
 import { makeEnvelope } from '@crm/messaging';
 import { appRevoked, postCreated, postLiked, typingIndicated, userRelation } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
-import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { freshDatabase, testLogger, type TestDatabase, testPool } from '@crm/testing';
 import type { OutboxRow } from '@crm/messaging';
 import { TicketingStore } from '../adapters/db/store';
 import { interpretActivity } from '../domain/activity';
@@ -40,7 +40,7 @@ const at = (iso: string) => Date.parse(iso);
 beforeAll(async () => {
   db = await freshDatabase('ticketing_use_cases');
   await migrate(db.url, MIGRATIONS_DIR, logger);
-  pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  pool = testPool(db.url, { max: 4 });
   // As the service's pool does: an idle connection the server ends is dropped, not an unhandled error.
   pool.on('error', () => undefined);
   store = new TicketingStore(pool);
@@ -241,7 +241,7 @@ describe('a delivery of several events', () => {
 describe('a prefetch window of deliveries', () => {
   /** A store whose every statement is counted. */
   function countingStore(): { store: TicketingStore; statements: () => number; end: () => Promise<void> } {
-    const counted = new pg.Pool({ connectionString: db.url, max: 2 });
+    const counted = testPool(db.url, { max: 2 });
     let statements = 0;
     counted.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -1,11 +1,11 @@
 import type { Logger } from '@crm/logging';
+import { PeriodicJob } from '@crm/periodic';
 import type { SecretBox } from '@crm/secrets';
 import { WebhookSender } from '../adapters/webhook-sender';
 import type { TicketingStore } from '../adapters/db/store';
 import type { DueDelivery, EndpointRow, FailureRow } from '../adapters/db/webhooks';
 import { refusedLiteralAddress, type AddressRange } from '../domain/webhook-addresses';
 import { newSigningSecret, readEndpoint, retryDelay } from '../domain/webhooks';
-import { RepeatingRun } from './repeating-run';
 import { conflict, invalid, notFound } from './errors';
 
 /** Sealed secrets are bound to their endpoint's purpose, so one cannot be moved to another table. */
@@ -97,11 +97,11 @@ const BATCH = 20;
  * timer and whenever a change is committed; a run asked for during a run goes round once more.
  */
 export class WebhookDispatcher {
-  private readonly runs: RepeatingRun;
+  private readonly runs: PeriodicJob;
   private readonly sender: WebhookSender;
 
   constructor(private readonly deps: WebhookDispatcherDeps) {
-    this.runs = new RepeatingRun(() => this.drain(), deps.logger, 'webhook deliveries');
+    this.runs = new PeriodicJob('webhook deliveries', () => this.drain(), deps.logger);
     this.sender = new WebhookSender({ allowed: deps.allowedRanges, timeoutMs: deps.timeoutMs });
   }
 
@@ -110,7 +110,7 @@ export class WebhookDispatcher {
   }
 
   kick(): Promise<void> {
-    return this.runs.request();
+    return this.runs.runNow();
   }
 
   async stop(): Promise<void> {

@@ -9,6 +9,6 @@ export async function recordContactAction(recorder: Recorder, event: ContactActi
     const flag = event.kind === 'block' || event.kind === 'unblock' ? 'blocked' : 'muted';
     await tx.contacts.setFlag(contactId, flag, { value: event.kind === 'block' || event.kind === 'mute', at: new Date(event.occurredAt), eventId: event.platformEventId });
   }
-  const activityId = await tx.activities.record(recorder.activity(event, 'event'));
-  return activityId ? 'timeline' : 'duplicate';
+  const recorded = await recorder.record(recorder.activity(event, 'event'));
+  return 'id' in recorded ? 'timeline' : recorded.outcome;
 }

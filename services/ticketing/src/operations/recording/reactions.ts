@@ -1,5 +1,5 @@
 import type { NewActivity } from '../../adapters/db/activities';
-import { contactOf } from '../../domain/event-contacts';
+import { contactOf } from '../../domain/event-kinds';
 import { eventConversationKey, postConversationKey } from '../../domain/events';
 import { dispositionOf } from '../../domain/partner-config';
 import type { FollowEvent, LikeByAccount, LikeOfAccount, RepostByAccount, RepostOfAccount } from '../../domain/social-events';
@@ -17,8 +17,9 @@ export async function recordReaction(recorder: Recorder, event: RepostOfAccount 
   const disposition = dispositionOf(event.kind, recorder.partner);
   if (disposition === 'ignore') return 'ignored';
   const fields = reactionFields(event);
-  const activityId = await recorder.tx.activities.record(recorder.activity(event, 'event', fields));
-  if (!activityId) return 'duplicate';
+  const recorded = await recorder.record(recorder.activity(event, 'event', fields));
+  if (!('id' in recorded)) return recorded.outcome;
+  const activityId = recorded.id;
   if (disposition !== 'ticket') return 'timeline';
   const contact = contactOf(event);
   const conversationKey = 'post' in event ? postConversationKey(event.accountId, event.post.id) : eventConversationKey(event.accountId, event.platformEventId);
@@ -30,6 +31,6 @@ export async function recordReaction(recorder: Recorder, event: RepostOfAccount 
 
 /** The account's own repost, like, follow or unfollow: an entry on the contact's timeline. */
 export async function recordOwnReaction(recorder: Recorder, event: RepostByAccount | LikeByAccount | FollowEvent): Promise<Outcome> {
-  const activityId = await recorder.tx.activities.record(recorder.activity(event, 'event', reactionFields(event)));
-  return activityId ? 'timeline' : 'duplicate';
+  const recorded = await recorder.record(recorder.activity(event, 'event', reactionFields(event)));
+  return 'id' in recorded ? 'timeline' : recorded.outcome;
 }

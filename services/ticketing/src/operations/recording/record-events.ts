@@ -1,7 +1,7 @@
 import type { TicketingTx } from '../../adapters/db/store';
-import { lockKeyOf } from '../../domain/events';
+import { lockKeyOf } from '../../domain/event-kinds';
 import type { PartnerConfig } from '../../domain/partner-config';
-import type { SocialEvent, SubscriptionRevoked } from '../../domain/social-events';
+import type { EventOf, SocialEvent, SocialEventKind, SubscriptionRevoked } from '../../domain/social-events';
 import { recordContactAction } from './contact-actions';
 import { recordIndicator } from './conversation-state';
 import { activeJoinOf, recordDmReceived, recordDmSent } from './direct-messages';
@@ -17,44 +17,38 @@ async function recordRevoke({ tx }: Recorder, event: SubscriptionRevoked): Promi
   return 'state';
 }
 
-function apply(recorder: Recorder, event: SocialEvent): Promise<Outcome> {
-  switch (event.kind) {
-    case 'dm_received':
-      return recordDmReceived(recorder, event);
-    case 'dm_sent':
-      return recordDmSent(recorder, event);
-    case 'dm_typing':
-    case 'dm_read':
-      return recordIndicator(recorder, event);
-    case 'mention':
-    case 'reply_to_account':
-    case 'quote_of_account':
-      return recordInboundPost(recorder, event);
-    case 'post_by_account':
-    case 'reply_by_account':
-    case 'quote_by_account':
-      return recordOwnPost(recorder, event);
-    case 'post_deleted':
-      return recordPostDeleted(recorder, event);
-    case 'repost_of_account':
-    case 'like_of_account':
-    case 'follow_of_account':
-    case 'unfollow_of_account':
-      return recordReaction(recorder, event);
-    case 'repost_by_account':
-    case 'like_by_account':
-    case 'follow_by_account':
-    case 'unfollow_by_account':
-      return recordOwnReaction(recorder, event);
-    case 'block':
-    case 'unblock':
-    case 'mute':
-    case 'unmute':
-      return recordContactAction(recorder, event);
-    case 'subscription_revoked':
-      return recordRevoke(recorder, event);
-  }
-}
+/** The recorder of each kind of activity (its family's, under recording/): a kind without one does not compile. */
+export type RecorderTable = { [K in SocialEventKind]: (recorder: Recorder, event: EventOf<K>) => Promise<Outcome> };
+
+export const RECORDERS: RecorderTable = {
+  dm_received: recordDmReceived,
+  dm_sent: recordDmSent,
+  dm_typing: recordIndicator,
+  dm_read: recordIndicator,
+  mention: recordInboundPost,
+  reply_to_account: recordInboundPost,
+  quote_of_account: recordInboundPost,
+  post_by_account: recordOwnPost,
+  reply_by_account: recordOwnPost,
+  quote_by_account: recordOwnPost,
+  post_deleted: recordPostDeleted,
+  repost_of_account: recordReaction,
+  like_of_account: recordReaction,
+  follow_of_account: recordReaction,
+  unfollow_of_account: recordReaction,
+  repost_by_account: recordOwnReaction,
+  like_by_account: recordOwnReaction,
+  follow_by_account: recordOwnReaction,
+  unfollow_by_account: recordOwnReaction,
+  block: recordContactAction,
+  unblock: recordContactAction,
+  mute: recordContactAction,
+  unmute: recordContactAction,
+  subscription_revoked: recordRevoke,
+};
+
+/** Records one event with its kind's recorder (TypeScript cannot relate `event.kind` to the recorder's parameter by itself). */
+const apply = (recorder: Recorder, event: SocialEvent): Promise<Outcome> => (RECORDERS[event.kind] as RecorderTable[SocialEventKind] as (recorder: Recorder, event: SocialEvent) => Promise<Outcome>)(recorder, event);
 
 /** One delivery's recording in the window: a Recorder for it, its CRM events after those of the deliveries before. */
 export const recorderIn = (window: RecordingWindow, events: SocialEvent[], config: PartnerConfig | null, source: DeliverySource): Recorder =>

@@ -1,6 +1,6 @@
 import type { Direction, NewActivity } from '../../adapters/db/activities';
 import type { TicketingTx } from '../../adapters/db/store';
-import { contactOf } from '../../domain/event-contacts';
+import { contactOf, hasOwnText } from '../../domain/event-kinds';
 import type { Post, SocialEvent, SocialUser } from '../../domain/social-events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
 import { newTicket, type TicketState } from '../../domain/tickets';
@@ -115,15 +115,17 @@ export class Recorder {
   }
 
   /**
-   * Records an activity. Its platform event recorded before with another text is an edit
-   * (ActivityRepository.reviseText): a ticket showing the new text has its summary brought up
-   * to date and the CRM hears of the activity again.
+   * Records an activity: the one way every recorder family does. Its platform event recorded
+   * before with another text is an edit when the text is the kind's own (EventKind.ownText:
+   * posts, DMs; ActivityRepository.reviseText): a ticket showing the new text has its summary
+   * brought up to date and the CRM hears of the activity again. For other kinds (a reaction's
+   * text is the post it is about) it is a duplicate.
    */
   async record(activity: NewActivity): Promise<Recorded> {
     const { ticketId } = activity;
     const id = (ticketId !== null ? await this.window.takePrerecorded({ ...activity, ticketId }) : null) ?? (await this.tx.activities.record(activity));
     if (id) return { id };
-    const edited = activity.text === null ? null : await this.tx.activities.reviseText(activity);
+    const edited = activity.text === null || !hasOwnText(activity.kind) ? null : await this.tx.activities.reviseText(activity);
     if (!edited) return { outcome: 'duplicate' };
     if (edited.shown && edited.ticketId) {
       this.changedTicket(edited.ticketId);

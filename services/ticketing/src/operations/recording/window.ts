@@ -1,7 +1,7 @@
 import type { NewActivity } from '../../adapters/db/activities';
 import type { CrmEventSpec } from '../../adapters/db/crm-events';
 import type { TicketingTx } from '../../adapters/db/store';
-import { contactOf } from '../../domain/event-contacts';
+import { contactOf } from '../../domain/event-kinds';
 import { dmConversationKey } from '../../domain/events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
 import type { SocialEvent, SocialUser } from '../../domain/social-events';

@@ -1,0 +1,1 @@
+export { PeriodicJob, type PeriodicJobOptions } from './periodic-job';
