@@ -3,7 +3,8 @@
  * folder of its own, never as a system service) scraping ticketing and tracking, started
  * in-process on a fresh virtual host and fresh databases: a poison message into
  * `ticketing.activity` fires DeadLettersArriving, the tracking provider failing opens a breaker
- * and fires TrackingProviderBreakerOpen, both resolve once the cause is gone, every query of
+ * and fires TrackingProviderBreakerOpen, ticketing's consumer of `ticketing.activity` gone with
+ * its channel fires WorkQueueWithoutConsumers, all resolve once the cause is gone, every query of
  * the Grafana dashboard answers data, and tracking stopped fires ServiceDown, which resolves
  * once it is back. The rules are rules.yml with its waits (`for`) dropped and the cause
  * alerts' windows cut from minutes to seconds, so the test runs in well under a minute.
@@ -18,6 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { parse, stringify } from 'yaml';
+import { SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { requeueExchangeName } from '@crm/messaging';
 import { waitFor } from '@crm/testing';
 import { dmDelivery, dmEvent, userObject } from '@crm/ticketing/src/testing/deliveries';
 import { ticketingUnderTest, type TicketingUnderTest } from '@crm/ticketing/src/testing/harness';
@@ -167,6 +170,36 @@ it('fires DeadLettersArriving for a poison message on ticketing.activity, and re
   }
   await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: 'ticketing.activity', severity: 'ticket' }, true);
   await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: 'ticketing.activity' }, false);
+});
+
+it("fires WorkQueueWithoutConsumers when ticketing's consumer of ticketing.activity is gone, and resolves once its connection is back", async () => {
+  type Series = { metric: Record<string, string>; value: [number, string] };
+  const reported = ((await query('messaging_consumers{job="ticketing"} > 0')) as Series[]).map((series) => series.metric.queue);
+  expect(reported).toEqual(expect.arrayContaining(SYSTEM_TOPOLOGY.queues.map((queue) => queue.name).filter((name) => name.startsWith('ticketing.'))));
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
+
+  // The consumer's requeue exchange gone, a message it must dead-letter makes it publish there:
+  // the broker closes its channel for that, and the channel stays closed until the connection
+  // is re-established. The process runs on and answers its scrapes.
+  const connection = await amqp.connect(ticketing.vhost.url);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.deleteExchange(requeueExchangeName('ticketing.activity'));
+    channel.publish('social.activity', 'direct_message.1001', Buffer.from('{not json'), { persistent: true });
+    await channel.waitForConfirms();
+  } finally {
+    await connection.close();
+  }
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing', queue: 'ticketing.activity', severity: 'page' }, true);
+  const alone = (await firing()).filter((alert) => alert.labels.alertname === 'WorkQueueWithoutConsumers' && alert.labels.job === 'ticketing');
+  expect(alone.map((alert) => alert.labels.queue)).toEqual(['ticketing.activity']);
+  expect((await query('up{job="ticketing"} == 1')).length).toBe(1);
+
+  // What a broker restart, a network blip or the runbook's restart does: a new connection, whose
+  // setup declares the exchange again and consumes.
+  ticketing.service.broker.connection.reconnect();
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
+  expect(((await query('messaging_consumers{job="ticketing",queue="ticketing.activity"}')) as Series[])[0]!.value[1]).toBe('1');
 });
 
 it('answers every query of the Grafana dashboard with data after a short load (SLA timers aside: none is due in this run)', async () => {
