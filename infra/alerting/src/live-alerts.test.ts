@@ -3,7 +3,9 @@
  * folder of its own, never as a system service) scraping ticketing and tracking, started
  * in-process on a fresh virtual host and fresh databases: a poison message into
  * `ticketing.activity` fires DeadLettersArriving, the tracking provider failing opens a breaker
- * and fires TrackingProviderBreakerOpen, both resolve once the cause is gone, every query of
+ * and fires TrackingProviderBreakerOpen, ticketing's consumer of `ticketing.activity` gone with
+ * its channel fires WorkQueueWithoutConsumers, all resolve once the cause is gone, deliveries are
+ * measured from receipt to commit for the delivery-recorded SLI, every query of
  * the Grafana dashboard answers data, and tracking stopped fires ServiceDown, which resolves
  * once it is back. The rules are rules.yml with its waits (`for`) dropped and the cause
  * alerts' windows cut from minutes to seconds, so the test runs in well under a minute.
@@ -18,9 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { parse, stringify } from 'yaml';
+import { Exchanges, RawActivity, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { requeueExchangeName } from '@crm/messaging';
 import { waitFor } from '@crm/testing';
-import { dmDelivery, dmEvent, userObject } from '@crm/ticketing/src/testing/deliveries';
-import { ticketingUnderTest, type TicketingUnderTest } from '@crm/ticketing/src/testing/harness';
+import { dmDelivery, dmEvent, rawActivity, userObject } from '@crm/ticketing/src/testing/deliveries';
+import { apiClient, ticketingUnderTest, type TicketingUnderTest } from '@crm/ticketing/src/testing/harness';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { ALERTING_ROOT, RULES_PATH } from './prometheus-rule';
 
@@ -169,6 +173,36 @@ it('fires DeadLettersArriving for a poison message on ticketing.activity, and re
   await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: 'ticketing.activity' }, false);
 });
 
+it("fires WorkQueueWithoutConsumers when ticketing's consumer of ticketing.activity is gone, and resolves once its connection is back", async () => {
+  type Series = { metric: Record<string, string>; value: [number, string] };
+  const reported = ((await query('messaging_consumers{job="ticketing"} > 0')) as Series[]).map((series) => series.metric.queue);
+  expect(reported).toEqual(expect.arrayContaining(SYSTEM_TOPOLOGY.queues.map((queue) => queue.name).filter((name) => name.startsWith('ticketing.'))));
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
+
+  // The consumer's requeue exchange gone, a message it must dead-letter makes it publish there:
+  // the broker closes its channel for that, and the channel stays closed until the connection
+  // is re-established. The process runs on and answers its scrapes.
+  const connection = await amqp.connect(ticketing.vhost.url);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.deleteExchange(requeueExchangeName('ticketing.activity'));
+    channel.publish('social.activity', 'direct_message.1001', Buffer.from('{not json'), { persistent: true });
+    await channel.waitForConfirms();
+  } finally {
+    await connection.close();
+  }
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing', queue: 'ticketing.activity', severity: 'page' }, true);
+  const alone = (await firing()).filter((alert) => alert.labels.alertname === 'WorkQueueWithoutConsumers' && alert.labels.job === 'ticketing');
+  expect(alone.map((alert) => alert.labels.queue)).toEqual(['ticketing.activity']);
+  expect((await query('up{job="ticketing"} == 1')).length).toBe(1);
+
+  // What a broker restart, a network blip or the runbook's restart does: a new connection, whose
+  // setup declares the exchange again and consumes.
+  ticketing.service.broker.connection.reconnect();
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
+  expect(((await query('messaging_consumers{job="ticketing",queue="ticketing.activity"}')) as Series[])[0]!.value[1]).toBe('1');
+});
+
 it('answers every query of the Grafana dashboard with data after a short load (SLA timers aside: none is due in this run)', async () => {
   const dashboard = JSON.parse(readFileSync(path.join(ALERTING_ROOT, '..', 'grafana', 'dashboard.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
   const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr.replace(/\$job/g, '.+') })));
@@ -184,6 +218,31 @@ it('answers every query of the Grafana dashboard with data after a short load (S
     return empty.length === 1;
   }, { timeoutMs: 15_000, intervalMs: 500, what: 'data for every panel' }).catch(() => undefined);
   expect(empty).toEqual(['SLA timers fired (last hour)']);
+});
+
+it('measures each delivery from its receipt by webhook-ingest to its commit: one in time, one received 30 s before, and a held one not at all', async () => {
+  type Series = { metric: Record<string, string>; value: [number, string] };
+  const api = apiClient(() => `http://127.0.0.1:${ticketing.service.port}`);
+  const recorded = async () => {
+    const [count, inTime] = await Promise.all(['delivery_recorded_seconds_count{job="ticketing"}', 'delivery_recorded_seconds_bucket{job="ticketing",le="10"}'].map(async (expr) => Number(((await query(expr)) as Series[])[0]?.value[1])));
+    return { count: count!, inTime: inTime! };
+  };
+  const before = await recorded();
+  expect(Number.isFinite(before.count) && Number.isFinite(before.inTime)).toBe(true);
+
+  // An account without a partner configuration: its delivery is held, not recorded.
+  await ticketing.publisher.delivery(dmDelivery('3003', [dmEvent({ id: '9301', from: '45', to: '3003', text: 'hello?' })], [userObject('45', 'bea', 'Bea')]));
+  await waitFor(async () => ((await api.get<{ accounts: unknown[] }>('/v1/held-deliveries?accountId=3003')).body.accounts.length === 1), { what: 'the delivery held' });
+
+  expect([200, 201]).toContain((await api.put('/v1/partner-configs/2002', {})).status);
+  await ticketing.publisher.delivery(dmDelivery('2002', [dmEvent({ id: '9201', from: '43', to: '2002', text: 'in time' })], [userObject('43', 'cy', 'Cy')]));
+  const late = { ...rawActivity(dmDelivery('2002', [dmEvent({ id: '9202', from: '44', to: '2002', text: 'late' })], [userObject('44', 'di', 'Di')])), receivedAt: new Date(Date.now() - 30_000).toISOString() };
+  await ticketing.publisher.envelope(Exchanges.socialActivity, `${late.kind}.${late.forUserId}`, RawActivity, late);
+
+  await waitFor(async () => (await recorded()).count === before.count + 2, { timeoutMs: 20_000, intervalMs: 250, what: 'both deliveries recorded, scraped' });
+  expect(await recorded()).toEqual({ count: before.count + 2, inTime: before.inTime + 1 });
+  // The SLI reads the histogram: it answers, and counts the late delivery as bad.
+  expect(Number(((await query('slo:sli_error:ratio_rate5m{slo="delivery-recorded"}')) as Series[])[0]?.value[1])).toBeGreaterThan(0);
 });
 
 it('fires ServiceDown when tracking stops (its consumers gone with it), and resolves once it is back', async () => {

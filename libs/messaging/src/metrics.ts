@@ -26,4 +26,9 @@ export const brokerMetrics = {
     help: 'Publishes the broker did not confirm in time, by exchange.',
     labelNames: ['exchange'] as const,
   }),
+  consumers: new client.Gauge({
+    name: 'messaging_consumers',
+    help: 'Consumers this process has registered with the broker on a queue it consumes (0 while the broker cancelled it, its channel is closed or it is stopped), by queue.',
+    labelNames: ['queue'] as const,
+  }),
 };

@@ -5,6 +5,7 @@ import { runWithContext, type Logger } from '@crm/logging';
 import { contextOf, inSpan, SpanKind } from '@crm/telemetry';
 import type { Broker } from './broker';
 import { Headers } from './headers';
+import { brokerMetrics } from './metrics';
 import { prepareTopology, type TopologyMode } from './topology';
 
 export interface QueueConsumerOptions {
@@ -42,19 +43,34 @@ export abstract class QueueConsumer {
     });
     // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
     this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'consumer', reason: error.message }));
+    // The queue's series exists (at 0) from the start, so a consumer that never registers shows too.
+    brokerMetrics.consumers.inc({ queue: options.queue }, 0);
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {
+    // A channel the broker closes for an error (a declaration it refuses, a publish to a missing
+    // exchange, an unknown delivery tag) is not opened again before the connection is: the
+    // consumer is gone until then, which messaging_consumers shows. Unheard, the error would end the process.
+    channel.on('error', (error: Error) => this.logger.error('consumer channel closed by the broker; no consumer on the queue until the connection is re-established', { queue: this.options.queue, reason: error.message }));
     await prepareTopology(channel, this.options.topology, this.topologyMode);
     await this.options.declare?.(channel);
     if (this.stopping) return;
     await channel.prefetch(this.options.prefetch ?? 10);
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
       if (message) this.track(channel, message);
-      else this.logger.warn('consumer cancelled by the broker', { queue: this.options.queue });
+      else {
+        this.logger.warn('consumer cancelled by the broker', { queue: this.options.queue });
+        this.forget(channel);
+      }
     });
     this.consumerTags.set(channel, consumerTag);
-    channel.once('close', () => this.consumerTags.delete(channel));
+    brokerMetrics.consumers.inc({ queue: this.options.queue });
+    channel.once('close', () => this.forget(channel));
+  }
+
+  /** The consumer on `channel` is gone (cancelled, its channel closed, or stopped). */
+  private forget(channel: ConfirmChannel): void {
+    if (this.consumerTags.delete(channel)) brokerMetrics.consumers.dec({ queue: this.options.queue });
   }
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
@@ -119,6 +135,7 @@ export abstract class QueueConsumer {
     this.stopping = true;
     for (const [channel, tag] of this.consumerTags) {
       await channel.cancel(tag).catch(() => undefined);
+      this.forget(channel);
     }
     const drained = Promise.allSettled([...this.inFlight]);
     await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);

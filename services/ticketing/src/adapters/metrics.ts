@@ -8,6 +8,16 @@ export const slaTimersFired = new prometheus.Counter({
   labelNames: ['clock', 'stage'] as const,
 });
 
+/**
+ * From webhook-ingest's receipt of a delivery (its `receivedAt`; the 200 follows the broker's
+ * confirm, milliseconds later) to the commit that recorded it: the delivery-recorded SLO's SLI.
+ */
+export const deliveryRecorded = new prometheus.Histogram({
+  name: 'delivery_recorded_seconds',
+  help: "Time from webhook-ingest's receipt of a delivery to the commit that recorded it on its tickets (held deliveries not counted), by this replica.",
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+});
+
 /** Deliveries held for accounts without a partner configuration, counted in the database at each scrape. */
 export function watchHeldDeliveries(store: TicketingStore): void {
   prometheus.register.removeSingleMetric('held_deliveries');

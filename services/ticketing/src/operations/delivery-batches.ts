@@ -2,6 +2,7 @@ import { context, type Context } from '@opentelemetry/api';
 import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import { inSpan, linkTo } from '@crm/telemetry';
 import type { TicketingStore } from '../adapters/db/store';
+import { deliveryRecorded } from '../adapters/metrics';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from './errors';
 import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome, type RecordOptions } from './record-delivery';
@@ -101,10 +102,15 @@ export class DeliveryBatches {
       return;
     }
     for (const one of batch) if (this.options.logRaw) this.options.onLogged?.(one.envelope.id);
+    const committedAt = Date.now();
     batch.forEach((one, i) => {
       const outcome = outcomes[i]!;
       if (outcome === 'busy') one.reject(new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
-      else one.resolve(outcome);
+      else {
+        // A held delivery waits for its account's configuration on purpose; a refused one is dead-lettered (counted there).
+        if (!outcome.held && !outcome.refused) deliveryRecorded.observe(Math.max(0, committedAt - Date.parse(one.envelope.payload.receivedAt)) / 1000);
+        one.resolve(outcome);
+      }
     });
   }
 
