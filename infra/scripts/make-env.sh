@@ -19,8 +19,8 @@ SOCIAL_OAUTH2_CLIENT_ID=$(random 12 hex)
 SOCIAL_OAUTH2_CLIENT_SECRET=$(random 32 hex)
 CREDENTIALS_KEY=$(random 32 base64)
 WEBHOOK_SECRETS_KEY=$(random 32 base64)
-CRM_API_TOKENS=$crm_token,$console_token
+CRM_API_TOKENS=$crm_token
 CONSOLE_SERVICE_TOKEN=$console_token
 CONSOLE_SESSION_SECRET=$(random 32 hex)
 VALUES
-echo "wrote $target (mode 600); the CRM's token is the first of CRM_API_TOKENS"
+echo "wrote $target (mode 600); the CRM's token is CRM_API_TOKENS"

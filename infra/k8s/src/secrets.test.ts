@@ -52,7 +52,9 @@ it('names the in-cluster hosts in the URLs, and keeps users, passwords, ports an
   expect(byName['ticketing-secrets']!.AMQP_URL).toBe('amqp://crm_ticketing:pw-crm_ticketing@rabbitmq:5672/crm');
   expect(byName['ticketing-secrets']!.DATABASE_URL).toBe('postgres://crm_ticketing_app:pw-crm_ticketing_app@postgres-rw:5432/ticketing');
   expect(byName['auth-migration']!.DATABASE_MIGRATION_URL).toBe('postgres://crm_auth_migrator:pw-crm_auth_migrator@postgres-rw:5432/auth');
-  expect(byName['console-secrets']!.CRM_API_TOKENS!.split(',')).toContain(byName['console-secrets']!.SERVICE_TOKEN);
+  // The console's token issues sessions at auth and is no bootstrap token anywhere.
+  expect(byName['auth-secrets']!.SESSION_ISSUER_TOKENS).toBe(byName['console-secrets']!.SERVICE_TOKEN);
+  expect(byName['auth-secrets']!.CRM_API_TOKENS!.split(',')).not.toContain(byName['console-secrets']!.SERVICE_TOKEN);
 });
 
 it('refuses inputs that lack a value, naming each', () => {

@@ -43,6 +43,7 @@ const LAYOUT: Record<string, Record<string, { service?: string; url?: 'AMQP_URL'
     SOCIAL_OAUTH2_CLIENT_ID: { env: 'SOCIAL_OAUTH2_CLIENT_ID' },
     SOCIAL_OAUTH2_CLIENT_SECRET: { env: 'SOCIAL_OAUTH2_CLIENT_SECRET' },
     CRM_API_TOKENS: { env: 'CRM_API_TOKENS' },
+    SESSION_ISSUER_TOKENS: { env: 'CONSOLE_SERVICE_TOKEN' },
     CREDENTIALS_KEY: { env: 'CREDENTIALS_KEY' },
   },
   'tracking-secrets': {

@@ -10,6 +10,8 @@ import { cachedVerifier } from './verifiers';
 export interface AccessControlOptions {
   /** CRM_API_TOKENS. */
   bootstrapTokens: string[];
+  /** SESSION_ISSUER_TOKENS (auth only); see `authenticate`. */
+  issuerTokens?: string[];
   /** Finds an API token's grant (auth's store in auth, the RPC to auth elsewhere); cached here. */
   verify: CredentialVerifier;
   /** The service's database, holding its `audit_log`. */
@@ -57,6 +59,7 @@ export function accessControl(options: AccessControlOptions): AccessControl {
     handlers: [
       authenticate({
         bootstrapTokens: options.bootstrapTokens,
+        issuerTokens: options.issuerTokens,
         verify,
         logger: options.logger,
         ratePerMinute: options.ratePerMinute,

@@ -4,7 +4,7 @@ import type { CredentialGrant, Scope } from '@crm/contracts';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
-import { bootstrapPrincipal, Principal } from './principal';
+import { bootstrapPrincipal, Principal, sessionIssuerPrincipal } from './principal';
 import { parseApiToken } from './tokens';
 
 declare global {
@@ -23,6 +23,12 @@ export type CredentialVerifier = (token: string) => Promise<CredentialGrant | nu
 export interface AuthenticateOptions {
   /** CRM_API_TOKENS: accepted as admin with no limits. */
   bootstrapTokens: string[];
+  /**
+   * SESSION_ISSUER_TOKENS (auth only): the console's token, accepted with the one scope
+   * `sessions:issue` and, like a bootstrap token, no rate limit (its sign-ins are limited per
+   * browser address instead).
+   */
+  issuerTokens?: string[];
   verify: CredentialVerifier;
   logger: Logger;
   /** Requests per credential per minute; 0 turns the limit off. Bootstrap tokens are not limited. */
@@ -115,6 +121,11 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
     const index = bootstrapIndex(token, options.bootstrapTokens);
     if (index >= 0) {
       req.principal = bootstrapPrincipal(index);
+      return next();
+    }
+    const issuer = bootstrapIndex(token, options.issuerTokens ?? []);
+    if (issuer >= 0) {
+      req.principal = sessionIssuerPrincipal(issuer);
       return next();
     }
     const blocked = await failures.exhausted(address);

@@ -77,3 +77,8 @@ export function bootstrapPrincipal(index: number): Principal {
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
+
+/** The principal of a SESSION_ISSUER_TOKENS token (the console's): `session-issuer-<n>`, scope `sessions:issue` only, no rate limit. */
+export function sessionIssuerPrincipal(index: number): Principal {
+  return new Principal({ id: `session-issuer-${index + 1}`, name: 'SESSION_ISSUER_TOKENS token', scopes: ['sessions:issue'], accountIds: [], trackingClientIds: [], bootstrap: true });
+}

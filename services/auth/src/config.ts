@@ -1,5 +1,5 @@
 import { accessSpecs } from '@crm/access';
-import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { base64Key32, commonSpecs, list, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
 import { HELP_DESK_EVENT_TYPES } from './domain/xaa';
 
 /** A comma-separated choice among the help desk's XAA event types. */
@@ -34,6 +34,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_DEV.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),
       CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_DEV.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
+      SESSION_ISSUER_TOKENS: list({ default: [], desc: "The console's SERVICE_TOKEN (comma-separated): accepted with the one scope sessions:issue (POST /v1/sessions) and no rate limit. An API credential with that scope does the same job." }),
       SESSION_MAX_TTL_SECONDS: wholeNumber(60)({ default: 28_800, desc: "The longest session POST /v1/sessions issues (a sign-in's default); a launch link gets 1800 s unless asked otherwise, never more than this." }),
       PUBLIC_URL: url({ default: undefined, desc: "auth's own address as browsers reach it (the OAuth callback is under it); http://127.0.0.1:<port> when unset." }),
       CRM_CONNECTED_URL: url({ default: undefined, desc: "Where the browser goes after a connection succeeded (accountId and screenName added); auth's own page when unset." }),

@@ -106,7 +106,7 @@ async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplay
 }
 
 export function registerConfigSecrets(config: AuthConfig): void {
-  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.SOCIAL_OAUTH2_CLIENT_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS]) registerSecret(secret, { pinned: true });
+  for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.SOCIAL_OAUTH2_CLIENT_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS, ...config.SESSION_ISSUER_TOKENS]) registerSecret(secret, { pinned: true });
 }
 
 type Parts = ReturnType<typeof platformParts>;
@@ -209,6 +209,7 @@ function oneCheckAtATime(webhooks: WebhookAdmin, events: AuthEvents) {
  */
 const accessSettings = (config: AuthConfig) => ({
   bootstrapTokens: config.CRM_API_TOKENS,
+  issuerTokens: config.SESSION_ISSUER_TOKENS,
   ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
   failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE,
   cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,

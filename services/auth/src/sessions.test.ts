@@ -25,8 +25,11 @@ let rpc: RpcClient;
 const announced: string[] = [];
 let listener: amqplib.ChannelModel;
 
+/** The console's token as a deployment configures it: in SESSION_ISSUER_TOKENS, not in CRM_API_TOKENS. */
+const ISSUER_TOKEN = `console-issuer-${Date.now()}-token`;
+
 beforeAll(async () => {
-  h = await startHarness({ prefix: 'auth_sessions' });
+  h = await startHarness({ prefix: 'auth_sessions', env: { SESSION_ISSUER_TOKENS: ISSUER_TOKEN } });
   broker = new Broker({ url: h.vhost.url, name: 'sessions-test', logger: testLogger() });
   rpc = new RpcClient(broker, 'test', SYSTEM_TOPOLOGY);
   listener = await amqplib.connect(h.vhost.url);
@@ -66,6 +69,20 @@ const refusedOnceForgotten = (token: string, path = '/v1/accounts') =>
 
 beforeAll(async () => {
   consoleToken = (await createCredential(h, '--name', 'console', '--scopes', 'sessions:issue')).token;
+});
+
+describe('a SESSION_ISSUER_TOKENS token (the console of a deployment)', () => {
+  it('issues sessions and nothing else: every other route answers 403 missing_scope', async () => {
+    const agent = await createCredential(h, '--name', 'desk issuer', '--scopes', 'tickets:read');
+    const issued = await as(ISSUER_TOKEN).post('/v1/sessions', { subjectToken: agent.token, clientAddress: '198.51.100.9' });
+    expect(issued.status).toBe(201);
+    expect((issued.data as { grant: CredentialGrant }).grant).toMatchObject({ id: agent.id, scopes: ['tickets:read'] });
+    for (const [method, path] of [['get', '/v1/accounts'], ['post', '/v1/connections'], ['get', '/v1/webhooks']] as const) {
+      const refused = await as(ISSUER_TOKEN)[method](path);
+      expect(refused.status).toBe(403);
+      expect(refused.data.error.code).toBe('missing_scope');
+    }
+  });
 });
 
 describe('signing an agent in (a)', () => {
