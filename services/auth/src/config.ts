@@ -40,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_AUTHORIZE_URL: url({ default: undefined, desc: 'The platform page a user approves on; SOCIAL_API_URL/oauth/authorize when unset.' }),
       SOCIAL_APP_OWNER_ACCOUNT_ID: str({ default: undefined, desc: "The connected account of the app's owner: webhooks are registered in its user context." }),
       SOCIAL_HTTP_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a call to the platform may take; a send that times out has an unknown outcome.' }),
+      PLATFORM_REFUSAL_HOLD_SECONDS: wholeNumber(1)({ default: 300, desc: 'After the platform refuses the app as a whole (credits depleted, or a usage cap without a reset time), how long commands fail at once before a call asks the platform again.' }),
       CONNECTION_TTL_SECONDS: wholeNumber(1)({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
       WEBHOOK_CHECK_INTERVAL_MS: wholeNumber(0)({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
       COMMAND_PREFETCH: wholeNumber(1)({ default: 5, desc: 'Commands handled at once by this process.' }),

@@ -11,7 +11,7 @@ import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
 import { OAuth2TokenEndpoint } from './adapters/platform/oauth2';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
-import { RateLimitGate } from './domain/rate-limits';
+import { AppRefusalGate, RateLimitGate } from './domain/rate-limits';
 import { createAccountSilentHandler } from './handlers/account-silent-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
@@ -155,6 +155,8 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     platform,
     refresher,
     gate: new RateLimitGate(),
+    refusals: new AppRefusalGate(),
+    refusalHoldMs: config.PLATFORM_REFUSAL_HOLD_SECONDS * 1000,
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,

@@ -118,6 +118,8 @@ export class PlatformState {
   readonly requestTokens = new Map<string, RequestToken>();
   readonly accessTokens = new Map<string, AccessToken>();
   readonly bearerTokens = new Set<string>();
+  /** The app refused as a whole on every API route (its usage cap used up, or its credits), until a test lifts it. */
+  appRefusal: { kind: 'usage-capped' | 'credits-depleted'; resetAt: number | null } | null = null;
   readonly authorizationCodes = new Map<string, AuthorizationCode>();
   readonly oauth2AccessTokens = new Map<string, OAuth2Token>();
   readonly oauth2RefreshTokens = new Map<string, OAuth2Token>();

@@ -23,6 +23,10 @@ export const v2ErrorHandler: ErrorRequestHandler = (error, _req, res, next) => {
     return;
   }
   res.locals.rejection = error.reason ?? error.message;
+  if (error.problem) {
+    res.set(error.headers).status(error.status).json(error.problem);
+    return;
+  }
   const type = error.status === 400 ? 'https://api.x.com/2/problems/invalid-request' : 'about:blank';
   res
     .set(error.headers)
