@@ -11,6 +11,8 @@ describe('loadSimulatorConfig', () => {
       SOCIAL_CONSUMER_SECRET: 'local-dev-consumer-secret',
       SOCIAL_ENV_NAME: 'dev',
       WEBHOOK_URL: 'http://127.0.0.1:3001/webhooks/dev',
+      WEBHOOK_LIMIT: 1,
+      AAA_SUBSCRIPTION_LIMIT: 3,
       XAA_MAX_SUBSCRIPTIONS: 1500,
       XAA_REPLAY_MIN_START_AGE_SECONDS: 1860,
       XAA_REPLAY_MIN_END_AGE_SECONDS: 600,

@@ -136,6 +136,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   }
 
   const simulatorConfig = loadSimulatorConfig({
+    // Test files register the Account Activity and X Activity webhooks side by side and subscribe
+    // many accounts: above pay-per-use's 1 webhook and 3 subscriptions (the simulator's defaults).
+    WEBHOOK_LIMIT: '2',
+    AAA_SUBSCRIPTION_LIMIT: '100',
     SOCIAL_CONSUMER_KEY: secrets.consumerKey,
     SOCIAL_CONSUMER_SECRET: secrets.consumerSecret,
     SOCIAL_OAUTH2_CLIENT_ID: secrets.oauth2ClientId,

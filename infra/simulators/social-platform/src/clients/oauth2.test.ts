@@ -109,12 +109,11 @@ describe('the v2 actions', () => {
     await expect(client.v2.tweet('not allowed')).rejects.toMatchObject({ code: 403 });
   });
 
-  it('refuses the token on v1.1 routes, which take OAuth 1.0a user context only, and on the Account Activity subscriptions', async () => {
+  it('refuses the token on v1.1 routes, which take OAuth 1.0a user context only', async () => {
     const { client } = await connect('@v2_legacy');
     const me = await client.v2.me();
     await expect(client.v1.verifyCredentials()).rejects.toMatchObject({ code: 403, errors: [expect.objectContaining({ code: 220 })] });
     await expect(client.v1.tweet('through v1.1')).rejects.toMatchObject({ code: 403 });
-    await expect(client.v1.post('account_activity/all/test/subscriptions.json')).rejects.toMatchObject({ code: 403 });
     expect((await client.v2.user(me.data.id)).data.username).toBe('v2_legacy');
   });
 });

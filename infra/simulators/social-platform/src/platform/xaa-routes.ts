@@ -70,9 +70,12 @@ async function crc(ctx: PlatformContext, webhook: XaaWebhook): Promise<void> {
 
 function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
   const app = authenticate(ctx, 'app');
-  router.post('/2/webhooks', app, async (req, res) => {
+  // Registering, re-checking and deleting take the app's bearer token or a user context; listing the bearer token.
+  const appOrUser = authenticate(ctx, 'user-or-app');
+  router.post('/2/webhooks', appOrUser, async (req, res) => {
     const url = (req.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw invalid('url must be an http(s) URL');
+    if (hub.webhooks.size >= ctx.config.WEBHOOK_LIMIT) throw new PlatformError(403, 0, `The application has ${ctx.config.WEBHOOK_LIMIT} webhook${ctx.config.WEBHOOK_LIMIT === 1 ? '' : 's'}, its limit.`, {}, 'webhook limit');
     const webhook: XaaWebhook = { id: hub.newId(), url, valid: false, createdAt: Date.now() };
     await crc(ctx, webhook);
     hub.webhooks.set(webhook.id, webhook);
@@ -83,13 +86,14 @@ function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void 
     await answer(res, 200, { data, meta: { result_count: data.length } });
   });
   router.post('/2/webhooks/replay', app, async (req, res) => replay(ctx, hub, req, res));
-  router.put('/2/webhooks/:id', app, async (req, res) => {
+  router.put('/2/webhooks/:id', appOrUser, async (req, res) => {
     await crc(ctx, webhookOf(hub, req));
     await answer(res, 200, { data: { valid: true } });
   });
-  router.delete('/2/webhooks/:id', app, async (req, res) => {
+  router.delete('/2/webhooks/:id', appOrUser, async (req, res) => {
     const webhook = webhookOf(hub, req);
     hub.webhooks.delete(webhook.id);
+    ctx.state.subscriptions.delete(webhook.id); // its Account Activity subscriptions go with it
     await answer(res, 200, { data: { deleted: true } });
   });
 }
