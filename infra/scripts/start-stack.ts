@@ -101,7 +101,7 @@ const parts: Part[] = [
     dir: 'infra/simulators/social-platform',
     port: ports.simulator,
     // auth registers an Account Activity and an X Activity webhook side by side: one more than pay-per-use's 1.
-    env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret, WEBHOOK_LIMIT: '2' },
+    env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret, WEBHOOK_LIMIT: '2', WEBHOOK_HTTP_ALLOWED: 'true' },
     links: [{ path: '/control/deliveries', note: 'what it delivered (send one: pnpm sim dm --from @ana --to 1001 "hello")' }],
   },
   {

@@ -1,5 +1,5 @@
 import { accessSpecs } from '@crm/access';
-import { base64Key32, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { base64Key32, bool, commonSpecs, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
 import { HELP_DESK_EVENT_TYPES } from './domain/xaa';
 
 /** A comma-separated choice among the help desk's XAA event types. */
@@ -31,6 +31,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       WEBHOOK_KEY_OVERLAP_SECONDS: wholeNumber(0)({ default: 3_600, desc: 'After SOCIAL_CONSUMER_SECRET changes, how long deliveries signed with the previous secret are still accepted; 0: not at all.' }),
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
+      WEBHOOK_URL_LOCAL_ALLOWED: bool({ default: false, devDefault: true, desc: 'Register a webhook URL that is plain http or names a port (the local stack); the platform takes HTTPS without a port only.' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_DEV.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),
       CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_DEV.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),

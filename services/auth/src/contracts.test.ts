@@ -71,7 +71,6 @@ describe('the action catalogue', () => {
         'delete_collection',
         'add_collection_entry',
         'remove_collection_entry',
-        'delete_dm',
         'mark_dm_read',
         'indicate_typing',
       ].sort(),

@@ -64,7 +64,7 @@ export function platformParts(config: AuthConfig, db: AuthDatabase, logger: Logg
 export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: PlatformClient, logger: Logger) {
   const admin = new XaaAdmin(
     { platform, accounts: db.accounts, store: db.xaa, logger },
-    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES },
+    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES, allowLocalWebhookUrl: config.WEBHOOK_URL_LOCAL_ALLOWED },
   );
   const replays = new XaaReplays(
     { platform, store: db.xaa, logger },
@@ -120,7 +120,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
   const { db, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
-    { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
+    { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID, allowLocalWebhookUrl: config.WEBHOOK_URL_LOCAL_ALLOWED },
   );
   const xaa = xaaParts(config, db, platform, logger);
   // A removed account leaves both webhook APIs.

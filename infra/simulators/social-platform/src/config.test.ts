@@ -13,6 +13,7 @@ describe('loadSimulatorConfig', () => {
       WEBHOOK_URL: 'http://127.0.0.1:3001/webhooks/dev',
       WEBHOOK_LIMIT: 1,
       AAA_SUBSCRIPTION_LIMIT: 3,
+      WEBHOOK_HTTP_ALLOWED: false,
       XAA_MAX_SUBSCRIPTIONS: 1500,
       XAA_REPLAY_MIN_START_AGE_SECONDS: 1860,
       XAA_REPLAY_MIN_END_AGE_SECONDS: 600,

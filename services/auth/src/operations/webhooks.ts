@@ -5,7 +5,8 @@ import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient, Signer } from '../adapters/platform/client';
 import type { WebhookRegistrations } from '../adapters/webhook-registrations';
 import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } from '../domain/errors';
-import { PlatformRejected } from '../domain/platform-errors';
+import { ConfigurationError, PlatformRejected } from '../domain/platform-errors';
+import { webhookUrlProblem } from '../domain/webhook-urls';
 
 export interface Webhook {
   id: string;
@@ -25,6 +26,8 @@ export interface WebhookAdminOptions {
   publicWebhookUrl: string;
   /** The connected account of the app's owner, when configured. */
   ownerAccountId?: string;
+  /** Register an http URL or one with a port (the local stack); the platform's rule is HTTPS without a port. */
+  allowLocalWebhookUrl: boolean;
 }
 
 /** A v2 webhook config: `{id, url, valid, created_at}`. */
@@ -86,6 +89,8 @@ export class WebhookAdmin {
   async register(ownerAccountId?: string): Promise<Webhook> {
     const owner = ownerAccountId ?? this.options.ownerAccountId;
     if (!owner) throw new OwnerUnknown("name the app owner's connected account (ownerAccountId, or SOCIAL_APP_OWNER_ACCOUNT_ID)");
+    const problem = webhookUrlProblem(this.options.publicWebhookUrl, this.options.allowLocalWebhookUrl);
+    if (problem) throw new ConfigurationError(`PUBLIC_WEBHOOK_URL cannot be registered: ${problem} (WEBHOOK_URL_LOCAL_ALLOWED=true allows it against a local platform)`);
     const answer = await this.deps.platform.call({ method: 'POST', path: WEBHOOKS, json: { url: this.options.publicWebhookUrl } }, await this.userOf(owner));
     const webhook = toWebhook(dataOf<PlatformWebhook>(answer) ?? {});
     await this.deps.registrations.save({ envName: this.options.envName, webhookId: webhook.id, url: webhook.url, ownerAccountId: owner });

@@ -29,7 +29,7 @@ async function oauth2Client(user: string, scopes: string[]): Promise<TwitterApi>
 }
 
 beforeAll(async () => {
-  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET });
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, WEBHOOK_HTTP_ALLOWED: 'true' }); // the test receiver is plain http
   receiver = await startReceiver(SECRET);
   control = axios.create({ httpsAgent: simulator.agent, baseURL: 'https://api.x.com' });
   app = await new TwitterApi({ appKey: KEY, appSecret: SECRET }, { httpAgent: simulator.agent }).appLogin();

@@ -75,6 +75,8 @@ function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void 
   router.post('/2/webhooks', appOrUser, async (req, res) => {
     const url = (req.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw invalid('url must be an http(s) URL');
+    // The platform's rule: HTTPS on the default port. The local stack and tests serve http on a port.
+    if (!ctx.config.WEBHOOK_HTTP_ALLOWED && (new URL(url).protocol !== 'https:' || new URL(url).port !== '')) throw invalid('url must be an HTTPS URL without a port');
     if (hub.webhooks.size >= ctx.config.WEBHOOK_LIMIT) throw new PlatformError(403, 0, `The application has ${ctx.config.WEBHOOK_LIMIT} webhook${ctx.config.WEBHOOK_LIMIT === 1 ? '' : 's'}, its limit.`, {}, 'webhook limit');
     const webhook: XaaWebhook = { id: hub.newId(), url, valid: false, createdAt: Date.now() };
     await crc(ctx, webhook);
