@@ -89,6 +89,11 @@ async function startHeartbeat(replays: XaaReplays, intervalMs: number, logger: L
   return everyInterval(intervalMs, 'heartbeat', () => replays.tick(), logger);
 }
 
+/** At start: accounts connected before auth asked for its current scopes are told to reconnect, once. Never fatal. */
+async function noticeOutdatedScopes(accounts: AccountService, logger: Logger): Promise<void> {
+  await accounts.noticeOutdatedScopes().catch((error: unknown) => logger.warn('the outdated-scope notice failed', { reason: (error as Error).message }));
+}
+
 /**
  * Runs `task` every `intervalMs`, one round at a time in this process; a failed round is
  * logged and the next one tries again. Resolves the stop function, which waits for a round in progress.
@@ -273,6 +278,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
+  await noticeOutdatedScopes(accountService, logger);
   const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const stopTokenRefresh = startTokenRefresh(refresher, config.OAUTH2_REFRESH_INTERVAL_MS, logger);
   const stopSessionPurge = everyInterval(SESSION_PURGE_INTERVAL_MS, 'session purge', () => sessions.purgeOld(), logger);
