@@ -282,8 +282,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const stopHeartbeat = await startHeartbeat(xaa.replays, config.HEARTBEAT_INTERVAL_MS, logger);
   const stopTokenRefresh = startTokenRefresh(refresher, config.OAUTH2_REFRESH_INTERVAL_MS, logger);
   const stopSessionPurge = everyInterval(SESSION_PURGE_INTERVAL_MS, 'session purge', () => sessions.purgeOld(), logger);
-  const timer = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? setInterval(() => void check.run().catch((error: unknown) => logger.warn('webhook check failed', { reason: (error as Error).message })), config.WEBHOOK_CHECK_INTERVAL_MS) : null;
-  timer?.unref();
+  const stopWebhookCheck = config.WEBHOOK_CHECK_INTERVAL_MS > 0 ? everyInterval(config.WEBHOOK_CHECK_INTERVAL_MS, 'webhook check', () => check.run(), logger) : async () => undefined;
 
   return {
     server,
@@ -298,7 +297,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     relay,
     sessions,
     stop: async () => {
-      if (timer) clearInterval(timer);
+      await stopWebhookCheck();
       await stopHeartbeat();
       await stopTokenRefresh();
       await stopSessionPurge();
