@@ -100,7 +100,8 @@ const parts: Part[] = [
     name: 'social-platform-simulator',
     dir: 'infra/simulators/social-platform',
     port: ports.simulator,
-    env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret },
+    // auth registers an Account Activity and an X Activity webhook side by side: one more than pay-per-use's 1.
+    env: { WEBHOOK_URL: webhookUrl, SOCIAL_CONSUMER_SECRET: consumerSecret, WEBHOOK_LIMIT: '2', WEBHOOK_HTTP_ALLOWED: 'true' },
     links: [{ path: '/control/deliveries', note: 'what it delivered (send one: pnpm sim dm --from @ana --to 1001 "hello")' }],
   },
   {

@@ -98,7 +98,7 @@ beforeAll(async () => {
   stops.unshift(ingest.stop);
   const webhookUrl = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
 
-  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: CONSUMER_KEY, SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl });
+  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: CONSUMER_KEY, SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl, WEBHOOK_HTTP_ALLOWED: 'true' });
   simulator = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
 
@@ -112,6 +112,7 @@ beforeAll(async () => {
     SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
     SOCIAL_ENV_NAME: ENV_NAME,
     PUBLIC_WEBHOOK_URL: webhookUrl,
+    WEBHOOK_URL_LOCAL_ALLOWED: 'true', // webhook-ingest listens on plain http on a port here
     CREDENTIALS_KEY,
     CRM_API_TOKENS: CRM_TOKEN,
     WEBHOOK_CHECK_INTERVAL_MS: '0',

@@ -71,6 +71,7 @@ export function stackEnvironments(options: StackOptions) {
       SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
       SOCIAL_ENV_NAME: ENV_NAME,
       PUBLIC_WEBHOOK_URL: options.webhookUrl ?? `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
+      WEBHOOK_URL_LOCAL_ALLOWED: 'true',
       CREDENTIALS_KEY: options.credentialsKey,
       CRM_API_TOKENS: options.crmToken,
       WEBHOOK_CHECK_INTERVAL_MS: '0',

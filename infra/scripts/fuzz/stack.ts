@@ -86,7 +86,7 @@ const appOf = (server: Server) => {
 
 async function simulators(options: StackOptions, consumerSecret: string, envName: string, logger: Logger, stops: (() => Promise<void>)[]) {
   const social = await listen(
-    createSimulatorApp({ config: loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: 'fuzz-consumer-key', SOCIAL_CONSUMER_SECRET: consumerSecret, SOCIAL_ENV_NAME: envName, WEBHOOK_URL: 'http://127.0.0.1:9/' }), logger }),
+    createSimulatorApp({ config: loadSimulatorConfig({ SOCIAL_CONSUMER_KEY: 'fuzz-consumer-key', SOCIAL_CONSUMER_SECRET: consumerSecret, SOCIAL_ENV_NAME: envName, WEBHOOK_URL: 'http://127.0.0.1:9/', WEBHOOK_HTTP_ALLOWED: 'true' }), logger }),
     Number(port(options, 11)),
     '127.0.0.1',
   );
@@ -126,6 +126,7 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
         SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
         SOCIAL_ENV_NAME: envName,
         PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${envName}`,
+        WEBHOOK_URL_LOCAL_ALLOWED: 'true', // the local stack's plain-http webhook
         CREDENTIALS_KEY: credentialsKey,
         WEBHOOK_CHECK_INTERVAL_MS: '0',
       }),

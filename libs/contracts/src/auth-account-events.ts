@@ -62,6 +62,26 @@ export const AccountNeedsReconnectPayloadSchema = Type.Object(
 export type AccountNeedsReconnectPayload = Static<typeof AccountNeedsReconnectPayloadSchema>;
 export const AccountNeedsReconnect = defineContract('account.needs-reconnect.v1', AccountNeedsReconnectPayloadSchema);
 
+/**
+ * `account.scopes-outdated`: kept out of AuthAccountEventKeys, so ticketing's account-event
+ * queue does not bind it (ticketing has nothing to mirror from it); for the CRM and the console.
+ */
+export const ACCOUNT_SCOPES_OUTDATED_KEY = 'account.scopes-outdated';
+
+export const AccountScopesOutdatedPayloadSchema = Type.Object(
+  {
+    ...accountView,
+    missingScopes: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, description: 'The scopes auth asks for now that the account did not grant (e.g. like.read, media.write).' }),
+    detectedAt: timestamp,
+  },
+  {
+    additionalProperties: false,
+    description: 'An OAuth 2.0 account was connected with an older scope set than auth asks for now: it keeps working, but what needs the missing scopes (XAA likes, media) does not until it is connected again. Announced once per connection.',
+  },
+);
+export type AccountScopesOutdatedPayload = Static<typeof AccountScopesOutdatedPayloadSchema>;
+export const AccountScopesOutdated = defineContract('account.scopes-outdated.v1', AccountScopesOutdatedPayloadSchema);
+
 export const WebhookInvalidPayloadSchema = Type.Object(
   {
     envName: Type.String({ minLength: 1, maxLength: 100 }),

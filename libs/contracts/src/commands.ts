@@ -215,6 +215,10 @@ const COMMAND_ERROR_CODES = [
   'needs_oauth1',
   /** Still rate limited after the last retry. */
   'rate_limited',
+  /** The platform's monthly usage cap for the app is used up (429 `usage-capped`): not retried; the message names the reset time when the platform gave one. */
+  'usage_capped',
+  /** The app's prepaid credits on the platform are spent (402 `credits-depleted`): not retried until credits are added. */
+  'credits_depleted',
   /** The platform refused the request (a 4xx other than 401/429): see platformCode and message. */
   'platform_rejected',
   /** The platform failed (5xx) or could not be reached, after the last retry (reads). */

@@ -290,7 +290,9 @@ describe('removing an account', () => {
     const masked = (await h.crm.get(`/v1/accounts/${accountId}`)).data.accessTokenMasked as string;
     const res = await h.crm.delete(`/v1/accounts/${accountId}`);
     expect(res.status).toBe(204);
-    expect((await h.platformRequests(`/1.1/account_activity/all/test/subscriptions/${accountId}.json`, 'DELETE'))[0]).toMatchObject({ caller: { kind: 'app' }, status: 204 });
+    const webhookId = ((await h.crm.get('/v1/webhooks')).data.items as { id: string }[])[0]!.id;
+    const removal = `/2/account_activity/webhooks/${webhookId}/subscriptions/${accountId}/all`;
+    expect((await h.platformRequests(removal, 'DELETE'))[0]).toMatchObject({ caller: { kind: 'app' }, status: 200 });
     expect((await h.crm.get(`/v1/accounts/${accountId}`)).status).toBe(404);
     expect((await h.auth.pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId])).rowCount).toBe(0);
     const event = await h.waitForPublished('account.disconnected', (p) => p.accountId === accountId);

@@ -231,7 +231,9 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     await ok(h.crm.post(accountPath('/direct-messages/typing'), { recipientId: ana }));
     expect(await received('/1.1/direct_messages/indicate_typing.json', 'POST')).toMatchObject({ form: { recipient_id: ana }, status: 204 });
     await ok(h.crm.delete(accountPath(`/direct-messages/${eventId}`)));
-    expect(await received('/1.1/direct_messages/events/destroy.json', 'DELETE')).toMatchObject({ query: { id: eventId }, status: 204 });
+    expect(await received(`/2/dm_events/${eventId}`, 'DELETE')).toMatchObject({ caller: user(), status: 200 });
+    // Gone on the platform: reading it again finds nothing.
+    expect((await h.crm.get(accountPath(`/direct-messages/${eventId}`))).status).toBe(404);
   });
 
   it('validates input before calling out, naming the field', async () => {

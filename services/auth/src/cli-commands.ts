@@ -125,7 +125,7 @@ export async function runCli(argv: string[], config: AuthConfig, logger: Logger,
   registerConfigSecrets(config);
   const db = await AuthDatabase.open(config, logger, { migrationsDir: MIGRATIONS_DIR, applicationName: 'auth-cli', max: 2 });
   const { platform, accounts, registrations } = platformParts(config, db, logger);
-  const webhooks = new WebhookAdmin({ platform, accounts, registrations, logger }, { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID });
+  const webhooks = new WebhookAdmin({ platform, accounts, registrations, logger }, { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID, allowLocalWebhookUrl: config.WEBHOOK_URL_LOCAL_ALLOWED });
   const print = (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
   try {

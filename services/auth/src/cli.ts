@@ -1,5 +1,5 @@
 /**
- * The webhook environment, the credentials key and the CRM's API credentials from a terminal, with auth's own settings
+ * The Account Activity webhook and subscriptions, the credentials key and the CRM's API credentials from a terminal, with auth's own settings
  * (the same env variables). It talks to the platform and auth's database directly, so auth
  * need not be running:
  *

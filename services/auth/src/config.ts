@@ -1,5 +1,5 @@
 import { accessSpecs } from '@crm/access';
-import { base64Key32, commonSpecs, list, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { base64Key32, bool, commonSpecs, list, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
 import { HELP_DESK_EVENT_TYPES } from './domain/xaa';
 
 /** A comma-separated choice among the help desk's XAA event types. */
@@ -31,6 +31,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_ENV_NAME: str({ default: 'dev' }),
       WEBHOOK_KEY_OVERLAP_SECONDS: wholeNumber(0)({ default: 3_600, desc: 'After SOCIAL_CONSUMER_SECRET changes, how long deliveries signed with the previous secret are still accepted; 0: not at all.' }),
       PUBLIC_WEBHOOK_URL: url({ devDefault: 'http://127.0.0.1:3001/webhooks/dev' }),
+      WEBHOOK_URL_LOCAL_ALLOWED: bool({ default: false, devDefault: true, desc: 'Register a webhook URL that is plain http or names a port (the local stack); the platform takes HTTPS without a port only.' }),
       CREDENTIALS_KEY: base64Key32({ devDefault: LOCAL_DEV.credentialsKey }),
       CREDENTIALS_KEY_PREVIOUS: base64Key32({ default: undefined, desc: 'The key being rotated out: records sealed with it stay readable until `rotate-key` re-seals them.' }),
       CRM_API_TOKENS: nonEmptyList({ devDefault: [LOCAL_DEV.crmToken], desc: 'Bearer tokens the CRM sends on /v1 routes (comma-separated).' }),
@@ -41,6 +42,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       SOCIAL_AUTHORIZE_URL: url({ default: undefined, desc: 'The platform page a user approves on; SOCIAL_API_URL/oauth/authorize when unset.' }),
       SOCIAL_APP_OWNER_ACCOUNT_ID: str({ default: undefined, desc: "The connected account of the app's owner: webhooks are registered in its user context." }),
       SOCIAL_HTTP_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a call to the platform may take; a send that times out has an unknown outcome.' }),
+      PLATFORM_REFUSAL_HOLD_SECONDS: wholeNumber(1)({ default: 300, desc: 'After the platform refuses the app as a whole (credits depleted, or a usage cap without a reset time), how long commands fail at once before a call asks the platform again.' }),
       CONNECTION_TTL_SECONDS: wholeNumber(1)({ default: 900, desc: 'How long a started connection waits for its OAuth callback.' }),
       WEBHOOK_CHECK_INTERVAL_MS: wholeNumber(0)({ default: 600_000, desc: 'How often auth looks for an invalid webhook and re-runs its CRC; 0 turns it off.' }),
       COMMAND_PREFETCH: wholeNumber(1)({ default: 5, desc: 'Commands handled at once by this process.' }),

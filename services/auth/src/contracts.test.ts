@@ -55,7 +55,7 @@ describe('the action catalogue', () => {
     }
     const v2 = SOCIAL_ACTIONS.filter((action) => ACTIONS[action].api === 'v2');
     const v2Reads = ['read_dm', 'read_dms', 'read_following', 'read_home_timeline', 'read_list_posts', 'read_lists', 'read_profile', 'read_subscribed_lists', 'read_user', 'read_user_timeline', 'search_posts'];
-    const v2Writes = ['add_list_member', 'block', 'create_list', 'delete_list', 'delete_post', 'follow', 'like', 'mute', 'post', 'remove_list_member', 'reply', 'repost', 'send_dm', 'unblock', 'unfollow', 'unlike', 'unmute', 'update_list'];
+    const v2Writes = ['add_list_member', 'block', 'create_list', 'delete_dm', 'delete_list', 'delete_post', 'follow', 'like', 'mute', 'post', 'remove_list_member', 'reply', 'repost', 'send_dm', 'unblock', 'unfollow', 'unlike', 'unmute', 'update_list'];
     expect(v2.sort()).toEqual([...v2Reads, ...v2Writes].sort());
     // Only what v2 has no route for stays on v1.1 (for OAuth 1.0a accounts only).
     expect(SOCIAL_ACTIONS.filter((action) => ACTIONS[action].api === 'v1.1').sort()).toEqual(
@@ -71,7 +71,6 @@ describe('the action catalogue', () => {
         'delete_collection',
         'add_collection_entry',
         'remove_collection_entry',
-        'delete_dm',
         'mark_dm_read',
         'indicate_typing',
       ].sort(),
@@ -112,7 +111,9 @@ describe('the action catalogue', () => {
   });
 
   it('finds the platform id of what a write made or acted on, in v1.1 and v2 answers', () => {
-    expect(platformIdOf('delete_dm', { event: { id: '1494419' } }, {})).toBeNull();
+    expect(platformIdOf('delete_dm', { data: { deleted: true } }, {})).toBeNull();
+    // The platform's reference: a repost's own id is `rest_id`.
+    expect(platformIdOf('repost', { data: { retweeted: true, rest_id: '1880000000000000002' } }, { postId: '1880000000000000001' })).toBe('1880000000000000002');
     expect(platformIdOf('update_profile', { id: 1.2e18, id_str: '1200000000000000001' }, {})).toBe('1200000000000000001');
     expect(platformIdOf('create_collection', { response: { timeline_id: 'custom-88' } }, {})).toBe('custom-88');
     expect(platformIdOf('post', { data: { id: '1445880548472328192', text: 'hi', edit_history_tweet_ids: ['1445880548472328192'] } }, {})).toBe('1445880548472328192');

@@ -278,12 +278,12 @@ describe('the app-level bearer token', () => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ all: 1, directMessages: 1 });
     expect(await requestsTo('/oauth2/token')).toBe(fetched + 1);
-    expect((await h.platformRequests('/1.1/account_activity/all/subscriptions/count.json')).map((r) => r.status)).toEqual([200, 401, 200]);
+    expect((await h.platformRequests('/2/account_activity/subscriptions/count')).map((r) => r.status)).toEqual([200, 401, 200]);
   });
 
   it('reports 403 code 99 (refused app credentials) as a configuration error', async () => {
     const client = new PlatformClient({ baseUrl: h.simulatorUrl, consumerKey: h.secrets.consumerKey, consumerSecret: 'not-the-secret', timeoutMs: 1000, logger: h.logger });
-    await expect(client.call({ method: 'GET', path: '/1.1/account_activity/all/test/webhooks.json' }, { kind: 'app' })).rejects.toThrow(ConfigurationError);
+    await expect(client.call({ method: 'GET', path: '/2/webhooks' }, { kind: 'app' })).rejects.toThrow(ConfigurationError);
     await expect(client.appToken()).rejects.toThrow('the platform refused the app credentials (403, code 99): check SOCIAL_CONSUMER_KEY and SOCIAL_CONSUMER_SECRET');
   });
 

@@ -12,7 +12,7 @@ import type { AuthEvents } from './adapters/events';
 import { PlatformClient } from './adapters/platform/client';
 import { OAuth2TokenEndpoint } from './adapters/platform/oauth2';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
-import { RateLimitGate } from './domain/rate-limits';
+import { AppRefusalGate, RateLimitGate } from './domain/rate-limits';
 import { createAccountSilentHandler } from './handlers/account-silent-handler';
 import { createActivityHandler } from './handlers/activity-handler';
 import { createCommandHandler } from './handlers/command-handler';
@@ -65,7 +65,7 @@ export function platformParts(config: AuthConfig, db: AuthDatabase, logger: Logg
 export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: PlatformClient, logger: Logger) {
   const admin = new XaaAdmin(
     { platform, accounts: db.accounts, store: db.xaa, logger },
-    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES },
+    { webhookUrl: `${config.PUBLIC_WEBHOOK_URL.replace(/\/$/, '')}/xaa`, eventTypes: config.XAA_EVENT_TYPES, allowLocalWebhookUrl: config.WEBHOOK_URL_LOCAL_ALLOWED },
   );
   const replays = new XaaReplays(
     { platform, store: db.xaa, logger },
@@ -105,6 +105,11 @@ async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplay
   return jobs.map(([job]) => job);
 }
 
+/** At start: accounts connected before auth asked for its current scopes are told to reconnect, once. Never fatal. */
+async function noticeOutdatedScopes(accounts: AccountService, logger: Logger): Promise<void> {
+  await accounts.noticeOutdatedScopes().catch((error: unknown) => logger.warn('the outdated-scope notice failed', { reason: (error as Error).message }));
+}
+
 export function registerConfigSecrets(config: AuthConfig): void {
   for (const secret of [config.SOCIAL_CONSUMER_SECRET, config.SOCIAL_OAUTH2_CLIENT_SECRET, config.CREDENTIALS_KEY, config.CREDENTIALS_KEY_PREVIOUS, ...config.CRM_API_TOKENS, ...config.SESSION_ISSUER_TOKENS]) registerSecret(secret, { pinned: true });
 }
@@ -116,7 +121,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
   const { db, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
     { platform, accounts, registrations, logger },
-    { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID },
+    { envName: config.SOCIAL_ENV_NAME, publicWebhookUrl: config.PUBLIC_WEBHOOK_URL, ownerAccountId: config.SOCIAL_APP_OWNER_ACCOUNT_ID, allowLocalWebhookUrl: config.WEBHOOK_URL_LOCAL_ALLOWED },
   );
   const xaa = xaaParts(config, db, platform, logger);
   // A removed account leaves both webhook APIs.
@@ -151,6 +156,8 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     platform,
     refresher,
     gate: new RateLimitGate(),
+    refusals: new AppRefusalGate(),
+    refusalHoldMs: config.PLATFORM_REFUSAL_HOLD_SECONDS * 1000,
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
@@ -259,6 +266,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   port = portOf(server);
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
+  await noticeOutdatedScopes(accountService, logger);
   const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run() }, logger);
 
   return {

@@ -54,7 +54,7 @@ class SmallPages {
 }
 
 const admin = (client: Pick<PlatformClient, 'call'>) =>
-  new XaaAdmin({ platform: client as PlatformClient, accounts: new AccountStore(h.auth.pool, new Keyring(h.config.CREDENTIALS_KEY, h.config.CREDENTIALS_KEY_PREVIOUS)), store, logger: h.logger }, { webhookUrl: `${h.config.PUBLIC_WEBHOOK_URL}/xaa`, eventTypes: HELP_DESK_EVENT_TYPES });
+  new XaaAdmin({ platform: client as PlatformClient, accounts: new AccountStore(h.auth.pool, new Keyring(h.config.CREDENTIALS_KEY, h.config.CREDENTIALS_KEY_PREVIOUS)), store, logger: h.logger }, { webhookUrl: `${h.config.PUBLIC_WEBHOOK_URL}/xaa`, eventTypes: HELP_DESK_EVENT_TYPES, allowLocalWebhookUrl: true });
 
 it('subscribes in the platform names and filters, private events with the account’s OAuth 2.0 token, and finds existing ones through every page of the list', async () => {
   const account = await h.connectOAuth2('@subs_acme');

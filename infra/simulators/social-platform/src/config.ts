@@ -1,4 +1,4 @@
-import { listenPort, LOCAL_DEV, loadConfig, logLevel, str, url, wholeNumber } from '@crm/config';
+import { bool, listenPort, LOCAL_DEV, loadConfig, logLevel, str, url, wholeNumber } from '@crm/config';
 import { registerSecret } from '@crm/logging';
 
 export interface SimulatorConfig {
@@ -13,6 +13,12 @@ export interface SimulatorConfig {
   /** Where deliveries go unless a control request names another URL. */
   WEBHOOK_URL: string;
   LOG_LEVEL: string;
+  /** v2 webhooks the app may register, shared by the Account Activity and X Activity APIs (pay-per-use: 1). */
+  WEBHOOK_LIMIT: number;
+  /** Take a webhook URL that is plain http or names a port (the local stack, tests); the platform takes HTTPS without a port only. */
+  WEBHOOK_HTTP_ALLOWED: boolean;
+  /** Account Activity subscriptions the app may hold (pay-per-use: 3). */
+  AAA_SUBSCRIPTION_LIMIT: number;
   /** X Activity API: the app's subscription limit (self-serve: 1,500). */
   XAA_MAX_SUBSCRIPTIONS: number;
   /** X Activity API replays: how old the window's start and end must be (the platform: 31 and 10 minutes). */
@@ -40,6 +46,9 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
       // Optional: its default depends on SOCIAL_ENV_NAME, so it is filled in below.
       WEBHOOK_URL: url({ default: undefined }),
       LOG_LEVEL: logLevel(),
+      WEBHOOK_LIMIT: wholeNumber(1)({ default: 1 }),
+      AAA_SUBSCRIPTION_LIMIT: wholeNumber(1)({ default: 3 }),
+      WEBHOOK_HTTP_ALLOWED: bool({ default: false }),
       XAA_MAX_SUBSCRIPTIONS: wholeNumber(1)({ default: 1_500 }),
       XAA_REPLAY_MIN_START_AGE_SECONDS: wholeNumber(0)({ default: 31 * 60 }),
       XAA_REPLAY_MIN_END_AGE_SECONDS: wholeNumber(0)({ default: 10 * 60 }),
@@ -60,6 +69,9 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     SOCIAL_ENV_NAME: loaded.SOCIAL_ENV_NAME,
     WEBHOOK_URL: loaded.WEBHOOK_URL ?? `http://127.0.0.1:3001/webhooks/${encodeURIComponent(loaded.SOCIAL_ENV_NAME)}`,
     LOG_LEVEL: loaded.LOG_LEVEL,
+    WEBHOOK_LIMIT: loaded.WEBHOOK_LIMIT,
+    AAA_SUBSCRIPTION_LIMIT: loaded.AAA_SUBSCRIPTION_LIMIT,
+    WEBHOOK_HTTP_ALLOWED: loaded.WEBHOOK_HTTP_ALLOWED,
     XAA_MAX_SUBSCRIPTIONS: loaded.XAA_MAX_SUBSCRIPTIONS,
     XAA_REPLAY_MIN_START_AGE_SECONDS: loaded.XAA_REPLAY_MIN_START_AGE_SECONDS,
     XAA_REPLAY_MIN_END_AGE_SECONDS: loaded.XAA_REPLAY_MIN_END_AGE_SECONDS,

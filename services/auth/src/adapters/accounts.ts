@@ -3,6 +3,7 @@ import { registerSecret } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import { aadFor } from './key-rotation';
 import type { Keyring } from './keyring';
+import { OAUTH2_SCOPES } from './platform/oauth2';
 
 export type AccountStatus = 'connected' | 'needs_reconnect' | 'revoked';
 /** How the account signs its calls: an OAuth 1.0a token pair, or an OAuth 2.0 bearer access token (refreshed). */
@@ -22,6 +23,8 @@ export interface AccountSummary {
   protocol: AccountProtocol;
   /** OAuth 2.0: the scopes the account granted; null for OAuth 1.0a. */
   scopes: string[] | null;
+  /** OAuth 2.0: the scopes auth asks for now that the account did not grant (connected with an older set: connect it again); [] otherwise. */
+  missingScopes: string[];
   /** OAuth 2.0: when the current access token expires; null for OAuth 1.0a. */
   accessTokenExpiresAt: string | null;
   connectedAt: string;
@@ -88,6 +91,10 @@ interface AccountRow {
 const SUMMARY_COLUMNS =
   'account_id, screen_name, name, env_name, consumer_key, access_token_masked, status, status_reason, connected_via, protocol, scopes, access_token_expires_at, connected_at, updated_at';
 
+/** The scopes auth asks an OAuth 2.0 account for that it did not grant. */
+export const missingScopesOf = (protocol: AccountProtocol, scopes: string[] | null): string[] =>
+  protocol === 'oauth2' ? OAUTH2_SCOPES.filter((scope) => !(scopes ?? []).includes(scope)) : [];
+
 function summary(row: Omit<AccountRow, 'access_token_sealed' | 'access_token_secret_sealed' | 'refresh_token_sealed'>): AccountSummary {
   return {
     accountId: row.account_id,
@@ -101,6 +108,7 @@ function summary(row: Omit<AccountRow, 'access_token_sealed' | 'access_token_sec
     via: row.connected_via,
     protocol: row.protocol,
     scopes: row.scopes,
+    missingScopes: missingScopesOf(row.protocol, row.scopes),
     accessTokenExpiresAt: row.access_token_expires_at?.toISOString() ?? null,
     connectedAt: row.connected_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -143,6 +151,24 @@ export class AccountStore {
     return summary(rows[0]!);
   }
 
+  /**
+   * Connected OAuth 2.0 accounts that lack a scope of `wanted` and were not told yet, taken for
+   * the notice (`FOR UPDATE SKIP LOCKED`: two replicas do not both announce one).
+   */
+  async takeUnnoticedOutdatedScopes(wanted: readonly string[], db: PoolClient): Promise<AccountSummary[]> {
+    const { rows } = await db.query<AccountRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM accounts
+       WHERE protocol = 'oauth2' AND status = 'connected' AND scopes_notice_at IS NULL AND NOT (coalesce(scopes, '{}') @> $1::text[])
+       ORDER BY account_id FOR UPDATE SKIP LOCKED`,
+      [wanted],
+    );
+    return rows.map(summary);
+  }
+
+  async markScopesNoticed(accountId: string, db: Queryable = this.pool): Promise<void> {
+    await db.query('UPDATE accounts SET scopes_notice_at = now() WHERE account_id = $1', [accountId]);
+  }
+
   /** Stores (or replaces) an OAuth 2.0 account's tokens; the account is connected again (an OAuth 1.0a pair it had is forgotten). */
   async saveOAuth2(account: NewOAuth2Account, db: Queryable = this.pool): Promise<AccountSummary> {
     const { tokens } = account;
@@ -155,7 +181,7 @@ export class AccountStore {
        ON CONFLICT (account_id) DO UPDATE SET screen_name = $2, name = $3, env_name = $4, consumer_key = $5, access_token_sealed = $6,
          access_token_secret_sealed = NULL, access_token_masked = $7, status = 'connected', status_reason = NULL, connected_via = 'oauth',
          protocol = 'oauth2', refresh_token_sealed = $8, access_token_expires_at = $9, scopes = $10, token_refreshed_at = NULL,
-         connected_at = now(), updated_at = now()
+         scopes_notice_at = NULL, connected_at = now(), updated_at = now()
        RETURNING ${SUMMARY_COLUMNS}`,
       [
         account.accountId,

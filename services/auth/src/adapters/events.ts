@@ -3,6 +3,8 @@ import {
   AccountDisconnected,
   AccountNeedsReconnect,
   AccountRevoked,
+  AccountScopesOutdated,
+  ACCOUNT_SCOPES_OUTDATED_KEY,
   ACCOUNT_REVOKED_KEY,
   AuthAccountEventKeys,
   commandResultRoutingKey,
@@ -14,6 +16,7 @@ import {
   type AccountDisconnectedPayload,
   type AccountNeedsReconnectPayload,
   type AccountRevokedPayload,
+  type AccountScopesOutdatedPayload,
   type CredentialRevokedPayload,
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
@@ -51,6 +54,10 @@ export class AuthEvents {
 
   accountNeedsReconnect(client: PoolClient, payload: AccountNeedsReconnectPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.needsReconnect, makeEnvelope(AccountNeedsReconnect, PRODUCER, payload));
+  }
+
+  accountScopesOutdated(client: PoolClient, payload: AccountScopesOutdatedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_SCOPES_OUTDATED_KEY, makeEnvelope(AccountScopesOutdated, PRODUCER, payload));
   }
 
   accountRevoked(client: PoolClient, payload: AccountRevokedPayload): Promise<void> {

@@ -178,6 +178,7 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * | read_subscribed_lists | v2 `GET /2/users/:me/followed_lists` (the cursor is v2's page token) |
  * | read_list_posts | v2 `GET /2/lists/:id/tweets` |
  * | read_dms, read_dm | v2 `GET /2/dm_events`, `GET /2/dm_events/:event_id` |
+ * | delete_dm | v2 `DELETE /2/dm_events/:event_id` (a DM the account sent) |
  * | search_posts | v2 `GET /2/tweets/search/recent` |
  * | read_settings, read_collections, read_collection_entries | v1.1 (no v2 route) |
  * | update_profile, update_settings, report, collections, delete_dm, mark_dm_read, indicate_typing | v1.1 (no v2 route) |
@@ -240,7 +241,7 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
   unlike: write2((input, me) => ({ method: 'DELETE', path: `/2/users/${seg(me)}/likes/${seg(input.postId)}` }), inputField('postId')),
   // The reply threads under the post; v2 adds the @mentions of the thread itself.
   reply: write2((input) => ({ method: 'POST', path: '/2/tweets', json: { text: input.text, reply: { in_reply_to_tweet_id: String(input.inReplyToPostId) } } }), v2Field('id')),
-  repost: write2((input, me) => ({ method: 'POST', path: `/2/users/${seg(me)}/retweets`, json: { tweet_id: String(input.postId) } }), v2Field('id')),
+  repost: write2((input, me) => ({ method: 'POST', path: `/2/users/${seg(me)}/retweets`, json: { tweet_id: String(input.postId) } }), v2Field('rest_id')),
 
   create_list: write2((input) => ({ method: 'POST', path: '/2/lists', json: listFields(input) }), v2Field('id')),
   update_list: write2((input) => ({ method: 'PUT', path: `/2/lists/${seg(input.listId)}`, json: listFields(input) }), inputField('listId')),
@@ -270,7 +271,7 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
     asV1DmEvents,
   ),
   read_dm: read2((input) => ({ method: 'GET', path: `/2/dm_events/${seg(input.eventId)}`, query: DM_EVENT_FIELDS }), (data, input) => asV1DmEvent(data, String(input.eventId))),
-  delete_dm: { kind: 'write', api: 'v1.1', request: (input) => ({ method: 'DELETE', path: v1('direct_messages/events/destroy.json'), query: params({ id: input.eventId }) }), platformId: none },
+  delete_dm: write2((input) => ({ method: 'DELETE', path: `/2/dm_events/${seg(input.eventId)}` }), none),
   mark_dm_read: post1('direct_messages/mark_read.json', (input) => params({ last_read_event_id: input.lastReadEventId, recipient_id: input.recipientId })),
   indicate_typing: post1('direct_messages/indicate_typing.json', (input) => params({ recipient_id: input.recipientId })),
 };

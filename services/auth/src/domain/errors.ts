@@ -11,15 +11,20 @@ export class OwnerUnknown extends Error {
   override name = 'OwnerUnknown';
 }
 
+/** An Account Activity subscription needs the webhook auth registered, and there is none. */
+export class NoWebhookRegistered extends Error {
+  override name = 'NoWebhookRegistered';
+}
+
 /**
- * The Account Activity API (v1.1 webhooks and subscriptions) takes an account's OAuth 1.0a user
- * context only; an account connected with OAuth 2.0 is subscribed through the X Activity API.
+ * auth makes Account Activity calls in an account's OAuth 1.0a user context only; an account
+ * connected with OAuth 2.0 is subscribed through the X Activity API.
  */
 export class NeedsOAuth1 extends Error {
   override name = 'NeedsOAuth1';
   constructor(readonly accountId: string) {
     super(
-      `account ${accountId} is connected with OAuth 2.0, and the Account Activity API takes OAuth 1.0a user context only: subscribe it through the X Activity API (auth's \`cli xaa subscribe ${accountId}\`), or connect it with OAuth 1.0a`,
+      `account ${accountId} is connected with OAuth 2.0, and auth subscribes it to the Account Activity API in OAuth 1.0a user context only: subscribe it through the X Activity API (auth's \`cli xaa subscribe ${accountId}\`), or connect it with OAuth 1.0a`,
     );
   }
 }

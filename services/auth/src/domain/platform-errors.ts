@@ -41,6 +41,26 @@ export class RateLimited extends Error {
   }
 }
 
+/**
+ * 429 whose problem `type` is `usage-capped`: the app's monthly cap (pay-per-use: a number of
+ * post reads per billing cycle) is used up. Nothing was done, and nothing will be until the
+ * cycle turns: `resetAt` when the platform says when (`x-rate-limit-reset`), else null.
+ */
+export class UsageCapped extends Error {
+  override name = 'UsageCapped';
+  constructor(readonly resetAt: Date | null) {
+    super(`the platform's monthly usage cap is used up${resetAt ? ` until ${resetAt.toISOString()}` : ' (the platform gave no reset time)'}`);
+  }
+}
+
+/** 402 whose problem `type` is `credits-depleted`: the app's prepaid credits are spent; nothing goes through until credits are added. */
+export class CreditsDepleted extends Error {
+  override name = 'CreditsDepleted';
+  constructor() {
+    super("the platform refuses every request: the app's credits are depleted (add credits in the platform's developer console)");
+  }
+}
+
 /** The request never reached the platform (connection refused, name not found): safe to try again. */
 export class PlatformNotReached extends Error {
   override name = 'PlatformNotReached';

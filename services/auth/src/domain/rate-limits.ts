@@ -28,3 +28,28 @@ export class RateLimitGate {
     this.closedUntil.set(key, Math.max(until.getTime(), this.closedUntil.get(key) ?? 0));
   }
 }
+
+/** Why the platform refuses every call of the app, whoever makes it. */
+/** `until`: when a call may find out again; `resetAt`: the cap's reset as the platform gave it (null when it did not). */
+export type AppRefusal = { reason: 'usage_capped' | 'credits_depleted'; until: Date; resetAt: Date | null };
+
+/**
+ * Remembers that the platform refuses the whole app (monthly usage cap used up, credits
+ * depleted) and until when, so commands fail at once instead of each calling, being refused and
+ * retried: a usage cap until the reset time the platform gave, else (and for credits, which come
+ * back whenever someone adds them) for a hold, after which the next call finds out again.
+ */
+export class AppRefusalGate {
+  private refusal: AppRefusal | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  current(): AppRefusal | null {
+    if (this.refusal && this.refusal.until.getTime() <= this.now()) this.refusal = null;
+    return this.refusal;
+  }
+
+  close(refusal: AppRefusal): void {
+    this.refusal = refusal;
+  }
+}

@@ -148,6 +148,10 @@ export function failureToHttp(result: ActionResult): HttpError {
     }
     case 'invalid_input':
       return new HttpError(400, failure.code, failure.message);
+    case 'usage_capped':
+      return new HttpError(429, failure.code, failure.message);
+    case 'credits_depleted':
+      return new HttpError(503, failure.code, failure.message);
     default:
       return new HttpError(503, failure.code, `${failure.message}${platform}`);
   }

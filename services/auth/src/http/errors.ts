@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import { HttpError } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { AccountNotConnected, NeedsOAuth1, OwnerUnknown } from '../domain/errors';
-import { ConfigurationError, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
+import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } from '../domain/errors';
+import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
 import { InvalidSessionTtl, InvalidSubjectToken, SignInRefused, TooManyFailedSignIns } from '../operations/sessions';
@@ -28,8 +28,14 @@ function translate(error: unknown, logger: Logger): unknown {
   if (error instanceof CommandBusy) return new HttpError(409, 'command_in_progress', error.message, { 'retry-after': '5' });
   if (error instanceof TryLater) return translate(error.reason, logger);
   if (error instanceof RateLimited) return rateLimited(error.retryAfterSeconds());
+  if (error instanceof UsageCapped) {
+    const seconds = error.resetAt ? Math.max(1, Math.ceil((error.resetAt.getTime() - Date.now()) / 1000)) : null;
+    return new HttpError(429, 'usage_capped', error.message, seconds === null ? {} : { 'retry-after': String(seconds) });
+  }
+  if (error instanceof CreditsDepleted) return new HttpError(503, 'credits_depleted', error.message);
   if (error instanceof AccountNotConnected) return new HttpError(404, 'account_not_connected', error.message);
   if (error instanceof OwnerUnknown) return new HttpError(400, 'owner_unknown', error.message);
+  if (error instanceof NoWebhookRegistered) return new HttpError(409, 'no_webhook', error.message);
   if (error instanceof NeedsOAuth1) return new HttpError(409, 'needs_oauth1', error.message);
   if (error instanceof CredentialsRefused) return new HttpError(422, error.code, error.message);
   if (error instanceof ConnectionFailed) return new HttpError(502, 'connection_failed', error.message);

@@ -261,6 +261,24 @@ export class AccountService {
   }
 
   /**
+   * Tells, once per connection, of every connected OAuth 2.0 account that lacks a scope auth
+   * asks for now (connected before `like.read` and `media.write` were asked): an
+   * `account.scopes-outdated` announcement each, with the note that it was made, in one
+   * transaction. A new connection clears the note. The accounts told.
+   */
+  async noticeOutdatedScopes(): Promise<string[]> {
+    return this.deps.events.storeAndAnnounce(async (client) => {
+      const outdated = await this.deps.accounts.takeUnnoticedOutdatedScopes(OAUTH2_SCOPES, client);
+      for (const account of outdated) {
+        await this.deps.events.accountScopesOutdated(client, { ...this.view(account), missingScopes: account.missingScopes, detectedAt: new Date().toISOString() });
+        await this.deps.accounts.markScopesNoticed(account.accountId, client);
+        this.deps.logger.info('account connected with an older scope set: told to reconnect', { accountId: account.accountId, missingScopes: account.missingScopes });
+      }
+      return outdated.map((account) => account.accountId);
+    });
+  }
+
+  /**
    * The account's owner revoked the app on the platform (at `revokedAt`): forget its token pair,
    * show it as revoked and announce `account.revoked`, in one transaction. A revoke seen again,
    * or older than the account's latest connection, changes and announces nothing.

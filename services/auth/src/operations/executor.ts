@@ -6,8 +6,8 @@ import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
 import { ACTIONS, actionRoute, platformIdOf, routeOf, userIdFromLookup, userLookup, userToLookUp, withUserId, type ActionDefinition, type ApiVersion } from '../domain/actions';
-import { NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../domain/platform-errors';
-import { gateKeyOf, type RateLimitGate } from '../domain/rate-limits';
+import { CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../domain/platform-errors';
+import { gateKeyOf, type AppRefusal, type AppRefusalGate, type RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
 import type { TokenRefresher } from './token-refresh';
 
@@ -92,6 +92,10 @@ export class ActionExecutor {
       /** Refreshes an OAuth 2.0 account's access token when a call finds it expired or refused. */
       refresher: TokenRefresher;
       gate: RateLimitGate;
+      /** The platform refusing the whole app (usage cap, credits): commands fail at once until it is over. */
+      refusals: AppRefusalGate;
+      /** How long a refusal without a reset time (credits depleted, a cap without one) holds before a call finds out again. */
+      refusalHoldMs: number;
       logger: Logger;
       /** How long a `sending` record may stand before its sender is taken for dead. */
       leaseMs: number;
@@ -115,6 +119,8 @@ export class ActionExecutor {
     // The same route for every account; an OAuth 2.0 account cannot take a v1.1 one.
     const refused = await this.refusal(call, found, definition.api);
     if (refused || !found) return refused!;
+    const appRefusal = this.deps.refusals.current();
+    if (appRefusal) return this.refusedForApp(call, appRefusal);
 
     // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
     let bearer = found.protocol === 'oauth2' ? found.accessToken : null;
@@ -271,6 +277,15 @@ export class ActionExecutor {
       await release();
       return this.later(call, failure, final);
     }
+    if (failure instanceof UsageCapped || failure instanceof CreditsDepleted) {
+      // Nothing was done, and retrying will not help before the cap resets or credits are added.
+      await release();
+      const resetAt = failure instanceof UsageCapped ? failure.resetAt : null;
+      const refusal: AppRefusal = { reason: failure instanceof UsageCapped ? 'usage_capped' : 'credits_depleted', until: resetAt ?? new Date(Date.now() + this.deps.refusalHoldMs), resetAt };
+      this.deps.refusals.close(refusal);
+      this.deps.logger.warn('the platform refuses the app', { reason: refusal.reason, until: refusal.until.toISOString(), resetAt: resetAt?.toISOString() ?? null });
+      return this.refusedForApp(call, refusal, failure instanceof UsageCapped ? 429 : 402);
+    }
     if (failure instanceof PlatformRejected) {
       if (failure.invalidToken) {
         await release(); // refused before anything was done: the command may run once the account is back
@@ -293,6 +308,20 @@ export class ActionExecutor {
     }
     await release();
     throw failure;
+  }
+
+  /**
+   * The failed result of a command the platform refuses for the whole app (or would: the gate
+   * is closed: `status` null). Never a retry later: a usage cap lasts until the month turns,
+   * credits until someone adds them.
+   */
+  private refusedForApp(call: ActionCall, refusal: AppRefusal, status: number | null = null): Promise<ActionResult> {
+    const platform = { status };
+    if (refusal.reason === 'usage_capped') {
+      const when = refusal.resetAt ? `; it resets at ${refusal.resetAt.toISOString()}` : '; the platform gave no reset time';
+      return this.finish(call, 'failed', null, null, error('usage_capped', `the platform's monthly usage cap for the app is used up${when}: send the ${call.action} again after that, or raise the cap`, platform));
+    }
+    return this.finish(call, 'failed', null, null, error('credits_depleted', `the app's credits on the platform are depleted: add credits in the platform's developer console, then send the ${call.action} again (auth does not call the platform for it before ${refusal.until.toISOString()})`, platform));
   }
 
   /** A command delivered again: its stored result, announced again for a broker command (its sender asked again). */

@@ -4,8 +4,9 @@ import type { AccountStore } from '../adapters/accounts';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient, Signer } from '../adapters/platform/client';
 import type { WebhookRegistrations } from '../adapters/webhook-registrations';
-import { AccountNotConnected, NeedsOAuth1, OwnerUnknown } from '../domain/errors';
-import { PlatformRejected } from '../domain/platform-errors';
+import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } from '../domain/errors';
+import { ConfigurationError, PlatformRejected } from '../domain/platform-errors';
+import { webhookUrlProblem } from '../domain/webhook-urls';
 
 export interface Webhook {
   id: string;
@@ -25,42 +26,50 @@ export interface WebhookAdminOptions {
   publicWebhookUrl: string;
   /** The connected account of the app's owner, when configured. */
   ownerAccountId?: string;
+  /** Register an http URL or one with a port (the local stack); the platform's rule is HTTPS without a port. */
+  allowLocalWebhookUrl: boolean;
 }
 
+/** A v2 webhook config: `{id, url, valid, created_at}`. */
 interface PlatformWebhook {
   id?: unknown;
   url?: unknown;
   valid?: unknown;
-  created_timestamp?: unknown;
+  created_at?: unknown;
 }
 
 const toWebhook = (raw: PlatformWebhook): Webhook => ({
   id: String(raw.id),
   url: String(raw.url),
   valid: raw.valid === true,
-  createdAt: typeof raw.created_timestamp === 'string' ? raw.created_timestamp : null,
+  createdAt: typeof raw.created_at === 'string' ? raw.created_at : null,
 });
 
+/** The `data` of a v2 answer (every Account Activity and webhook answer is nested in it). */
+const dataOf = <T>(answer: { data: unknown }): T | undefined => (answer.data as { data?: T } | null)?.data;
+
+const WEBHOOKS = '/2/webhooks';
+/** An Account Activity subscription route of webhook `webhookId` (`/2/account_activity/webhooks/:webhook_id/subscriptions/...`). */
+const subscriptions = (webhookId: string, rest: string) => `/2/account_activity/webhooks/${encodeURIComponent(webhookId)}/subscriptions/${rest}`;
+
 /**
- * The Account Activity environment: the webhook (registered, listed, re-checked and
- * deleted in the app owner's user context or with the app's bearer token, as the platform
- * wants) and the accounts subscribed to it.
+ * The Account Activity API on its v2 routes: the app's webhook (`/2/webhooks`, registered,
+ * re-checked and deleted in the app owner's user context, listed with the app's bearer token)
+ * and the accounts subscribed to all their activity on it (each with its own user context;
+ * listed, counted and removed with the bearer token). `envName` names the registration in
+ * auth's database (the platform has no environments on v2).
  */
 export class WebhookAdmin {
-  private readonly base: string;
-
   constructor(
     private readonly deps: { platform: PlatformClient; accounts: AccountStore; registrations: WebhookRegistrations; logger: Logger },
     private readonly options: WebhookAdminOptions,
-  ) {
-    this.base = `/1.1/account_activity/all/${encodeURIComponent(options.envName)}`;
-  }
+  ) {}
 
   get envName(): string {
     return this.options.envName;
   }
 
-  /** The account's OAuth 1.0a user context: the Account Activity API takes no other. */
+  /** The account's OAuth 1.0a user context (an OAuth 2.0 account subscribes through the X Activity API, whose events need its scopes). */
   private async userOf(accountId: string): Promise<Signer> {
     const found = await this.deps.accounts.credentials(accountId);
     if (!found) throw new AccountNotConnected(accountId);
@@ -80,23 +89,26 @@ export class WebhookAdmin {
   async register(ownerAccountId?: string): Promise<Webhook> {
     const owner = ownerAccountId ?? this.options.ownerAccountId;
     if (!owner) throw new OwnerUnknown("name the app owner's connected account (ownerAccountId, or SOCIAL_APP_OWNER_ACCOUNT_ID)");
-    const answer = await this.deps.platform.call({ method: 'POST', path: `${this.base}/webhooks.json`, query: { url: this.options.publicWebhookUrl } }, await this.userOf(owner));
-    const webhook = toWebhook(answer.data as PlatformWebhook);
+    const problem = webhookUrlProblem(this.options.publicWebhookUrl, this.options.allowLocalWebhookUrl);
+    if (problem) throw new ConfigurationError(`PUBLIC_WEBHOOK_URL cannot be registered: ${problem} (WEBHOOK_URL_LOCAL_ALLOWED=true allows it against a local platform)`);
+    const answer = await this.deps.platform.call({ method: 'POST', path: WEBHOOKS, json: { url: this.options.publicWebhookUrl } }, await this.userOf(owner));
+    const webhook = toWebhook(dataOf<PlatformWebhook>(answer) ?? {});
     await this.deps.registrations.save({ envName: this.options.envName, webhookId: webhook.id, url: webhook.url, ownerAccountId: owner });
     this.deps.logger.info('webhook registered', { envName: this.options.envName, webhookId: webhook.id, url: webhook.url });
     return webhook;
   }
 
   async list(): Promise<Webhook[]> {
-    const answer = await this.deps.platform.call({ method: 'GET', path: `${this.base}/webhooks.json` }, { kind: 'app' });
-    return Array.isArray(answer.data) ? (answer.data as PlatformWebhook[]).map(toWebhook) : [];
+    // Every v2 webhook of the app: the X Activity API's too (the platform counts them together).
+    const webhooks = dataOf<PlatformWebhook[]>(await this.deps.platform.call({ method: 'GET', path: WEBHOOKS }, { kind: 'app' }));
+    return Array.isArray(webhooks) ? webhooks.map(toWebhook) : [];
   }
 
   /** Asks the platform to run the CRC again; a failed CRC is an answer here, not an error. */
   async recheck(webhookId: string, ownerAccountId?: string): Promise<{ valid: boolean; reason?: string }> {
     const owner = await this.ownerOf(ownerAccountId, webhookId);
     try {
-      await this.deps.platform.call({ method: 'PUT', path: `${this.base}/webhooks/${encodeURIComponent(webhookId)}.json` }, await this.userOf(owner));
+      await this.deps.platform.call({ method: 'PUT', path: `${WEBHOOKS}/${encodeURIComponent(webhookId)}` }, await this.userOf(owner));
       return { valid: true };
     } catch (error) {
       if (error instanceof PlatformRejected && error.status === 400) return { valid: false, reason: error.platformMessage };
@@ -106,47 +118,60 @@ export class WebhookAdmin {
 
   async remove(webhookId: string, ownerAccountId?: string): Promise<void> {
     const owner = await this.ownerOf(ownerAccountId, webhookId);
-    await this.deps.platform.call({ method: 'DELETE', path: `${this.base}/webhooks/${encodeURIComponent(webhookId)}.json` }, await this.userOf(owner));
+    await this.deps.platform.call({ method: 'DELETE', path: `${WEBHOOKS}/${encodeURIComponent(webhookId)}` }, await this.userOf(owner));
     await this.deps.registrations.delete(this.options.envName, webhookId);
   }
 
-  /** Subscribes the account (its own user context); already subscribed counts as done. */
+  /** The webhook auth registered: subscriptions hang off it. */
+  private async webhookId(): Promise<string | null> {
+    return (await this.deps.registrations.find(this.options.envName))?.webhookId ?? null;
+  }
+
+  private async registeredWebhookId(): Promise<string> {
+    const id = await this.webhookId();
+    if (id === null) throw new NoWebhookRegistered('no webhook is registered: register it first (POST /v1/webhooks, or `cli webhook register`)');
+    return id;
+  }
+
+  /** Subscribes the account (its own user context); already subscribed (409) counts as done. */
   async subscribe(accountId: string): Promise<{ alreadySubscribed: boolean }> {
+    const signer = await this.userOf(accountId);
     try {
-      await this.deps.platform.call({ method: 'POST', path: `${this.base}/subscriptions.json` }, await this.userOf(accountId));
+      await this.deps.platform.call({ method: 'POST', path: subscriptions(await this.registeredWebhookId(), 'all'), json: {} }, signer);
       return { alreadySubscribed: false };
     } catch (error) {
-      if (error instanceof PlatformRejected && error.platformCode === 355) return { alreadySubscribed: true };
+      if (error instanceof PlatformRejected && error.status === 409) return { alreadySubscribed: true };
       throw error;
     }
   }
 
   async isSubscribed(accountId: string): Promise<boolean> {
-    try {
-      await this.deps.platform.call({ method: 'GET', path: `${this.base}/subscriptions.json` }, await this.userOf(accountId));
-      return true;
-    } catch (error) {
-      if (error instanceof PlatformRejected && error.status === 404) return false;
-      throw error;
-    }
+    const signer = await this.userOf(accountId);
+    const webhookId = await this.webhookId();
+    if (webhookId === null) return false;
+    const answer = await this.deps.platform.call({ method: 'GET', path: subscriptions(webhookId, 'all') }, signer);
+    return dataOf<{ subscribed?: unknown }>(answer)?.subscribed === true;
   }
 
   async listSubscriptions(): Promise<string[]> {
-    const answer = await this.deps.platform.call({ method: 'GET', path: `${this.base}/subscriptions/list.json` }, { kind: 'app' });
-    const subscriptions = (answer.data as { subscriptions?: { user_id?: unknown }[] } | null)?.subscriptions ?? [];
-    return subscriptions.map((s) => String(s.user_id));
+    const webhookId = await this.webhookId();
+    if (webhookId === null) return [];
+    const answer = await this.deps.platform.call({ method: 'GET', path: subscriptions(webhookId, 'all/list') }, { kind: 'app' });
+    return (dataOf<{ subscriptions?: { user_id?: unknown }[] }>(answer)?.subscriptions ?? []).map((s) => String(s.user_id));
   }
 
   async countSubscriptions(): Promise<{ all: number; directMessages: number }> {
-    const answer = await this.deps.platform.call({ method: 'GET', path: '/1.1/account_activity/all/subscriptions/count.json' }, { kind: 'app' });
-    const data = (answer.data ?? {}) as { subscriptions_count_all?: unknown; subscriptions_count_direct_messages?: unknown };
+    const answer = await this.deps.platform.call({ method: 'GET', path: '/2/account_activity/subscriptions/count' }, { kind: 'app' });
+    const data = dataOf<{ subscriptions_count_all?: unknown; subscriptions_count_direct_messages?: unknown }>(answer) ?? {};
     return { all: Number(data.subscriptions_count_all ?? 0), directMessages: Number(data.subscriptions_count_direct_messages ?? 0) };
   }
 
   /** Removes the account's subscription with the app's bearer token; false when there was none. */
   async unsubscribe(accountId: string): Promise<boolean> {
+    const webhookId = await this.webhookId();
+    if (webhookId === null) return false;
     try {
-      await this.deps.platform.call({ method: 'DELETE', path: `${this.base}/subscriptions/${encodeURIComponent(accountId)}.json` }, { kind: 'app' });
+      await this.deps.platform.call({ method: 'DELETE', path: subscriptions(webhookId, `${encodeURIComponent(accountId)}/all`) }, { kind: 'app' });
       return true;
     } catch (error) {
       if (error instanceof PlatformRejected && error.status === 404) return false;

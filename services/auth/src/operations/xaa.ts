@@ -3,7 +3,8 @@ import type { AccountStore } from '../adapters/accounts';
 import type { PlatformClient } from '../adapters/platform/client';
 import type { ReplayRecord, XaaStore } from '../adapters/xaa-store';
 import { AccountNotConnected } from '../domain/errors';
-import { PlatformRejected } from '../domain/platform-errors';
+import { ConfigurationError, PlatformRejected } from '../domain/platform-errors';
+import { webhookUrlProblem } from '../domain/webhook-urls';
 import { clampToRetention, createdSubscription, isOutage, privateEventScope, replayTime, replayWindow, subscriptionFilter, type ReplayRules } from '../domain/xaa';
 import type { Signer } from '../adapters/platform/client';
 
@@ -25,6 +26,8 @@ interface PlatformSubscription {
 export interface XaaOptions {
   /** `<PUBLIC_WEBHOOK_URL>/xaa`, where webhook-ingest takes XAA deliveries. */
   webhookUrl: string;
+  /** Register an http URL or one with a port (the local stack); the platform's rule is HTTPS without a port. */
+  allowLocalWebhookUrl: boolean;
   eventTypes: readonly string[];
 }
 
@@ -51,6 +54,8 @@ export class XaaAdmin {
 
   /** Registers the XAA webhook; the platform runs the CRC against webhook-ingest first. */
   async registerWebhook(): Promise<XaaWebhook> {
+    const problem = webhookUrlProblem(this.options.webhookUrl, this.options.allowLocalWebhookUrl);
+    if (problem) throw new ConfigurationError(`the XAA webhook URL cannot be registered: ${problem} (WEBHOOK_URL_LOCAL_ALLOWED=true allows it against a local platform)`);
     const answer = await this.deps.platform.call({ method: 'POST', path: '/2/webhooks', json: { url: this.options.webhookUrl } }, { kind: 'app' });
     const webhook = toWebhook((answer.data as { data?: object } | null)?.data ?? {});
     await this.deps.store.saveWebhook({ webhookId: webhook.id, url: webhook.url });

@@ -136,6 +136,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   }
 
   const simulatorConfig = loadSimulatorConfig({
+    // Test files register the Account Activity and X Activity webhooks side by side and subscribe
+    // many accounts: above pay-per-use's 1 webhook and 3 subscriptions (the simulator's defaults).
+    WEBHOOK_LIMIT: '2',
+    AAA_SUBSCRIPTION_LIMIT: '100',
+    WEBHOOK_HTTP_ALLOWED: 'true',
     SOCIAL_CONSUMER_KEY: secrets.consumerKey,
     SOCIAL_CONSUMER_SECRET: secrets.consumerSecret,
     SOCIAL_OAUTH2_CLIENT_ID: secrets.oauth2ClientId,
@@ -162,6 +167,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     CREDENTIALS_KEY: secrets.credentialsKey,
     CRM_API_TOKENS: secrets.crmToken,
     WEBHOOK_CHECK_INTERVAL_MS: '0',
+    // The test webhooks are plain http on a port, as the local stack's.
+    WEBHOOK_URL_LOCAL_ALLOWED: 'true',
     ...options.env,
   });
   let auth = await startAuth(config, { logger });

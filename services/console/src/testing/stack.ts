@@ -79,7 +79,7 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
   const ingest = await startWebhookIngest(readIngestConfig(common), { logger });
   stops.unshift(ingest.stop);
   const webhookUrl = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
-  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: 'console-key', SOCIAL_CONSUMER_SECRET: secret, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl });
+  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: 'console-key', SOCIAL_CONSUMER_SECRET: secret, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl, WEBHOOK_HTTP_ALLOWED: 'true' }); // webhook-ingest listens on plain http here
   const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
   stops.push(() => closeServer(simulator));
   const socialUrl = `http://127.0.0.1:${portOf(simulator)}`;

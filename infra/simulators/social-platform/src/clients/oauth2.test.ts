@@ -51,6 +51,18 @@ describe('OAuth 2.0 with PKCE', () => {
     expect((await client.v2.me()).data.username).toBe('pkce_acme');
   });
 
+  it('refuses a code exchanged more than 30 seconds after the consent, as the platform documents', async () => {
+    const link = app.generateOAuth2AuthLink(REDIRECT, { scope: ['tweet.read', 'users.read'] });
+    const code = (await consent(link.url, '@pkce_slow')).searchParams.get('code')!;
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 31_000);
+    try {
+      await expect(app.loginWithOAuth2({ code, codeVerifier: link.codeVerifier, redirectUri: REDIRECT })).rejects.toMatchObject({ code: 400, data: { error: 'invalid_grant' } });
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('refuses a code with the wrong verifier, a code used twice, and a cancelled consent', async () => {
     const link = app.generateOAuth2AuthLink(REDIRECT, { scope: SCOPES });
     const code = (await consent(link.url, '@pkce_other')).searchParams.get('code')!;
@@ -109,12 +121,11 @@ describe('the v2 actions', () => {
     await expect(client.v2.tweet('not allowed')).rejects.toMatchObject({ code: 403 });
   });
 
-  it('refuses the token on v1.1 routes, which take OAuth 1.0a user context only, and on the Account Activity subscriptions', async () => {
+  it('refuses the token on v1.1 routes, which take OAuth 1.0a user context only', async () => {
     const { client } = await connect('@v2_legacy');
     const me = await client.v2.me();
     await expect(client.v1.verifyCredentials()).rejects.toMatchObject({ code: 403, errors: [expect.objectContaining({ code: 220 })] });
     await expect(client.v1.tweet('through v1.1')).rejects.toMatchObject({ code: 403 });
-    await expect(client.v1.post('account_activity/all/test/subscriptions.json')).rejects.toMatchObject({ code: 403 });
     expect((await client.v2.user(me.data.id)).data.username).toBe('v2_legacy');
   });
 });

@@ -103,7 +103,8 @@ report("get_direct_messages", lambda: [m.id for m in api.get_direct_messages()])
 report("delete_direct_message", lambda: api.delete_direct_message(sent.id) or "deleted")
 report("search_tweets", lambda: [s.id_str for s in api.search_tweets(q="hello")])
 app_only = tweepy.API(tweepy.OAuth2AppHandler(KEY, SECRET))
-report("oauth2 app-only bearer token", lambda: app_only.request("GET", "account_activity/all/subscriptions/count", parser=tweepy.parsers.JSONParser())["subscriptions_count_all"])
+app_client = tweepy.Client(bearer_token=app_only.auth._bearer_token)
+report("oauth2 app-only bearer token", lambda: app_client.request("GET", "/2/account_activity/subscriptions/count").json()["data"]["subscriptions_count_all"])
 
 
 def connect_oauth2(user):

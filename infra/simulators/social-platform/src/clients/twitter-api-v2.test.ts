@@ -130,6 +130,6 @@ describe('twitter-api-v2 against the simulator (OAuth 1.0a, v1.1 routes)', () =>
   it('gets an app-only bearer token and reads the webhook subscriptions count with it', async () => {
     const app = new TwitterApi({ appKey: KEY, appSecret: SECRET }, { httpAgent: agent });
     const appOnly = await app.appLogin();
-    expect(await appOnly.v1.get('account_activity/all/subscriptions/count.json')).toMatchObject({ subscriptions_count_all: expect.any(String) });
+    expect(await appOnly.v2.get('account_activity/subscriptions/count')).toMatchObject({ data: { subscriptions_count_all: expect.any(String) } });
   });
 });

@@ -43,7 +43,7 @@ async function oauth2Client(user: string, scopes: string[]): Promise<TwitterApi>
 }
 
 beforeAll(async () => {
-  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, XAA_MAX_SUBSCRIPTIONS: '6', XAA_REPLAY_MIN_START_AGE_SECONDS: '0', XAA_REPLAY_MIN_END_AGE_SECONDS: '0' });
+  simulator = await startTlsSimulator({ SOCIAL_CONSUMER_KEY: KEY, SOCIAL_CONSUMER_SECRET: SECRET, WEBHOOK_HTTP_ALLOWED: 'true', XAA_MAX_SUBSCRIPTIONS: '6', XAA_REPLAY_MIN_START_AGE_SECONDS: '0', XAA_REPLAY_MIN_END_AGE_SECONDS: '0' });
   receiver = await startReceiver(SECRET);
   control = axios.create({ httpsAgent: simulator.agent, baseURL: 'https://api.x.com' });
   app = await new TwitterApi({ appKey: KEY, appSecret: SECRET }, { httpAgent: simulator.agent }).appLogin();

@@ -5,7 +5,7 @@ import { sendDelivery } from '../webhook-client';
 import { platformDate, type RelationKind } from '../activity-deliveries';
 import { postObject, userObject } from './objects';
 import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
-import type { XaaHub } from './xaa-hub';
+import type { XaaHub, XaaWebhook } from './xaa-hub';
 
 /**
  * What the account does through the API comes back to its webhook as Account Activity
@@ -40,7 +40,8 @@ export function userRelation(kind: RelationKind, type: string, forUserId: string
 /** One delivery the platform side sent to a registered webhook. */
 export interface PlatformDelivery {
   sentAt: string;
-  envName: string;
+  /** The v2 webhook the Account Activity delivery went to. */
+  webhookId: string;
   webhookUrl: string;
   kind: string;
   forUserId: string | null;
@@ -56,7 +57,7 @@ const eventId = (event: unknown): string | undefined => {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 };
 
-/** Sends deliveries to the webhooks of the environments an account is subscribed in, after the API call answered. */
+/** Sends Account Activity deliveries to the v2 webhooks an account is subscribed on, after the API call answered. */
 export class ActivityDispatcher {
   private readonly sent: PlatformDelivery[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -65,14 +66,14 @@ export class ActivityDispatcher {
     private readonly state: PlatformState,
     private readonly consumerSecret: string,
     private readonly logger: Logger,
-    private readonly xaa?: XaaHub,
+    private readonly xaa: XaaHub,
   ) {}
 
   /** Delivers `delivery` to every valid webhook where `userId` is subscribed, and its XAA form to the matching activity subscriptions. */
   deliver(userId: string, delivery: Record<string, unknown>): void {
-    this.xaa?.deliverActivity(delivery);
-    for (const { envName, webhook } of this.state.webhooksFor(userId)) {
-      const work = this.send(envName, webhook.url, delivery).finally(() => this.inFlight.delete(work));
+    this.xaa.deliverActivity(delivery);
+    for (const webhook of this.webhooksFor(userId)) {
+      const work = this.send(webhook.id, webhook.url, delivery).finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);
     }
   }
@@ -86,6 +87,16 @@ export class ActivityDispatcher {
     this.deliver(recipient.id, { ...directMessageReceived({ ...common, account: recipient, customer: sender }) });
   }
 
+  /** The valid v2 webhooks with an Account Activity subscription of `userId`: where its activity is delivered. */
+  private webhooksFor(userId: string): XaaWebhook[] {
+    const targets: XaaWebhook[] = [];
+    for (const [webhookId, subscribed] of this.state.subscriptions) {
+      const webhook = this.xaa.webhooks.get(webhookId);
+      if (subscribed.has(userId) && webhook?.valid) targets.push(webhook);
+    }
+    return targets;
+  }
+
   list(): PlatformDelivery[] {
     return [...this.sent];
   }
@@ -93,15 +104,15 @@ export class ActivityDispatcher {
   /** Resolves once every delivery started so far has been answered (or failed). */
   async idle(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
-    await this.xaa?.idle();
+    await this.xaa.idle();
   }
 
-  private async send(envName: string, url: string, delivery: Record<string, unknown>): Promise<void> {
+  private async send(webhookId: string, url: string, delivery: Record<string, unknown>): Promise<void> {
     const kind = Object.keys(delivery).find((key) => key.endsWith('_events') || key === 'user_event') ?? 'unknown';
     const events = delivery[kind];
     const entry: PlatformDelivery = {
       sentAt: new Date().toISOString(),
-      envName,
+      webhookId,
       webhookUrl: url,
       kind,
       forUserId: delivery.for_user_id === undefined ? null : String(delivery.for_user_id),
@@ -117,6 +128,6 @@ export class ActivityDispatcher {
     }
     this.sent.unshift(entry);
     if (this.sent.length > 200) this.sent.length = 200;
-    this.logger.info('activity delivered', { envName, url, kind: entry.kind, forUserId: entry.forUserId, webhookStatus: entry.webhookStatus, reason: entry.error });
+    this.logger.info('activity delivered', { webhookId, url, kind: entry.kind, forUserId: entry.forUserId, webhookStatus: entry.webhookStatus, reason: entry.error });
   }
 }

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { sameSecret } from '@crm/secrets';
 import type { PlatformContext } from './context';
-import { Errors, PlatformError } from './errors';
+import { appRefusal, Errors, PlatformError } from './errors';
 import { baseUrl, decodePairs, hmacSha1, parseOAuthHeader, sameSignature, signatureBaseString } from './oauth1';
 import type { CallerSummary } from './request-log';
 import type { RequestToken, UserRecord } from './state';
@@ -167,6 +167,9 @@ export function authenticate(ctx: PlatformContext, required: Requirement): Reque
     if (!satisfies(required, caller)) throw Errors.wrongCredentialKind(`this route needs ${required} credentials, got ${caller.kind}`);
     // The platform's v1.1 routes know OAuth 1.0a user context only: an OAuth 2.0 user token is refused there.
     if (caller.kind === 'user' && caller.scopes && req.originalUrl.startsWith('/1.1/')) throw Errors.wrongCredentialKind('v1.1 routes take OAuth 1.0a user context, not an OAuth 2.0 user token');
+
+    const refusal = ctx.state.appRefusal;
+    if (refusal) throw appRefusal(refusal.kind, refusal.resetAt);
 
     const fault = ctx.state.takeFault(req.method, req.originalUrl.split('?')[0]!);
     if (fault?.status) {

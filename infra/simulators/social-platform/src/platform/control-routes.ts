@@ -115,6 +115,22 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
     res.status(201).json(fault);
   });
 
+  // The app refused as a whole: its monthly usage cap used up, or its credits spent.
+  router.post(`${base}/app-refusal`, (req, res) => {
+    const b = body(req.body);
+    const kind = optional<string>(b, 'kind', 'string');
+    if (kind !== 'usage-capped' && kind !== 'credits-depleted') throw invalid('kind', 'must be usage-capped or credits-depleted');
+    const resetInSeconds = optional<number>(b, 'resetInSeconds', 'number');
+    if (resetInSeconds !== undefined && kind !== 'usage-capped') throw invalid('resetInSeconds', 'applies to usage-capped only');
+    state.appRefusal = { kind, resetAt: resetInSeconds === undefined ? null : Date.now() + resetInSeconds * 1000 };
+    res.status(201).json({ kind, resetAt: state.appRefusal.resetAt === null ? null : new Date(state.appRefusal.resetAt).toISOString() });
+  });
+
+  router.delete(`${base}/app-refusal`, (_req, res) => {
+    state.appRefusal = null;
+    res.status(204).end();
+  });
+
   router.delete(`${base}/faults`, (_req, res) => {
     state.faults.length = 0;
     res.status(204).end();

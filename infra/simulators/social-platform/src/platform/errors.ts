@@ -10,9 +10,36 @@ export class PlatformError extends Error {
     readonly headers: Record<string, string> = {},
     /** Why, for the simulator's request log (the platform's message stays terse, as the real one). */
     readonly reason?: string,
+    /** Answered as it is, on every route: problem details the platform gives whatever the API version (usage cap, depleted credits). */
+    readonly problem?: Record<string, unknown>,
   ) {
     super(message);
   }
+}
+
+/**
+ * The platform refusing the whole app, as problem details: a 429 `usage-capped` once the
+ * monthly cap is used up (with `x-rate-limit-reset` only when a test gives the cycle's end: the
+ * platform documents none), a 402 `credits-depleted` once the prepaid credits are spent.
+ */
+export function appRefusal(kind: 'usage-capped' | 'credits-depleted', resetAt: number | null): PlatformError {
+  if (kind === 'usage-capped') {
+    const headers: Record<string, string> = resetAt === null ? {} : { 'x-rate-limit-reset': String(Math.floor(resetAt / 1000)) };
+    return new PlatformError(429, 0, 'Usage cap exceeded: Monthly product cap', headers, 'usage cap switched on by a test', {
+      title: 'UsageCapExceeded',
+      detail: 'Usage cap exceeded: Monthly product cap',
+      type: 'https://api.x.com/2/problems/usage-capped',
+      status: 429,
+      period: 'Monthly',
+      scope: 'Product',
+    });
+  }
+  return new PlatformError(402, 0, 'Your enrolled account does not have any credits to fulfill this request.', {}, 'credits depleted by a test', {
+    title: 'CreditsDepleted',
+    detail: 'Your enrolled account does not have any credits to fulfill this request.',
+    type: 'https://api.x.com/2/problems/credits-depleted',
+    status: 402,
+  });
 }
 
 /** The platform's usual errors. */
@@ -39,6 +66,10 @@ export function platformErrorHandler(onUnexpected: (error: unknown) => void): Er
     }
     if (error instanceof PlatformError) {
       res.locals.rejection = error.reason ?? error.message;
+      if (error.problem) {
+        res.set(error.headers).status(error.status).json(error.problem);
+        return;
+      }
       res.set(error.headers).status(error.status).json({ errors: [{ code: error.code, message: error.message }] });
       return;
     }

@@ -5,8 +5,8 @@ import { param } from './authn';
 import type { PlatformContext } from './context';
 import { CONSENT_PAGE_POLICY, escapeHtml, page } from './pages';
 
-/** Authorization codes not exchanged within this time are refused (the platform: 30 seconds to minutes; kept generous here). */
-const CODE_TTL_MS = 10 * 60_000;
+/** Authorization codes not exchanged within this time are refused: the platform documents 30 seconds. */
+const CODE_TTL_MS = 30_000;
 
 /** The scopes the platform knows for user context. */
 export const OAUTH2_SCOPES = [

@@ -135,10 +135,10 @@ describe('the simulated platform checks OAuth 1.0a signatures itself', () => {
 
   it('insists on the credential kind each route needs (user context vs bearer)', async () => {
     const token = await userToken('@signer_kind');
-    const list = `${base}/1.1/account_activity/all/test/webhooks.json`;
+    const list = `${base}/2/webhooks`;
     const asUser = await http.get(list, { headers: { authorization: oauthHeader('GET', list, [], { token }) } });
     expect(asUser.status).toBe(403);
-    expect(asUser.data.errors[0].code).toBe(220);
+    expect(asUser.data).toMatchObject({ title: 'Forbidden', status: 403 });
 
     const basic = `Basic ${Buffer.from(`${KEY}:${SECRET}`).toString('base64')}`;
     const issued = await http.post(`${base}/oauth2/token`, 'grant_type=client_credentials', { headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' } });
@@ -147,6 +147,16 @@ describe('the simulated platform checks OAuth 1.0a signatures itself', () => {
     expect(asApp.status).toBe(403);
     expect(asApp.data.errors[0].code).toBe(220);
     expect((await http.get(list, { headers: { authorization: `Bearer ${issued.data.access_token}` } })).status).toBe(200);
+  });
+
+  it("takes only the platform's webhook URLs by default: HTTPS without a port", async () => {
+    const basic = `Basic ${Buffer.from(`${KEY}:${SECRET}`).toString('base64')}`;
+    const token = (await http.post(`${base}/oauth2/token`, 'grant_type=client_credentials', { headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' } })).data.access_token as string;
+    for (const url of ['http://hooks.example.com/webhooks', 'https://hooks.example.com:8443/webhooks']) {
+      const refused = await http.post(`${base}/2/webhooks`, { url }, { headers: { authorization: `Bearer ${token}` } });
+      expect(refused.status).toBe(400);
+      expect(refused.data).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', detail: 'url must be an HTTPS URL without a port' });
+    }
   });
 
   it('refuses the app token for wrong app credentials (403, code 99) and unsigned calls (400, code 215)', async () => {
@@ -255,8 +265,9 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
 
     const otherId = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_other' })).data.id_str as string;
     const reposted = await v2(other, 'POST', `/2/users/${otherId}/retweets`, { tweet_id: first.data.data.id });
-    expect(reposted.data).toEqual({ data: { id: expect.stringMatching(/^[0-9]+$/), retweeted: true } });
-    expect(reposted.data.data.id).not.toBe(first.data.data.id);
+    // The repost's own id is in `rest_id`, as the platform's reference has it.
+    expect(reposted.data).toEqual({ data: { rest_id: expect.stringMatching(/^[0-9]+$/), retweeted: true } });
+    expect(reposted.data.data.rest_id).not.toBe(first.data.data.id);
 
     await http.post(`${base}/control/platform/tokens/revoke`, { user: '@v2_other' });
     const revoked = await v2(other, 'GET', '/2/users/me');
@@ -357,7 +368,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     const stranger = await account('v2r_stranger');
     for (const target of [friend, stranger]) await call(me.token, 'POST', `/2/users/${me.id}/following`, { target_user_id: target.id });
     const original = await postAs(friend.token, 'worth sharing');
-    const repost = (await call(me.token, 'POST', `/2/users/${me.id}/retweets`, { tweet_id: original })).data.data.id as string;
+    const repost = (await call(me.token, 'POST', `/2/users/${me.id}/retweets`, { tweet_id: original })).data.data.rest_id as string;
     await postAs((await account('v2r_unfollowed')).token, 'not on my timeline');
 
     const home = await get(me.token, `/2/users/${me.id}/timelines/reverse_chronological?tweet.fields=referenced_tweets,public_metrics&expansions=referenced_tweets.id.author_id`);

@@ -59,13 +59,6 @@ export interface Settings {
   endSleepTime: number | null;
 }
 
-export interface Webhook {
-  id: string;
-  url: string;
-  valid: boolean;
-  createdAt: number;
-}
-
 export interface RequestToken {
   secret: string;
   callback: string;
@@ -118,10 +111,12 @@ export class PlatformState {
   readonly requestTokens = new Map<string, RequestToken>();
   readonly accessTokens = new Map<string, AccessToken>();
   readonly bearerTokens = new Set<string>();
+  /** The app refused as a whole on every API route (its usage cap used up, or its credits), until a test lifts it. */
+  appRefusal: { kind: 'usage-capped' | 'credits-depleted'; resetAt: number | null } | null = null;
   readonly authorizationCodes = new Map<string, AuthorizationCode>();
   readonly oauth2AccessTokens = new Map<string, OAuth2Token>();
   readonly oauth2RefreshTokens = new Map<string, OAuth2Token>();
-  readonly webhooks = new Map<string, Webhook[]>();
+  /** Account Activity subscriptions: the ids of the users subscribed on each v2 webhook (by its id; the webhooks themselves are the XAA hub's, shared). */
   readonly subscriptions = new Map<string, Set<string>>();
   readonly posts = new Map<string, Post>();
   readonly directMessages = new Map<string, DirectMessage>();
@@ -227,16 +222,6 @@ export class PlatformState {
   canSee(viewerId: string, authorId: string): boolean {
     const author = this.users.get(authorId);
     return !author?.protected || viewerId === authorId || this.setOf(this.following, viewerId).has(authorId);
-  }
-
-  /** The subscribed environments of an account whose webhook is valid: where its activity is delivered. */
-  webhooksFor(userId: string): { envName: string; webhook: Webhook }[] {
-    const targets: { envName: string; webhook: Webhook }[] = [];
-    for (const [envName, subscribed] of this.subscriptions) {
-      if (!subscribed.has(userId)) continue;
-      for (const webhook of this.webhooks.get(envName) ?? []) if (webhook.valid) targets.push({ envName, webhook });
-    }
-    return targets;
   }
 
   /** Takes the first fault that matches the request, counting it down. */

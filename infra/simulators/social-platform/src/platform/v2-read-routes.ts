@@ -186,6 +186,17 @@ function dmRoutes(router: Router, ctx: PlatformContext): void {
       ),
     );
   });
+  // Deletes a DM event the caller sent (the platform: "if owned by the authenticated user").
+  router.delete('/2/dm_events/:event_id', user, async (req, res) => {
+    requireScopes(res, 'dm.read', 'dm.write');
+    const me = actingUser(res);
+    const id = pathId(req, 'event_id');
+    const dm = visible(me).find((d) => d.id === id);
+    if (!dm) throw new PlatformError(404, 0, `Could not find DM event with id: [${id}].`, {}, 'no such DM visible to the caller');
+    if (dm.senderId !== me.id) throw new PlatformError(403, 0, 'You are not allowed to delete this DM event: the authenticated user did not send it.', {}, 'not the sender');
+    state.directMessages.delete(id);
+    await answer(res, 200, { data: { deleted: true } });
+  });
   router.get('/2/dm_events/:event_id', user, async (req, res) => {
     requireScopes(res, 'dm.read', 'tweet.read', 'users.read');
     const id = pathId(req, 'event_id');

@@ -85,7 +85,7 @@ function postRoutes(router: Router, ctx: PlatformContext): void {
   router.post('/2/users/:id/retweets', user, async (req, res) => {
     requireScopes(res, 'tweet.write');
     const { value: made, announce } = repost(ctx, pathUser(req, res), postOf(idIn(bodyOf(req).tweet_id, 'tweet_id')));
-    await answer(res, 200, { data: { id: made.id, retweeted: true } });
+    await answer(res, 200, { data: { retweeted: true, rest_id: made.id } }); // the repost's own id is `rest_id`
     announce();
   });
   router.delete('/2/users/:id/retweets/:sourceId', user, async (req, res) => {

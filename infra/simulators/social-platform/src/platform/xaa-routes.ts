@@ -23,6 +23,10 @@ export const v2ErrorHandler: ErrorRequestHandler = (error, _req, res, next) => {
     return;
   }
   res.locals.rejection = error.reason ?? error.message;
+  if (error.problem) {
+    res.set(error.headers).status(error.status).json(error.problem);
+    return;
+  }
   const type = error.status === 400 ? 'https://api.x.com/2/problems/invalid-request' : 'about:blank';
   res
     .set(error.headers)
@@ -66,9 +70,14 @@ async function crc(ctx: PlatformContext, webhook: XaaWebhook): Promise<void> {
 
 function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void {
   const app = authenticate(ctx, 'app');
-  router.post('/2/webhooks', app, async (req, res) => {
+  // Registering, re-checking and deleting take the app's bearer token or a user context; listing the bearer token.
+  const appOrUser = authenticate(ctx, 'user-or-app');
+  router.post('/2/webhooks', appOrUser, async (req, res) => {
     const url = (req.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) throw invalid('url must be an http(s) URL');
+    // The platform's rule: HTTPS on the default port. The local stack and tests serve http on a port.
+    if (!ctx.config.WEBHOOK_HTTP_ALLOWED && (new URL(url).protocol !== 'https:' || new URL(url).port !== '')) throw invalid('url must be an HTTPS URL without a port');
+    if (hub.webhooks.size >= ctx.config.WEBHOOK_LIMIT) throw new PlatformError(403, 0, `The application has ${ctx.config.WEBHOOK_LIMIT} webhook${ctx.config.WEBHOOK_LIMIT === 1 ? '' : 's'}, its limit.`, {}, 'webhook limit');
     const webhook: XaaWebhook = { id: hub.newId(), url, valid: false, createdAt: Date.now() };
     await crc(ctx, webhook);
     hub.webhooks.set(webhook.id, webhook);
@@ -79,13 +88,14 @@ function webhookRoutes(router: Router, ctx: PlatformContext, hub: XaaHub): void 
     await answer(res, 200, { data, meta: { result_count: data.length } });
   });
   router.post('/2/webhooks/replay', app, async (req, res) => replay(ctx, hub, req, res));
-  router.put('/2/webhooks/:id', app, async (req, res) => {
+  router.put('/2/webhooks/:id', appOrUser, async (req, res) => {
     await crc(ctx, webhookOf(hub, req));
     await answer(res, 200, { data: { valid: true } });
   });
-  router.delete('/2/webhooks/:id', app, async (req, res) => {
+  router.delete('/2/webhooks/:id', appOrUser, async (req, res) => {
     const webhook = webhookOf(hub, req);
     hub.webhooks.delete(webhook.id);
+    ctx.state.subscriptions.delete(webhook.id); // its Account Activity subscriptions go with it
     await answer(res, 200, { data: { deleted: true } });
   });
 }

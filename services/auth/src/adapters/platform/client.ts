@@ -2,7 +2,8 @@ import axios, { type AxiosResponse } from 'axios';
 import { cleanJson } from '@crm/contracts';
 import { registerSecret, type Logger } from '@crm/logging';
 import type { PlatformRequest } from '../../domain/actions';
-import { ConfigurationError, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited } from '../../domain/platform-errors';
+import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../../domain/platform-errors';
+import { platformRefusals } from '../metrics';
 import { basicCredentials, encodeParameters, OAuth1Signer, type TokenPair } from './oauth1';
 
 /** Whose credentials sign the call. */
@@ -51,6 +52,12 @@ function parseBody(response: AxiosResponse<string>): unknown {
  * problem details (`{title, detail, type, status}`, maybe with `errors: [{message}]` or
  * `errors: [{detail}]` naming the parameter) the most specific message and the problem's title.
  */
+/** The last segment of a v2 problem's `type` URI (`https://api.x.com/2/problems/usage-capped` → `usage-capped`), or null. */
+export function problemTypeOf(data: unknown): string | null {
+  const type = (data as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? (type.split('/').pop() ?? null) : null;
+}
+
 export function platformErrorOf(data: unknown): { code: number | null; message: string; problem: string | null } {
   const answer = data as { errors?: { code?: unknown; message?: unknown; detail?: unknown }[]; title?: unknown; detail?: unknown; type?: unknown; error?: unknown; error_description?: unknown } | null;
   const problem = typeof answer?.title === 'string' && typeof answer.type === 'string' ? answer.title : null;
@@ -174,9 +181,21 @@ export class PlatformClient {
     this.options.logger.debug('platform call', { method: request.method, path: request.path, status: response.status, ms: Date.now() - started });
     if (response.status >= 200 && response.status < 300) return { status: response.status, data: body };
     const { code, message, problem } = platformErrorOf(body);
+    const reset = Number(response.headers['x-rate-limit-reset']);
+    const resetAt = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : null;
+    const problemType = problemTypeOf(body);
+    // A usage cap is a 429 too, but not one a retry in 15 minutes cures: told apart by its problem type.
+    if (response.status === 429 && problemType === 'usage-capped') {
+      platformRefusals.labels('usage_capped').inc();
+      throw new UsageCapped(resetAt);
+    }
+    if (response.status === 402 || problemType === 'credits-depleted') {
+      platformRefusals.labels('credits_depleted').inc();
+      throw new CreditsDepleted();
+    }
     if (response.status === 429) {
-      const reset = Number(response.headers['x-rate-limit-reset']);
-      throw new RateLimited(new Date(Number.isFinite(reset) && reset > 0 ? reset * 1000 : Date.now() + 60_000));
+      platformRefusals.labels('rate_limited').inc();
+      throw new RateLimited(resetAt ?? new Date(Date.now() + 60_000));
     }
     if (response.status >= 500) throw new PlatformFailed(response.status, code, `the platform failed (${response.status}): ${message}`);
     throw new PlatformRejected(response.status, code, message, problem);
