@@ -15,13 +15,12 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { LOCAL_DEV } from '@crm/config';
-import { freshDatabase, freshVirtualHost, testPool, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { freePort, freshDatabase, freshVirtualHost, testPool, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { directMessageReceived, serializeLikePlatform } from '../simulators/social-platform/src/deliveries';
 import { sign, SIGNATURE_HEADER } from '../../libs/webhook-signature/src';
 
@@ -49,16 +48,6 @@ function readOptions(argv: string[]): Options {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Service {
   name: string;

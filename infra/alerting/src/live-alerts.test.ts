@@ -15,14 +15,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { parse, stringify } from 'yaml';
 import { Exchanges, RawActivity, SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { requeueExchangeName } from '@crm/messaging';
-import { waitFor } from '@crm/testing';
+import { freePort, waitFor } from '@crm/testing';
 import { dmDelivery, dmEvent, rawActivity, userObject } from '@crm/ticketing/src/testing/deliveries';
 import { apiClient, ticketingUnderTest, type TicketingUnderTest } from '@crm/ticketing/src/testing/harness';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -63,16 +62,6 @@ function quickRules(): string {
   return stringify(rules);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `data` of an answer of Prometheus' HTTP API. */
 async function prometheusData<T>(route: string, params: Record<string, string> = {}): Promise<T> {

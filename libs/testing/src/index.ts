@@ -1,4 +1,4 @@
 export { amqpUrl, databaseServerUrl, freshVirtualHost, type TestVirtualHost } from './environment';
-export { startPrivateBroker, type PrivateBroker } from './private-broker';
+export { freePort, startPrivateBroker, type PrivateBroker } from './private-broker';
 export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, testPool, testClient, type TestDatabase } from './helpers';
 export { browserSession } from './browser';

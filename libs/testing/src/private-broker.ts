@@ -35,7 +35,8 @@ function sbinDirectory(): string {
   return join(root, installed.sort().pop()!, 'sbin');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (on loopback), for a server a test starts. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -7,7 +7,7 @@ import { startAuth } from '@crm/auth/src/service';
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { freePort, freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
 import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { startStack as startTrackingStack, TOKEN as TRACKING_TEST_TOKEN, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -116,14 +116,6 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
   return { authUrl: `http://127.0.0.1:${auth.port}`, ticketingUrl: `http://127.0.0.1:${ticketing.port}`, socialUrl, ticketing, authConfig };
 }
 
-/** A free port, so the console's own address is known before auth (which redirects to it) starts. */
-async function freePort(): Promise<number> {
-  const probe = await listen((await import('express')).default(), 0, '127.0.0.1');
-  const port = portOf(probe);
-  await closeServer(probe);
-  return port;
-}
-
 /**
  * The stack, with the console holding a credential of scope sessions:issue only (made in auth's
  * store, as `pnpm start` does): everything else it does, it does with the agent's session.
@@ -140,6 +132,7 @@ export async function startConsoleStack(options: StackOptions = {}): Promise<Con
   };
   try {
     databases.push(...(await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')])));
+    // The console's own address is known before auth (which redirects to it) starts.
     const port = await freePort();
     const urls = await startSocialSide(tracking.amqpUrl, databases, stops, `http://127.0.0.1:${port}`, options);
     const credentials = credentialsOf(urls.authConfig);
