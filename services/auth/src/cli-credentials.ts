@@ -1,11 +1,11 @@
 /** `cli credentials create|list|revoke`: the CRM's API credentials (see cli.ts). */
 import { parseArgs } from 'node:util';
 import { isScope } from '@crm/access';
-import { CredentialRevoked, Exchanges, SCOPES, SYSTEM_TOPOLOGY, TRACKING_CLIENT_ID_PATTERN, type Scope } from '@crm/contracts';
-import { createPool, ensureDatabase, migrate } from '@crm/db';
+import { SCOPES, TRACKING_CLIENT_ID_PATTERN, type Scope } from '@crm/contracts';
+import { createPool, ensureDatabase, migrate, withTransaction, type Pool } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { ApiCredentialStore, type CredentialSpec } from './adapters/api-credentials';
+import { AuthEvents } from './adapters/events';
 import type { CliIo } from './cli-commands';
 import type { AuthConfig } from './config';
 import { MIGRATIONS_DIR } from './service';
@@ -43,29 +43,29 @@ export function credentialSpec(values: { name?: string; scopes?: string; account
   };
 }
 
-/** Tells every service on `access.events` that a credential is revoked, so their caches forget it now; false when the broker could not be reached. */
-async function announceRevocation(config: AuthConfig, logger: Logger, id: string): Promise<boolean> {
-  const broker = new Broker({ url: config.AMQP_URL, name: 'auth-cli', logger });
-  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
-  try {
-    await publisher.publish(Exchanges.accessEvents, '', makeEnvelope(CredentialRevoked, 'auth', { id }), { timeoutMs: 5_000 });
-    return true;
-  } catch (error) {
-    logger.warn('could not announce the revocation; services forget the credential within CREDENTIAL_CACHE_TTL_MS', { reason: (error as Error).message });
-    return false;
-  } finally {
-    await publisher.close().catch(() => undefined);
-    await broker.close().catch(() => undefined);
-  }
+/**
+ * Revokes a credential and, in the same transaction, puts its announcement in auth's outbox:
+ * the running auth's relay publishes it on `access.events` (within OUTBOX_RELAY_INTERVAL_MS),
+ * whichever broker the CLI could reach, so it is never lost. False when there is no such
+ * credential or it was revoked already.
+ */
+function revokeAndAnnounce(pool: Pool, store: ApiCredentialStore, id: string): Promise<boolean> {
+  // The CLI has no relay to kick: the running auth's relays on its own.
+  const events = new AuthEvents(pool, { kick: async () => undefined });
+  return withTransaction(pool, async (client) => {
+    const revoked = await store.revoke(id, client);
+    if (revoked) await events.credentialRevoked(client, { id });
+    return revoked;
+  });
 }
 
 interface RunContext {
   store: ApiCredentialStore;
-  announce: (id: string) => Promise<boolean>;
+  revoke: (id: string) => Promise<boolean>;
   print: (value: unknown) => void;
 }
 
-async function run({ store, announce, print }: RunContext, verb: string | undefined, values: Record<string, string | undefined>, target: string | undefined): Promise<number> {
+async function run({ store, revoke, print }: RunContext, verb: string | undefined, values: Record<string, string | undefined>, target: string | undefined): Promise<number> {
   switch (verb) {
     case 'create': {
       const { credential, token } = await store.create(credentialSpec(values));
@@ -77,8 +77,8 @@ async function run({ store, announce, print }: RunContext, verb: string | undefi
       return 0;
     case 'revoke': {
       if (!target || !CREDENTIAL_ID.test(target)) throw new UsageError('credentials revoke needs a credential id (16 letters and digits)');
-      const revoked = await store.revoke(target);
-      print({ id: target, revoked, ...(revoked ? { announced: await announce(target) } : {}) });
+      const revoked = await revoke(target);
+      print({ id: target, revoked, ...(revoked ? { announcement: 'queued: auth announces it on access.events within OUTBOX_RELAY_INTERVAL_MS' } : {}) });
       return revoked ? 0 : 1;
     }
     default:
@@ -104,7 +104,8 @@ export async function runCredentialsCli(argv: string[], config: AuthConfig, logg
   await migrate(config.DATABASE_URL, MIGRATIONS_DIR, logger);
   const pool = createPool(config.DATABASE_URL, { max: 1, applicationName: 'auth-cli' });
   try {
-    const context = { store: new ApiCredentialStore(pool), announce: (id: string) => announceRevocation(config, logger, id), print: (value: unknown) => io.out(JSON.stringify(value, null, 2)) };
+    const store = new ApiCredentialStore(pool);
+    const context = { store, revoke: (id: string) => revokeAndAnnounce(pool, store, id), print: (value: unknown) => io.out(JSON.stringify(value, null, 2)) };
     return await run(context, verb, parsed.values, target);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

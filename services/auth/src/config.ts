@@ -57,7 +57,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       XAA_REPLAY_MIN_START_AGE_SECONDS: wholeNumber(0)({ default: 31 * 60, desc: "The platform's rule: a replay's start must be at least this old; a window too recent waits until it is." }),
       XAA_REPLAY_MIN_END_AGE_SECONDS: wholeNumber(0)({ default: 10 * 60, desc: "The platform's rule: a replay's end must be at least this old." }),
       XAA_REPLAY_BUSY_RETRY_SECONDS: wholeNumber(1)({ default: 300, desc: 'When the platform is running another replay job (one at a time), how long a window waits before it is asked for again.' }),
-      OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often announcements left in the outbox (broker down, a crash before the publish) are published again.' }),
+      OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: "How often the outbox is relayed: announcements left there (broker down, a crash before the publish) and those the CLI queued (a credential's revocation)." }),
     },
     env,
   );

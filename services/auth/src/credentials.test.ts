@@ -54,7 +54,7 @@ describe('the credentials CLI', () => {
     expect(JSON.stringify(listed.out)).not.toContain('secret');
     expect(JSON.stringify(listed.out)).not.toContain(token);
 
-    expect((await cli('credentials', 'revoke', made.out.id as string)).out).toEqual({ id: made.out.id, revoked: true, announced: true });
+    expect((await cli('credentials', 'revoke', made.out.id as string)).out).toEqual({ id: made.out.id, revoked: true, announcement: expect.stringContaining('queued') });
     expect((await cli('credentials', 'revoke', made.out.id as string)).code).toBe(1);
     const after = (await cli('credentials', 'list')).out.items as Record<string, unknown>[];
     expect(after.find((entry) => entry.id === made.out.id)?.revokedAt).toEqual(expect.any(String));

@@ -239,7 +239,9 @@ describe('ending a session', () => {
     for (const token of sessions) expect((await as(token).get('/v1/accounts')).status).toBe(200);
     const out: string[] = [];
     await runCli(['credentials', 'revoke', agent.id], h.config, testLogger(), { out: (line) => out.push(line), err: () => undefined });
-    expect(JSON.parse(out.join('\n'))).toEqual({ id: agent.id, revoked: true, announced: true });
+    expect(JSON.parse(out.join('\n'))).toEqual({ id: agent.id, revoked: true, announcement: expect.stringContaining('queued') });
+    // The CLI queued it in auth's outbox; the running auth's relay announces it.
+    await waitFor(() => announced.includes(agent.id), { what: 'the revocation announced on access.events', timeoutMs: 5_000 });
     for (const token of sessions) {
       expect(await verify(token)).toBeNull();
       expect((await refusedOnceForgotten(token))!.status).toBe(401);

@@ -1,6 +1,6 @@
 import { hashSecret, newApiToken, parseApiToken } from '@crm/access';
 import type { CredentialGrant, Scope } from '@crm/contracts';
-import type { Pool } from '@crm/db';
+import type { Pool, PoolClient } from '@crm/db';
 import { sameSecret } from '@crm/secrets';
 
 interface CredentialRow {
@@ -65,8 +65,8 @@ export class ApiCredentialStore {
   }
 
   /** Revokes a credential at once; false when there is no such credential or it was revoked already. */
-  async revoke(id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE api_credentials SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+  async revoke(id: string, client: Pick<PoolClient, 'query'> = this.pool): Promise<boolean> {
+    const { rowCount } = await client.query('UPDATE api_credentials SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
     return rowCount === 1;
   }
 

@@ -37,7 +37,7 @@ export interface ConsoleStack {
 
 export interface Credentials {
   create(spec: { name: string; scopes: string[]; accountIds?: string[]; trackingClientIds?: string[] }): Promise<{ id: string; token: string }>;
-  /** `cli credentials revoke <id>`: revokes it and announces it on access.events. */
+  /** `cli credentials revoke <id>`: revokes it; the running auth announces it on access.events. */
   revoke(id: string): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ function credentialsOf(authConfig: AuthConfig): Credentials {
     },
     async revoke(id) {
       const revoked = await cli(['revoke', id]);
-      if (revoked.announced !== true) throw new Error(`the revocation of ${id} was not announced`);
+      if (revoked.revoked !== true) throw new Error(`${id} was not revoked`);
     },
   };
 }
