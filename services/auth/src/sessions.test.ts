@@ -197,6 +197,14 @@ describe('launch links (b)', () => {
     expect(await verify(token)).toBeNull();
   });
 
+  it('opens one session per link id, whichever console replica asks: the second is 409 launch_link_used', async () => {
+    const launch = { ticketId: randomUUID(), linkId: `link_${randomUUID().slice(0, 8)}` };
+    expect((await as(consoleToken).post('/v1/sessions', { launch })).status).toBe(201);
+    const again = await as(consoleToken).post('/v1/sessions', { launch });
+    expect({ status: again.status, code: again.data.error.code }).toEqual({ status: 409, code: 'launch_link_used' });
+    expect((await as(consoleToken).post('/v1/sessions', { launch: { ...launch, linkId: `${launch.linkId}x` } })).status).toBe(201);
+  });
+
   it('refuses a ticket id that is not one, and a lifetime out of range', async () => {
     expect((await as(consoleToken).post('/v1/sessions', { launch: { ticketId: '../1' } })).data.error.code).toBe('invalid_request');
     expect((await as(consoleToken).post('/v1/sessions', { launch: { ticketId: randomUUID() }, ttlSeconds: 30_000 })).status).toBe(400);

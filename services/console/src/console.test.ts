@@ -359,8 +359,10 @@ describe('a launch session', () => {
     const info = (await (await fetch(`${consoleUrl()}/api/session`, { headers: { cookie } })).json()) as { csrfToken: string; ticketId: string };
     expect(info.ticketId).toBe(tickets.a);
     launch = { cookie, csrf: info.csrfToken, setCookie };
-    // Single use.
-    expect((await fetch(url, { redirect: 'manual' })).status).toBe(401);
+    // Single use (auth keeps the link's id, so another console replica refuses it too).
+    const reused = await fetch(url, { redirect: 'manual' });
+    expect(reused.status).toBe(401);
+    expect(((await reused.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'invalid_launch', message: 'this launch link was used already; open the ticket again from the CRM' });
   });
 
   it('lives no longer than its session, in a SameSite=None cookie (the CRM frames it)', () => {

@@ -14,7 +14,7 @@ export type NewSession = {
 } & (
   | { kind: 'credential'; credentialId: string }
   | { kind: 'bootstrap'; bootstrapSha256: string; scopes: Scope[] }
-  | { kind: 'launch'; scopes: Scope[]; ticketIds: string[] }
+  | { kind: 'launch'; scopes: Scope[]; ticketIds: string[]; linkId: string | null }
 );
 
 /** A live session whose secret matched, with its credential's current row when it has one. */
@@ -57,11 +57,16 @@ const NO_SUCH_HASH = hashSecret('no such session');
 export class SessionStore {
   constructor(private readonly pool: Pool) {}
 
-  /** Stores a new session under `id` (its token `crs_<id>_<secret>`, made with newApiToken('session')); only the secret's sha256 is kept. */
-  async create(session: NewSession, id: string, secret: string): Promise<{ expiresAt: Date }> {
+  /**
+   * Stores a new session under `id` (its token `crs_<id>_<secret>`, made with newApiToken('session'));
+   * only the secret's sha256 is kept. Null when it is a launch link's and that link opened a session already.
+   */
+  async create(session: NewSession, id: string, secret: string): Promise<{ expiresAt: Date } | null> {
     const { rows } = await this.pool.query<{ expires_at: Date }>(
-      `INSERT INTO sessions (id, secret_sha256, kind, credential_id, bootstrap_sha256, principal_id, principal_name, scopes, ticket_ids, issued_by, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => $11)) RETURNING expires_at`,
+      `INSERT INTO sessions (id, secret_sha256, kind, credential_id, bootstrap_sha256, principal_id, principal_name, scopes, ticket_ids, issued_by, expires_at, launch_link_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => $11), $12)
+       ON CONFLICT (launch_link_id) WHERE launch_link_id IS NOT NULL DO NOTHING
+       RETURNING expires_at`,
       [
         id,
         hashSecret(secret),
@@ -74,9 +79,10 @@ export class SessionStore {
         session.kind === 'launch' ? session.ticketIds : null,
         session.issuedBy,
         session.ttlSeconds,
+        session.kind === 'launch' ? session.linkId : null,
       ],
     );
-    return { expiresAt: rows[0]!.expires_at };
+    return rows[0] ? { expiresAt: rows[0].expires_at } : null;
   }
 
   /** The session when its secret matches and it has neither ended nor expired; null otherwise. */

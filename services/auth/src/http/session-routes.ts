@@ -5,7 +5,7 @@ import type { SessionService } from '../operations/sessions';
 import { bodyOf } from './params';
 
 /** What the document lets through as a body of POST /v1/sessions (one of two shapes; checked before the route runs). */
-type IssueBody = { subjectToken: string; clientAddress: string; ttlSeconds?: number } | { launch: { ticketId: string }; ttlSeconds?: number };
+type IssueBody = { subjectToken: string; clientAddress: string; ttlSeconds?: number } | { launch: { ticketId: string; linkId?: string }; ttlSeconds?: number };
 
 /** A session holds no right to make sessions, whatever its scopes: only the console's own credential issues them. */
 const notASession: RequestHandler = (req, _res, next) => {
@@ -22,7 +22,7 @@ export function sessionRoutes(router: Router, sessions: SessionService): void {
   router.post('/v1/sessions', requireScope('sessions:issue'), notASession, async (req, res) => {
     const body = bodyOf(req) as IssueBody;
     const issuer = principalOf(req);
-    const issued = 'launch' in body ? await sessions.launch({ ticketId: body.launch.ticketId, ttlSeconds: body.ttlSeconds }, issuer) : await sessions.signIn(body, issuer);
+    const issued = 'launch' in body ? await sessions.launch({ ticketId: body.launch.ticketId, linkId: body.launch.linkId, ttlSeconds: body.ttlSeconds }, issuer) : await sessions.signIn(body, issuer);
     res.status(201).set('cache-control', 'no-store').json(issued);
   });
 

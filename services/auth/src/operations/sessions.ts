@@ -38,6 +38,14 @@ export class TooManyFailedSignIns extends Error {
   }
 }
 
+/** The launch link opened a session already (on this console replica or another): a link opens one. */
+export class LaunchLinkUsed extends Error {
+  override name = 'LaunchLinkUsed';
+  constructor() {
+    super('this launch link opened a session already; open the ticket again from the CRM');
+  }
+}
+
 /** The lifetime asked for is outside 60..SESSION_MAX_TTL_SECONDS. */
 export class InvalidSessionTtl extends Error {
   override name = 'InvalidSessionTtl';
@@ -117,11 +125,12 @@ export class SessionService {
   }
 
   /** A launch link's session: reading and answering one ticket (ticketing checks which). */
-  async launch(request: { ticketId: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
+  async launch(request: { ticketId: string; linkId?: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
     const ttlSeconds = this.ttl(request.ttlSeconds, DEFAULT_LAUNCH_TTL_SECONDS);
     const made = newApiToken('session');
     const grant = launchGrant(made.id, request.ticketId);
-    return this.issue(made, { kind: 'launch', scopes: grant.scopes, ticketIds: [request.ticketId], principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, grant);
+    const session = { kind: 'launch' as const, scopes: grant.scopes, ticketIds: [request.ticketId], linkId: request.linkId ?? null, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds };
+    return this.issue(made, session, grant);
   }
 
   /** Ends a session at once and announces it (`auth.credential.revoked.v1 {id}` on access.events, through the outbox); false when it had ended or expired. */
@@ -180,7 +189,9 @@ export class SessionService {
   }
 
   private async issue({ id, secret, token }: NewApiToken, session: NewSession, grant: Omit<CredentialGrant, 'sessionId'>): Promise<IssuedSession> {
-    const { expiresAt } = await this.deps.store.create(session, id, secret);
+    const stored = await this.deps.store.create(session, id, secret);
+    if (!stored) throw new LaunchLinkUsed();
+    const { expiresAt } = stored;
     this.deps.logger.info('session issued', { sessionId: id, kind: session.kind, principalId: session.principalId, issuedBy: session.issuedBy });
     return { token, expiresAt: expiresAt.toISOString(), grant: { ...grant, sessionId: id } };
   }

@@ -22,11 +22,6 @@ export interface LaunchSettings {
  */
 export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream, launch: LaunchSettings): void {
   const session = sealer.settings;
-  const used = new Map<string, number>();
-  const forgetExpired = () => {
-    const now = Date.now() / 1000;
-    for (const [id, exp] of used) if (exp < now) used.delete(id);
-  };
 
   app.post('/v1/launch-links', requireBearerToken(launch.crmTokens), (req, res) => {
     const ticketId = (req.body as { ticketId?: unknown } | undefined)?.ticketId;
@@ -39,10 +34,8 @@ export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream
   app.get('/launch', async (req, res) => {
     const claims = verify(session.secret, 'launch', typeof req.query.token === 'string' ? req.query.token : undefined);
     if (!claims || typeof claims.ticketId !== 'string') throw new HttpError(401, 'invalid_launch', 'this launch link is not valid or has expired; open the ticket again from the CRM');
-    forgetExpired();
-    if (used.has(claims.jti)) throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
-    used.set(claims.jti, claims.exp);
-    const issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId }, ttlSeconds: launch.sessionTtlSeconds });
+    // auth opens one session per link (its id), whichever console replica is asked.
+    const issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId, linkId: claims.jti }, ttlSeconds: launch.sessionTtlSeconds });
     setSessionCookie(res, sealer, issued, claims.ticketId);
     res.redirect(303, `/embed/tickets/${encodeURIComponent(claims.ticketId)}`);
   });

@@ -122,6 +122,7 @@ export async function issueSession(auth: Upstream, settings: SessionSettings, bo
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
   if (answer.status === 429) throw tooManyRequests(answer, 'too_many_failures');
   if (answer.status === 401 && 'subjectToken' in body) throw new HttpError(401, 'invalid_credential', 'this credential is not accepted (unknown, revoked or mistyped); check it and try again');
+  if (answer.status === 409 && error?.code === 'launch_link_used') throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
   if (answer.status === 400) throw new HttpError(400, error?.code ?? 'invalid_request', error?.message ?? 'auth refused the request');
   throw new HttpError(502, 'upstream_unavailable', `auth could not open a session (it answered ${answer.status}); try again shortly`);
 }
