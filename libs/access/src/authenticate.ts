@@ -47,17 +47,17 @@ const challenge = { 'www-authenticate': 'Bearer' };
 /** The path as the client sent it (req.path is relative to where the middleware is mounted), without the query. */
 export const requestPath = (req: Request): string => req.originalUrl.split('?')[0]!.slice(0, 500);
 
-function bootstrapIndex(token: string, tokens: string[]): number {
+/** The position of `token` among configured tokens, or -1; every one is compared, so the time taken does not tell which matched. */
+export function bootstrapIndex(token: string, tokens: readonly string[]): number {
   let found = -1;
-  // Every token is compared, so the time taken does not tell which one matched.
   tokens.forEach((known, index) => {
     if (sameSecret(token, known) && found < 0) found = index;
   });
   return found;
 }
 
-/** A limit of `points` per key and minute (0: none). */
-function perMinute(points: number) {
+/** A limit of `points` per key and minute in this process (0: none). */
+export function perMinute(points: number) {
   const limiter = points > 0 ? new RateLimiterMemory({ points, duration: 60 }) : null;
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
   return {

@@ -1,4 +1,4 @@
-export { authenticate, missingScope, principalOf, requireScope, whoAmI, type AuthenticateOptions, type CredentialVerifier } from './authenticate';
+export { authenticate, bootstrapIndex, perMinute, missingScope, principalOf, requireScope, whoAmI, type AuthenticateOptions, type CredentialVerifier } from './authenticate';
 export { appendAudit, auditWrites, type AuditEntry } from './audit';
 export { bootstrapPrincipal, isScope, Principal, sessionIssuerPrincipal } from './principal';
 export { hashSecret, newApiToken, parseApiToken, type NewApiToken, type TokenKind } from './tokens';

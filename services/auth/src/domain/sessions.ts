@@ -1,5 +1,4 @@
 import type { CredentialGrant } from '@crm/contracts';
-import { sameSecret } from '@crm/secrets';
 
 /** The longest subject token a sign-in takes: far above any token the CRM makes. */
 export const MAX_SUBJECT_TOKEN_LENGTH = 512;
@@ -18,25 +17,6 @@ export function sessionTtl(requested: number | undefined, defaultSeconds: number
   if (requested === undefined) return Math.min(defaultSeconds, maxSeconds);
   return Number.isInteger(requested) && requested >= MIN_SESSION_TTL_SECONDS && requested <= maxSeconds ? requested : null;
 }
-
-/** The position (1-based) of `token` among the bootstrap tokens, or 0; every token is compared, so the time taken does not tell which matched. */
-export function bootstrapNumber(token: string, bootstrapTokens: readonly string[]): number {
-  let found = 0;
-  bootstrapTokens.forEach((known, index) => {
-    if (sameSecret(token, known) && found === 0) found = index + 1;
-  });
-  return found;
-}
-
-/** What a session of a bootstrap token holds: admin with no limits, named as the token itself is in the audit. */
-export const bootstrapSessionGrant = (number: number): Omit<CredentialGrant, 'sessionId'> => ({
-  id: `bootstrap-${number}`,
-  name: 'CRM_API_TOKENS bootstrap token',
-  scopes: ['admin'],
-  accountIds: null,
-  trackingClientIds: null,
-  ticketIds: null,
-});
 
 /** What a launch link holds: reading and answering one ticket, nothing else. */
 export const launchGrant = (sessionId: string, ticketId: string): CredentialGrant => ({

@@ -1,11 +1,10 @@
-import { hashSecret, newApiToken, parseApiToken, type NewApiToken, type Principal } from '@crm/access';
+import { bootstrapIndex, bootstrapPrincipal, hashSecret, newApiToken, parseApiToken, perMinute, type NewApiToken, type Principal } from '@crm/access';
 import type { CredentialGrant } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ApiCredentialStore } from '../adapters/api-credentials';
 import type { AuthEvents } from '../adapters/events';
 import type { LiveSession, NewSession, SessionStore } from '../adapters/sessions';
-import { bootstrapNumber, bootstrapSessionGrant, DEFAULT_LAUNCH_TTL_SECONDS, isPresentableToken, launchGrant, sessionTtl } from '../domain/sessions';
+import { DEFAULT_LAUNCH_TTL_SECONDS, isPresentableToken, launchGrant, sessionTtl } from '../domain/sessions';
 
 /** What issuing a session answers: the token (its secret's only copy), when it expires, and the grant it carries. */
 export interface IssuedSession {
@@ -66,23 +65,6 @@ export interface SessionSettings {
 /** Sessions that ended or expired this long ago are deleted by the periodic purge. */
 export const SESSION_RETENTION_SECONDS = 24 * 3_600;
 
-/** Failed sign-ins per client address and minute, in this process (as `authenticate` counts failed authentications). */
-function failureCounter(points: number) {
-  const limiter = points > 0 ? new RateLimiterMemory({ points, duration: 60 }) : null;
-  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-  return {
-    /** The seconds to wait when `address` has used up its failures, else null. */
-    async exhausted(address: string): Promise<number | null> {
-      const state = await limiter?.get(address);
-      return state && state.consumedPoints >= points ? seconds(state.msBeforeNext) : null;
-    },
-    async count(address: string): Promise<void> {
-      // Past the limit consume() rejects; the next sign-in is refused by exhausted() anyway.
-      await limiter?.consume(address).catch(() => undefined);
-    },
-  };
-}
-
 /**
  * Sessions the console asks for (token exchange: the console is the actor, the agent's
  * credential the subject): a sign-in with an agent's credential or a bootstrap token, or a
@@ -90,14 +72,15 @@ function failureCounter(points: number) {
  * the credential's current one, so revoking the credential ends its sessions.
  */
 export class SessionService {
-  private readonly failures: ReturnType<typeof failureCounter>;
+  /** Failed sign-ins per client address and minute, in this process (as `authenticate` counts failed authentications). */
+  private readonly failures: ReturnType<typeof perMinute>;
   private readonly bootstrapHashes: string[];
 
   constructor(
     private readonly deps: { store: SessionStore; credentials: ApiCredentialStore; events: AuthEvents; logger: Logger },
     private readonly settings: SessionSettings,
   ) {
-    this.failures = failureCounter(settings.failuresPerMinute);
+    this.failures = perMinute(settings.failuresPerMinute);
     this.bootstrapHashes = settings.bootstrapTokens.map(hashSecret);
   }
 
@@ -108,16 +91,19 @@ export class SessionService {
     if (blocked !== null) throw new TooManyFailedSignIns(blocked);
     if (!isPresentableToken(request.subjectToken)) throw new InvalidSubjectToken();
 
-    const number = bootstrapNumber(request.subjectToken, this.settings.bootstrapTokens);
-    if (number > 0) {
-      const grant = bootstrapSessionGrant(number);
-      const bootstrapSha256 = this.bootstrapHashes[number - 1]!;
+    const index = bootstrapIndex(request.subjectToken, this.settings.bootstrapTokens);
+    if (index >= 0) {
+      // Admin with no limits, named as the token itself is in the audit (but rate limited: it is no bootstrap token).
+      const { bootstrap: _configured, ...bootstrapGrant } = bootstrapPrincipal(index).grant;
+      const grant = { ...bootstrapGrant, ticketIds: null };
+      const bootstrapSha256 = this.bootstrapHashes[index]!;
       return this.issue(newApiToken('session'), { kind: 'bootstrap', bootstrapSha256, scopes: grant.scopes, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, grant);
     }
     const parsed = parseApiToken(request.subjectToken);
     const grant = parsed?.kind === 'credential' ? await this.deps.credentials.verify(request.subjectToken) : null;
     if (!grant) {
-      await this.failures.count(request.clientAddress);
+      // Past the limit take() answers the wait; the next sign-in is refused by exhausted() anyway.
+      await this.failures.take(request.clientAddress);
       this.deps.logger.warn('sign-in refused', { reason: parsed?.kind === 'session' ? 'a session token' : 'unknown or revoked token', principalId: parsed?.id, clientAddress: request.clientAddress });
       throw new SignInRefused();
     }
