@@ -9,6 +9,7 @@ import { PeriodicJob } from '@crm/periodic';
 import { accessControl } from '@crm/access';
 import { AuthDatabase } from './adapters/database';
 import type { AuthEvents } from './adapters/events';
+import { measureCredentialState } from './adapters/metrics';
 import { PlatformClient } from './adapters/platform/client';
 import { OAuth2TokenEndpoint } from './adapters/platform/oauth2';
 import { usesLocalOnlySecrets, type AuthConfig } from './config';
@@ -148,6 +149,8 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
       connectionTtlSeconds: config.CONNECTION_TTL_SECONDS,
     },
   );
+  const refusals = new AppRefusalGate();
+  measureCredentialState({ refusalInForce: () => refusals.current(), earliestTokenExpiry: () => accounts.earliestTokenExpiry() });
   const executor = new ActionExecutor({
     accounts,
     accountService,
@@ -156,7 +159,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     platform,
     refresher,
     gate: new RateLimitGate(),
-    refusals: new AppRefusalGate(),
+    refusals,
     refusalHoldMs: config.PLATFORM_REFUSAL_HOLD_SECONDS * 1000,
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.

@@ -256,6 +256,14 @@ export class AccountStore {
     return rows.map((row) => row.account_id);
   }
 
+  /** When the first access token of a connected OAuth 2.0 account expires (null with none): one index look-up. */
+  async earliestTokenExpiry(): Promise<Date | null> {
+    const { rows } = await this.pool.query<{ earliest: Date | null }>(
+      `SELECT min(access_token_expires_at) AS earliest FROM accounts WHERE protocol = 'oauth2' AND status = 'connected'`,
+    );
+    return rows[0]?.earliest ?? null;
+  }
+
   async list(): Promise<AccountSummary[]> {
     const { rows } = await this.pool.query<AccountRow>(`SELECT ${SUMMARY_COLUMNS} FROM accounts ORDER BY connected_at, account_id`);
     return rows.map(summary);

@@ -12,3 +12,45 @@ export const platformRefusals = new prometheus.Counter({
 
 // Every reason shows from the first scrape (at 0), so a rule on an increase sees its first refusal.
 for (const reason of ['rate_limited', 'usage_capped', 'credits_depleted'] as const) platformRefusals.labels(reason).inc(0);
+
+type RefusalInForce = () => { reason: RefusalReason } | null;
+let refusalInForce: RefusalInForce = () => null;
+
+/**
+ * 1 while auth holds every command because the platform refused the app (until a usage cap's
+ * reset or PLATFORM_REFUSAL_HOLD_SECONDS): no call is made then, so the refusal counter stays
+ * still, and only this gauge says the refusal lasts.
+ */
+export const platformRefusalInForce = new prometheus.Gauge({
+  name: 'platform_refusal_in_force',
+  help: 'Whether auth holds every command for this reason now (1) after the platform refused the app: usage_capped until the reset, credits_depleted for PLATFORM_REFUSAL_HOLD_SECONDS at a time.',
+  labelNames: ['reason'] as const,
+  collect() {
+    const current = refusalInForce();
+    for (const reason of ['usage_capped', 'credits_depleted'] as const) this.labels(reason).set(current?.reason === reason ? 1 : 0);
+  },
+});
+
+type EarliestTokenExpiry = () => Promise<Date | null>;
+let earliestTokenExpiry: EarliestTokenExpiry = async () => null;
+
+/**
+ * When the first OAuth 2.0 access token of a connected account expires, read at each scrape.
+ * auth renews tokens OAUTH2_REFRESH_MARGIN_SECONDS before that, so a time close to now means the
+ * renewals are failing. +Inf when no OAuth 2.0 account is connected.
+ */
+export const oauth2TokenEarliestExpiry = new prometheus.Gauge({
+  name: 'oauth2_access_token_earliest_expiry_timestamp_seconds',
+  help: "When the earliest access token of a connected OAuth 2.0 account expires (Unix seconds; +Inf with none): auth renews tokens well before, so one close to now means renewals fail.",
+  async collect() {
+    // The database out of reach fails readiness, not /metrics: the gauge keeps its last value.
+    const earliest = await earliestTokenExpiry().catch(() => undefined);
+    if (earliest !== undefined) this.set(earliest ? earliest.getTime() / 1000 : Number.POSITIVE_INFINITY);
+  },
+});
+
+/** Where the two gauges above read their state, given once the service's parts exist. */
+export function measureCredentialState(sources: { refusalInForce: RefusalInForce; earliestTokenExpiry: EarliestTokenExpiry }): void {
+  refusalInForce = sources.refusalInForce;
+  earliestTokenExpiry = sources.earliestTokenExpiry;
+}
