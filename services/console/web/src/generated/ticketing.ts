@@ -127,6 +127,26 @@ export interface paths {
         patch: operations["changeTickets"];
         trace?: never;
     };
+    "/v1/ticket-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many open or pending tickets each view of the agents' workspace holds
+         * @description Counts open and pending tickets (merged, resolved and closed ones are in no view) of the accounts the caller may see, or of `accountId`: all of them, those assigned to the caller (`mine`), those nobody is assigned, those whose SLA is breached, and each queue and folder. The same views list with `GET /v1/tickets?status=open,pending` and `assignee=me`, `assignee=none`, `breached=true`, `queue` and `folder`.
+         */
+        get: operations["countTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{id}": {
         parameters: {
             query?: never;
@@ -831,6 +851,8 @@ export interface components {
             mergedInto: components["schemas"]["Uuid"] | null;
             /** @description The partner configuration's merge rule that merged it (same_contact_within_window); null when a person did. */
             mergeRule: string | null;
+            /** @description The text of the conversation's latest message (inbound or outbound, not deleted), at most 200 characters, as lists show it; null before any. */
+            snippet: string | null;
         };
         TicketDetail: components["schemas"]["TicketFields"] & {
             activities: components["schemas"]["Activity"][];
@@ -1480,6 +1502,7 @@ export interface operations {
                 folder?: string;
                 /** @description One status or a comma-separated set (open,pending). */
                 status?: string;
+                /** @description An agent's id; `me`: the asking agent; `none`: tickets nobody is assigned. */
                 assignee?: string;
                 priority?: components["schemas"]["Priority"];
                 /** @description Tickets carrying this tag. */
@@ -1558,6 +1581,46 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthUnavailable"];
+        };
+    };
+    countTickets: {
+        parameters: {
+            query?: {
+                accountId?: components["schemas"]["PlatformId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        open: number;
+                        mine: number;
+                        unassigned: number;
+                        breached: number;
+                        /** @description Each queue and folder holding open or pending tickets, by queue then folder. */
+                        folders: {
+                            queue: string;
+                            folder: string;
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthUnavailable"];
