@@ -777,6 +777,19 @@ export interface components {
             name: string | null;
         };
         Ticket: components["schemas"]["TicketFields"];
+        /** @description How many open or pending tickets each view of the agents' workspace holds. */
+        TicketCounts: {
+            open: number;
+            mine: number;
+            unassigned: number;
+            breached: number;
+            /** @description Each queue and folder holding open or pending tickets, by queue then folder. */
+            folders: {
+                queue: string;
+                folder: string;
+                count: number;
+            }[];
+        };
         TicketFields: {
             id: components["schemas"]["Uuid"];
             accountId: string;
@@ -1603,18 +1616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        open: number;
-                        mine: number;
-                        unassigned: number;
-                        breached: number;
-                        /** @description Each queue and folder holding open or pending tickets, by queue then folder. */
-                        folders: {
-                            queue: string;
-                            folder: string;
-                            count: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TicketCounts"];
                 };
             };
             400: components["responses"]["BadRequest"];
