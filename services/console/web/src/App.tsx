@@ -79,7 +79,7 @@ function Frame() {
       <AppShell.Main>
         {inWorkspace ? (
           // One Workspace for the list and an open conversation: opening one keeps the list as it is.
-          <Workspace phone={phone} onShowViews={views.open} onCountsStale={() => void loadCounts()} />
+          <Workspace phone={phone} onCountsStale={() => void loadCounts()} />
         ) : (
           <Switch>
             <Route path="/accounts">{() => <Accounts />}</Route>

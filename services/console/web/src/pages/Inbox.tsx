@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ActionIcon, Alert, Badge, Box, Burger, Group, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Group, Select, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useInterval } from '@mantine/hooks';
 import { Link } from 'wouter';
 import { TONE } from '../colors';
@@ -116,8 +116,6 @@ export interface InboxProps {
   live: 'connecting' | 'live' | 'polling';
   onChange: (next: Partial<WorkspaceState>) => void;
   onOpen: (id: string) => void;
-  /** The phone's control to the views (null at desktop widths, where they stay shown). */
-  onShowViews: (() => void) | null;
 }
 
 /** j/k move a mark through the list, Enter or o opens the marked conversation, / goes to the search. */
@@ -141,14 +139,13 @@ function useListKeys(items: TicketSummary[], selectedId: string | null, onOpen: 
   return { cursor, list };
 }
 
-function ListHead({ title, state, live, onChange, onShowViews }: Pick<InboxProps, 'title' | 'state' | 'live' | 'onChange' | 'onShowViews'>) {
+function ListHead({ title, state, live, onChange }: Pick<InboxProps, 'title' | 'state' | 'live' | 'onChange'>) {
   const [search, setSearch] = useState(state.q);
   useEffect(() => setSearch(state.q), [state.q]);
   return (
     <Stack gap="xs" p="sm" className="ws-list-head">
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-          {onShowViews && <Burger opened={false} onClick={onShowViews} size="sm" aria-label="Show the views" />}
           <Title order={2} size="h4" lineClamp={1}>
             {title}
           </Title>
@@ -188,7 +185,7 @@ function ListHead({ title, state, live, onChange, onShowViews }: Pick<InboxProps
 }
 
 /** The conversation list: the view's tickets, newest activity first, every filter applied by ticketing. */
-export function Inbox({ title, state, tickets, error, selectedId, accountNames, live, onChange, onOpen, onShowViews }: InboxProps) {
+export function Inbox({ title, state, tickets, error, selectedId, accountNames, live, onChange, onOpen }: InboxProps) {
   const [now, setNow] = useState(Date.now());
   const ticker = useInterval(() => setNow(Date.now()), 15_000);
   useEffect(() => {
@@ -199,7 +196,7 @@ export function Inbox({ title, state, tickets, error, selectedId, accountNames, 
   const { cursor, list } = useListKeys(items, selectedId, onOpen);
   return (
     <Stack gap={0} h="100%" className="ws-list" data-testid="conversation-list">
-      <ListHead title={title} state={state} live={live} onChange={onChange} onShowViews={onShowViews} />
+      <ListHead title={title} state={state} live={live} onChange={onChange} />
       {error && (
         <Alert color="red" role="alert" m="sm">
           {error}

@@ -77,7 +77,7 @@ export function viewTitle(state: WorkspaceState): string {
  * The list and the open conversation (the views are the frame's navbar). At desktop widths both
  * show; on a phone one at a time: the list, or the conversation with a way back to it.
  */
-export function Workspace({ phone, onShowViews, onCountsStale }: { phone: boolean; onShowViews: () => void; onCountsStale: () => void }) {
+export function Workspace({ phone, onCountsStale }: { phone: boolean; onCountsStale: () => void }) {
   const { state, ticketId, open, closeTicket, change } = useWorkspaceLocation();
   const { tickets, error, load } = useConversations(state);
   const accountNames = useAccountNames();
@@ -102,7 +102,6 @@ export function Workspace({ phone, onShowViews, onCountsStale }: { phone: boolea
       live={live}
       onChange={change}
       onOpen={open}
-      onShowViews={phone ? onShowViews : null}
     />
   );
   const conversation = ticketId ? (

@@ -92,7 +92,7 @@ function ShortcutsHelp({ opened, onClose, shortcuts }: { opened: boolean; onClos
   // One row per key and description (a key declared by two panes at once is listed once).
   const rows = [...new Map(all.map((one) => [`${one.group}|${one.key}|${one.description}`, one])).values()];
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts">
+    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Table aria-label="Keyboard shortcuts">
         <Table.Thead>
           <Table.Tr>
