@@ -45,7 +45,11 @@ async function expectAccessible(page: Page, screen: string): Promise<void> {
 }
 
 /** How far the page is wider than its viewport (0: no horizontal scrolling). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
 
 beforeAll(async () => {
   stack = await startConsoleStack();

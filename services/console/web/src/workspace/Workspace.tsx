@@ -23,7 +23,7 @@ function useConversations(state: WorkspaceState) {
   const load = useCallback(async () => {
     const call = (asked.current += 1);
     try {
-      const page = await ok(ticketing.GET('/v1/tickets', { params: { query: query as never } }));
+      const page = await ok(ticketing.GET('/v1/tickets', { params: { query } }));
       // An older answer arriving after a newer question is dropped.
       if (call !== asked.current) return;
       setTickets(page.items);

@@ -5,6 +5,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import type { operations } from '../generated/ticketing';
 
 export const VIEWS = ['open', 'mine', 'unassigned', 'breached', 'folder'] as const;
 export type View = (typeof VIEWS)[number];
@@ -55,15 +56,17 @@ export function searchOf(state: WorkspaceState): string {
   return text ? `?${text}` : '';
 }
 
+export type ListQuery = NonNullable<operations['listTickets']['parameters']['query']>;
+
 /** ticketing's list query for a state: every filter is applied there, none in the browser. */
-export function listQueryOf(state: WorkspaceState): Record<string, string> {
-  const query: Record<string, string> = { status: state.status, order: 'lastActivity', limit: '50' };
+export function listQueryOf(state: WorkspaceState): ListQuery {
+  const query: ListQuery = { status: state.status, order: 'lastActivity', limit: 50 };
   if (state.view === 'mine') query.assignee = 'me';
   if (state.view === 'unassigned') query.assignee = 'none';
-  if (state.view === 'breached') query.breached = 'true';
+  if (state.view === 'breached') query.breached = true;
   if (state.view === 'folder') Object.assign(query, { queue: state.queue, folder: state.folder });
   if (state.q.trim()) query.q = state.q.trim();
-  if (state.priority) query.priority = state.priority;
+  if (state.priority) query.priority = state.priority as ListQuery['priority'];
   return query;
 }
 
