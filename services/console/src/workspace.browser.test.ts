@@ -6,7 +6,7 @@
  * to docs/ (the READMEs show them).
  */
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { TestPublisher } from '@crm/ticketing/src/testing/harness';
 import { dmDelivery, dmEvent, userObject } from '@crm/ticketing/src/testing/deliveries';
 import { waitFor } from '@crm/testing';
@@ -42,6 +42,12 @@ async function signedInPage(width: number, height: number): Promise<Page> {
 
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   expect({ screen, violations: await seriousViolations(page) }).toEqual({ screen, violations: [] });
+}
+
+/** Waits until a dialog has finished its opening transition (axe judges contrast as shown). */
+async function opened(dialog: Locator): Promise<void> {
+  await dialog.waitFor();
+  await waitFor(async () => (await dialog.evaluate((element) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { opacity: string } }).getComputedStyle(element).opacity)) === '1', { what: 'the dialog fully shown' });
 }
 
 /** How far the page is wider than its viewport (0: no horizontal scrolling). */
@@ -143,7 +149,7 @@ describe("the agents' workspace at 1440 px", () => {
     await expectAccessible(page, 'conversation at 1440');
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    await dialog.waitFor();
+    await opened(dialog);
     for (const key of ['j', 'k', 'Enter', 'o', '?']) await dialog.getByTestId('shortcut').filter({ has: page.locator('kbd', { hasText: new RegExp(`^\\${key}$`) }) }).first().waitFor();
     await expectAccessible(page, 'shortcuts at 1440');
     await page.keyboard.press('Escape');
@@ -190,5 +196,15 @@ describe("the agents' workspace on a phone (390 px)", () => {
     await page.getByTestId('back-to-list').click();
     await page.waitForURL(/\/inbox\?view=breached$/);
     await rows(page).filter({ hasText: 'Ana Customer' }).waitFor();
+    // The browser's Back goes to the conversation again, and Back once more to the list.
+    await page.goBack();
+    await page.getByTestId('ticket-view').waitFor();
+    await page.goBack();
+    await rows(page).filter({ hasText: 'Ana Customer' }).waitFor();
+
+    await page.keyboard.press('?');
+    await opened(page.getByRole('dialog', { name: 'Keyboard shortcuts' }));
+    expect(await overflow(page)).toBe(0);
+    await expectAccessible(page, 'shortcuts at 390');
   });
 });
