@@ -4,7 +4,7 @@
  * (generated/*.ts, made by `pnpm --filter @crm/console generate:api`; a test keeps them current).
  */
 import createClient from 'openapi-fetch';
-import { failureOf, viaConsole } from './api';
+import { failureOf, pageLocation, viaConsole } from './api';
 import type { components as AuthComponents, paths as AuthPaths } from './generated/auth';
 import type { components as TicketingComponents, paths as TicketingPaths } from './generated/ticketing';
 import type { components as TrackingComponents } from './generated/tracking';
@@ -14,7 +14,7 @@ export type AuthSchemas = AuthComponents['schemas'];
 export type TrackingSchemas = TrackingComponents['schemas'];
 
 // The base is the page's own origin; viaConsole turns /v1/… into the relay's /api/….
-const baseUrl = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
+const baseUrl = pageLocation.origin;
 
 export const ticketing = createClient<TicketingPaths>({ baseUrl, fetch: viaConsole });
 export const auth = createClient<AuthPaths>({ baseUrl, fetch: viaConsole });
