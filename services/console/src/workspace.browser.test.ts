@@ -154,6 +154,10 @@ describe("the agents' workspace at 1440 px", () => {
     await expectAccessible(page, 'shortcuts at 1440');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    // Enter on a focused link is the link's own: it opens that conversation, not the marked one.
+    await rows(page).filter({ hasText: 'Bob Buyer' }).getByRole('link').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${stack.console.url}/tickets/${tickets.bob}`);
     const newcomer = await dm('770005', 'eve', 'Eve Eater', 'My soup arrived cold.');
     await rows(page).filter({ hasText: 'Eve Eater' }).waitFor();
     await waitFor(async () => (await view(page, 'All open').getByTestId('view-count').innerText()) === '4', { what: 'the count to follow' });

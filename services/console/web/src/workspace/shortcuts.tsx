@@ -34,6 +34,14 @@ function typingIn(target: EventTarget | null): boolean {
   return Boolean(element.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="dialog"] [role="combobox"]'));
 }
 
+const CONTROLS = 'a[href], button, summary, [role="button"], [role="link"], [role="menuitem"], [role="option"], [role="tab"], [role="checkbox"], [role="switch"]';
+
+/** Enter on a focused link or button is that control's own (keyboard users activate it so). */
+function activatesControl(event: KeyboardEvent): boolean {
+  const element = event.target as HTMLElement | null;
+  return event.key === 'Enter' && Boolean(element && typeof element.closest === 'function' && element.closest(CONTROLS));
+}
+
 let nextId = 0;
 
 /** Declares a shortcut while the calling component is shown (and `enabled`). */
@@ -61,7 +69,7 @@ export function ShortcutsProvider({ children }: { children: React.ReactNode }) {
   const registry = useMemo(() => ({ register, list }), [register, list]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || typingIn(event.target)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || typingIn(event.target) || activatesControl(event)) return;
       if (event.key === '?') {
         event.preventDefault();
         setHelpOpen(true);
