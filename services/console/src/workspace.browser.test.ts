@@ -189,7 +189,7 @@ describe("the agents' workspace on a phone (390 px)", () => {
     await page.waitForURL(/view=breached/);
     await rows(page).filter({ hasText: 'Ana Customer' }).waitFor();
     // Mantine slides the closed views out to the left.
-    await waitFor(async () => ((await page.getByTestId('views').boundingBox())?.x ?? 0) + 240 <= 0, { what: 'the views to close' });
+    await waitFor(async () => ((await page.getByTestId('views').boundingBox())?.x ?? 0) + 220 <= 0, { what: 'the views to close' });
 
     await rows(page).filter({ hasText: 'Ana Customer' }).getByRole('link').click();
     await page.getByTestId('ticket-view').waitFor();

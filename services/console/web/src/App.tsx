@@ -67,7 +67,7 @@ function Frame() {
     views.close();
   };
   return (
-    <AppShell header={{ height: 56 }} navbar={inWorkspace ? { width: 240, breakpoint: 'sm', collapsed: { mobile: !viewsOpen } } : undefined} padding={inWorkspace ? 0 : 'md'}>
+    <AppShell header={{ height: 56 }} navbar={inWorkspace ? { width: 220, breakpoint: 'sm', collapsed: { mobile: !viewsOpen } } : undefined} padding={inWorkspace ? 0 : 'md'}>
       <AppShell.Header>
         <Header views={inWorkspace ? { opened: viewsOpen, toggle: views.toggle } : null} />
       </AppShell.Header>
