@@ -96,8 +96,12 @@ describe('a credential limited to account A', () => {
     expect((await api.get(`/v1/partner-configs/${ACCOUNT_B}`, token)).status).toBe(404);
     const configs = await api.get<{ items: { pageId: string }[] }>('/v1/partner-configs', token);
     expect(configs.body.items.map((config) => config.pageId)).toEqual([ACCOUNT_A]);
+    // The workspace's counts too: A's ticket only, even when B is asked for.
+    expect((await api.get<{ open: number }>('/v1/ticket-counts', token)).body).toMatchObject({ open: 1, unassigned: 1, folders: [{ count: 1 }] });
+    expect((await api.get<{ open: number }>(`/v1/ticket-counts?accountId=${ACCOUNT_B}`, token)).body).toEqual({ open: 0, mine: 0, unassigned: 0, breached: 0, folders: [] });
     // The bootstrap token still sees both.
     expect((await api.get<{ items: unknown[] }>('/v1/tickets')).body.items).toHaveLength(2);
+    expect((await api.get<{ open: number }>('/v1/ticket-counts')).body.open).toBe(2);
   });
 
   it("cannot reply on, or link an order to, B's ticket (404), and nothing is sent", async () => {
@@ -134,7 +138,7 @@ describe('a session limited to one ticket (a launch link)', () => {
 
   it('answers 403 outside_ticket_scope for lists, partner configurations, accounts and bulk changes', async () => {
     const { token } = auth.session({ ticketIds: [tickets[ACCOUNT_A]!] });
-    for (const path of ['/v1/tickets', `/v1/tickets?accountId=${ACCOUNT_A}`, '/v1/partner-configs', `/v1/partner-configs/${ACCOUNT_A}`, '/v1/contacts', '/v1/accounts', `/v1/accounts/${ACCOUNT_A}`]) {
+    for (const path of ['/v1/tickets', `/v1/tickets?accountId=${ACCOUNT_A}`, '/v1/ticket-counts', '/v1/partner-configs', `/v1/partner-configs/${ACCOUNT_A}`, '/v1/contacts', '/v1/accounts', `/v1/accounts/${ACCOUNT_A}`]) {
       const answer = await api.get<{ error: { code: string; message: string } }>(path, token);
       expect([path, answer.status, answer.body.error.code]).toEqual([path, 403, 'outside_ticket_scope']);
     }

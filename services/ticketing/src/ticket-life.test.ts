@@ -78,6 +78,7 @@ interface Ticket {
   folder: string;
   mergedInto: string | null;
   mergeRule: string | null;
+  snippet: string | null;
   lastActivityAt: string;
   contact: { screenName: string | null } | null;
   activities: Activity[];
@@ -349,12 +350,16 @@ describe('the ticket list', () => {
     const ids = async (query: string) => (await api.get<{ items: Ticket[] }>(`/v1/tickets?accountId=${account}&${query}`)).body.items.map((item) => item.id);
 
     expect(await ids('assignee=agent-1')).toEqual([a]);
+    await api.patch(`/v1/tickets/${b}`, { assignee: CRM_PRINCIPAL });
+    expect(await ids('assignee=me')).toEqual([b]);
+    expect(await ids('assignee=none')).toEqual([c]);
     expect(await ids('priority=high')).toEqual([a]);
     expect((await ids('tag=vip')).sort()).toEqual([a, b].sort());
     expect((await ids('status=open,pending')).sort()).toEqual([a, b].sort());
     expect(await ids(`updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
     await pool.query('UPDATE tickets SET sla_breached = true WHERE id = $1', [c]);
     expect(await ids('breached=true')).toEqual([c]);
+    expect((await api.get<{ items: Ticket[] }>(`/v1/tickets?accountId=${account}&status=pending`)).body.items[0]).toMatchObject({ id: b, snippet: 'b' });
 
     const first = await api.get<{ items: Ticket[]; nextCursor: string }>(`/v1/tickets?accountId=${account}&order=lastActivity&limit=2`);
     expect(first.body.items.map((item) => item.id)).toEqual([a, c]);
@@ -364,6 +369,41 @@ describe('the ticket list', () => {
     for (const bad of ['status=open,gone', 'priority=asap', 'updatedSince=yesterday', 'breached=maybe', 'order=random']) {
       expect((await api.get(`/v1/tickets?${bad}`)).status).toBe(400);
     }
+  });
+});
+
+describe("the workspace's view counts", () => {
+  it('count open and pending tickets: all, mine, unassigned, breached, and each queue and folder; no merged, resolved or other account', async () => {
+    const [account, other] = [newAccount(), newAccount()];
+    await configure(account);
+    await configure(other);
+    const [a, b, c, d, e] = [
+      await dm(account, newUser('a'), 'a'),
+      await dm(account, newUser('b'), 'b'),
+      await dm(account, newUser('c'), 'c'),
+      await dm(account, newUser('d'), 'd'),
+      await dm(account, newUser('e'), 'e'),
+    ];
+    await dm(other, newUser('f'), 'f');
+    await api.patch(`/v1/tickets/${a}`, { assignee: CRM_PRINCIPAL });
+    await api.patch(`/v1/tickets/${b}`, { assignee: 'agent-2', status: 'pending', queue: 'billing', folder: 'refunds' });
+    await api.patch(`/v1/tickets/${c}`, { status: 'resolved' });
+    await api.post(`/v1/tickets/${d}/merge`, { sourceIds: [e] });
+    await pool.query('UPDATE tickets SET sla_breached = true WHERE id = ANY($1::uuid[])', [[b, c]]);
+    const counts = await api.get<Record<string, unknown>>(`/v1/ticket-counts?accountId=${account}`);
+    expect(counts.status).toBe(200);
+    const defaults = await ticket(a);
+    expect(counts.body).toEqual({
+      open: 3,
+      mine: 1,
+      unassigned: 1,
+      breached: 1,
+      folders: [
+        { queue: 'billing', folder: 'refunds', count: 1 },
+        { queue: defaults.queue, folder: defaults.folder, count: 2 },
+      ].sort((x, y) => x.queue.localeCompare(y.queue)),
+    });
+    expect((await api.get(`/v1/ticket-counts?accountId=nope`)).status).toBe(400);
   });
 });
 

@@ -47,11 +47,11 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'status', 'q', 'cursor', 'limit'];
+const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'status', 'assignee', 'priority', 'tag', 'breached', 'order', 'q', 'cursor', 'limit'];
 
-function ticketQuery(req: Request): string {
+function ticketQuery(req: Request, filters: readonly string[] = TICKET_FILTERS): string {
   const query = new URLSearchParams();
-  for (const key of TICKET_FILTERS) {
+  for (const key of filters) {
     const value = req.query[key];
     if (typeof value === 'string' && value !== '') query.set(key, value);
   }
@@ -98,11 +98,12 @@ function idempotencyOf(req: Request): Record<string, string> {
   return key ? { 'idempotency-key': key } : {};
 }
 
-/** Tickets: list, detail, replies, changes, notes, merges, the linked order and its live view. */
+/** Tickets: list, the views' counts, detail, replies, changes, notes, merges, the linked order and its live view. */
 export function ticketRoutes(app: Express, { ticketing }: Upstreams, settings: SessionSettings): void {
   const ticketPath = (req: Request, rest = '') => `/v1/tickets/${param(req, 'id')}${rest}`;
   const call = (req: Request, res: Response, method: string, path: string, body?: unknown, headers?: Record<string, string>) => asAgent(req, res, settings)(ticketing, method, path, body, headers);
   app.get('/api/tickets', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/tickets${ticketQuery(req)}`)));
+  app.get('/api/ticket-counts', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/ticket-counts${ticketQuery(req, ['accountId'])}`)));
   app.get('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'GET', ticketPath(req))));
   app.patch('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'PATCH', ticketPath(req), bodyOf(req))));
   app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));

@@ -1,14 +1,22 @@
-import { AppShell, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
-import { Inbox } from './pages/Inbox';
 import { TicketView } from './pages/TicketView';
+import { useWorkspaceLocation, type WorkspaceState } from './workspace/location';
+import { ShortcutsProvider } from './workspace/shortcuts';
+import { Views } from './workspace/Views';
+import { useViewCounts, Workspace } from './workspace/Workspace';
+import './workspace/workspace.css';
 
-function Header() {
+/** Mantine's `sm` breakpoint: below it the workspace shows one pane at a time. */
+const PHONE = '(max-width: 48em)';
+
+function Header({ views }: { views: { opened: boolean; toggle: () => void } | null }) {
   const { session, refresh } = useSession();
   const [, navigate] = useLocation();
   const signOut = async () => {
@@ -18,25 +26,68 @@ function Header() {
     navigate('/signin');
   };
   return (
-    <Group h="100%" px="md" justify="space-between">
-      <Group>
-        <Title order={1} size="h4">
+    <Group h="100%" px="sm" justify="space-between" wrap="nowrap" gap="xs">
+      <Group wrap="nowrap" gap="sm" style={{ minWidth: 0 }}>
+        {views && <Burger opened={views.opened} onClick={views.toggle} hiddenFrom="sm" size="sm" aria-label={views.opened ? 'Hide the views' : 'Show the views'} />}
+        <Title order={1} size="h4" visibleFrom="sm">
           Support console
         </Title>
+        <Title order={1} size="h5" hiddenFrom="sm">
+          Console
+        </Title>
         <nav aria-label="Main">
-          <Group gap="sm">
+          <Group gap="sm" wrap="nowrap">
             <Link href="/inbox">Inbox</Link>
             <Link href="/accounts">Accounts</Link>
           </Group>
         </nav>
       </Group>
-      <Group>
-        <Text size="sm">Signed in as {session?.agent}</Text>
+      <Group wrap="nowrap" gap="xs">
+        <Text size="sm" visibleFrom="md" truncate="end" maw={260}>
+          Signed in as {session?.agent}
+        </Text>
         <Button variant="default" size="xs" onClick={() => void signOut()}>
           Sign out
         </Button>
       </Group>
     </Group>
+  );
+}
+
+/** The signed-in frame: header, the views (inbox routes only) and the page. */
+function Frame() {
+  const [location] = useLocation();
+  const inWorkspace = location === '/inbox' || location.startsWith('/tickets/');
+  const phone = useMediaQuery(PHONE) ?? false;
+  const [viewsOpen, views] = useDisclosure(false);
+  const { counts, load: loadCounts } = useViewCounts();
+  const { state, change } = useWorkspaceLocation();
+  const pick = (next: Partial<WorkspaceState>) => {
+    change(next);
+    views.close();
+  };
+  return (
+    <AppShell header={{ height: 56 }} navbar={inWorkspace ? { width: 220, breakpoint: 'sm', collapsed: { mobile: !viewsOpen } } : undefined} padding={inWorkspace ? 0 : 'md'}>
+      <AppShell.Header>
+        <Header views={inWorkspace ? { opened: viewsOpen, toggle: views.toggle } : null} />
+      </AppShell.Header>
+      {inWorkspace && (
+        <AppShell.Navbar aria-label="Views" data-testid="views">
+          <Views state={state} counts={counts} onPick={pick} />
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main>
+        {inWorkspace ? (
+          // One Workspace for the list and an open conversation: opening one keeps the list as it is.
+          <Workspace phone={phone} onCountsStale={() => void loadCounts()} />
+        ) : (
+          <Switch>
+            <Route path="/accounts">{() => <Accounts />}</Route>
+            <Route>{() => <Redirect to="/inbox" />}</Route>
+          </Switch>
+        )}
+      </AppShell.Main>
+    </AppShell>
   );
 }
 
@@ -63,28 +114,16 @@ function Routes() {
     );
   }
   if (!session) return location === '/signin' ? <SignIn /> : <Redirect to="/signin" />;
-  return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header>
-        <Header />
-      </AppShell.Header>
-      <AppShell.Main>
-        <Switch>
-          <Route path="/accounts">{() => <Accounts />}</Route>
-          <Route path="/inbox">{() => <Inbox />}</Route>
-          <Route path="/tickets/:id">{(params) => <TicketView id={params.id} />}</Route>
-          <Route>{() => <Redirect to="/inbox" />}</Route>
-        </Switch>
-      </AppShell.Main>
-    </AppShell>
-  );
+  return <Frame />;
 }
 
 export function App() {
   return (
     <ErrorBoundary>
       <SessionProvider>
-        <Routes />
+        <ShortcutsProvider>
+          <Routes />
+        </ShortcutsProvider>
       </SessionProvider>
     </ErrorBoundary>
   );

@@ -44,26 +44,56 @@ function tooManyMessage(retryAfter: number | null): string {
   return retryAfter === null ? 'too many attempts; try again shortly' : `too many attempts; try again in ${retryAfter} s`;
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
-  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  let response: Response;
+/** The request's headers as the console server wants them: JSON, and on writes the CSRF token. */
+function consoleHeaders(method: string, headers: Headers): Headers {
+  headers.set('accept', 'application/json');
+  if (method !== 'GET' && method !== 'HEAD') headers.set('x-csrf-token', csrfToken);
+  return headers;
+}
+
+/** fetch, with a network failure as an ApiError a person can act on. */
+async function reach(request: Request): Promise<Response> {
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    return await fetch(request);
   } catch {
     throw new ApiError(0, 'network', 'the console cannot be reached; check your connection');
   }
+}
+
+/** The ApiError of a failed answer (its `{"error":{code,message,fields}}` body); a 401 for an ended session tells the listeners. */
+export function failureOf(response: Response, data: unknown): ApiError {
+  const error = (data as { error?: { code?: string; message?: string; fields?: FieldProblem[] } } | null)?.error;
+  const code = error?.code ?? 'error';
+  // session_ended clears the cookie, so a call after it (say, of the event stream) finds none: not_signed_in.
+  if (response.status === 401 && (code === 'session_ended' || code === 'not_signed_in')) for (const listener of endedListeners) listener();
+  const retryAfter = response.status === 429 && /^[0-9]+$/.test(response.headers.get('retry-after') ?? '') ? Number(response.headers.get('retry-after')) : null;
+  const message = response.status === 429 ? tooManyMessage(retryAfter) : (error?.message ?? `the request failed (${response.status})`);
+  return new ApiError(response.status, code, message, error?.fields ?? [], retryAfter);
+}
+
+/**
+ * The typed clients' fetch: a service's path (`/v1/tickets`) goes to the console server's relay
+ * of it (`/api/tickets`), with the session cookie and the CSRF token.
+ */
+export async function viaConsole(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith('/v1/')) url.pathname = `/api/${url.pathname.slice('/v1/'.length)}`;
+  // The body read whole: Chromium streams a request body only over HTTP/2.
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+  return reach(new Request(url, { method: request.method, headers: consoleHeaders(request.method, new Headers(request.headers)), body, credentials: 'same-origin', signal: request.signal }));
+}
+
+/** The page's address (none outside a browser, where the typed client's test runs). */
+export const pageLocation = (globalThis as { location?: { href: string; origin: string } }).location ?? { href: 'http://localhost/', origin: 'http://localhost' };
+
+/** An untyped call of the console server's API (its own routes: session, accounts, events). */
+export async function api<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers = consoleHeaders(method, new Headers(extraHeaders));
+  if (body !== undefined) headers.set('content-type', 'application/json');
+  const response = await reach(new Request(new URL(path, pageLocation.href), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' }));
   if (response.status === 204) return undefined as T;
-  const data = (await response.json().catch(() => null)) as { error?: { code: string; message: string; fields?: FieldProblem[] } } | null;
-  if (!response.ok) {
-    const code = data?.error?.code ?? 'error';
-    // session_ended clears the cookie, so a call after it (say, of the event stream) finds none: not_signed_in.
-    if (response.status === 401 && (code === 'session_ended' || code === 'not_signed_in')) for (const listener of endedListeners) listener();
-    const retryAfter = response.status === 429 && /^[0-9]+$/.test(response.headers.get('retry-after') ?? '') ? Number(response.headers.get('retry-after')) : null;
-    const message = response.status === 429 ? tooManyMessage(retryAfter) : (data?.error?.message ?? `the request failed (${response.status})`);
-    throw new ApiError(response.status, code, message, data?.error?.fields ?? [], retryAfter);
-  }
+  const data: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw failureOf(response, data);
   return data as T;
 }
 

@@ -1,27 +1,23 @@
-export interface Person {
-  screenName?: string | null;
-  name?: string | null;
-}
+/*
+ * The services' shapes come from their OpenAPI documents (generated/*.ts, through client.ts).
+ * The deprecated interfaces below are older hand-written copies that differ from the documents
+ * (e.g. a contact may be null, a read receipt has `readAt`); code moves to the generated types.
+ */
+import type { TicketingSchemas } from './client';
 
-export interface Activity {
-  id: string;
-  kind: string;
-  direction: 'inbound' | 'outbound' | 'event';
-  text: string | null;
-  occurredAt: string;
-  deleted?: boolean;
-  author?: Person | null;
-  status: 'pending' | 'sent' | 'failed' | 'unknown' | null;
-  failure: { code: string; message: string; platformCode: number | null } | null;
-}
+export type Person = TicketingSchemas['Person'];
+export type Activity = TicketingSchemas['Activity'];
+export type OrderLink = TicketingSchemas['OrderLink'];
+export type TicketStatus = TicketingSchemas['Status'];
+export type Priority = TicketingSchemas['Priority'];
+/** A ticket as `GET /v1/tickets` lists it. */
+export type TicketSummary = TicketingSchemas['Ticket'];
+/** A ticket with its timeline, as `GET /v1/tickets/:id` answers it. */
+export type TicketDetail = TicketingSchemas['TicketDetail'];
 
-export interface OrderLink {
-  clientId: string;
-  taskId: string;
-  linkedAt: string;
-  tracking: { available: boolean | null; reason: string; message: string | null; stale?: boolean } | null;
-}
+export type { AccountView } from '../../src/domain/account-view';
 
+/** @deprecated the generated `TicketingSchemas['TicketDetail']` is the service's shape; this older copy stays until its users move. */
 export interface Ticket {
   id: string;
   accountId: string;
@@ -46,6 +42,7 @@ export interface Ticket {
   activities?: Activity[];
 }
 
+/** @deprecated the generated `TicketingSchemas['RoutingRule']` is the service's shape; this older copy stays until its users move. */
 export interface RoutingRule {
   name: string;
   when?: { kinds?: string[]; keywords?: string[]; senders?: string[]; languages?: string[] };
@@ -53,6 +50,7 @@ export interface RoutingRule {
   folder: string;
 }
 
+/** @deprecated the generated `TicketingSchemas['PartnerConfig']` is the service's shape; this older copy stays until its users move. */
 export interface PartnerConfig {
   pageId: string;
   pageName: string | null;
@@ -66,8 +64,7 @@ export interface PartnerConfig {
   merge: { enabled: boolean; windowMinutes: number };
 }
 
-export type { AccountView } from '../../src/domain/account-view';
-
+/** @deprecated the generated `TicketingSchemas['TrackingLiveView']` is the service's shape; this older copy stays until its users move. */
 export interface LiveView {
   clientId: string;
   taskId: string;

@@ -52,6 +52,10 @@ describe('GET /v1/tickets query', () => {
   it('takes the numbers and booleans the request validator made of typed parameters', () => {
     expect(parseTicketListQuery({ limit: 20, breached: true })).toEqual({ limit: 20, breached: true });
     expect(parseTicketListQuery({ breached: false }).breached).toBe(false);
+    expect(parseTicketListQuery({ assignee: 'me' }, 'agent-7').assignee).toBe('agent-7');
+    expect(parseTicketListQuery({ assignee: 'none' }, 'agent-7').assignee).toBeNull();
+    expect(parseTicketListQuery({ assignee: 'agent-2' }, 'agent-7').assignee).toBe('agent-2');
+    expect(() => parseTicketListQuery({ assignee: 'me' })).toThrow('assignee=me needs a signed-in agent');
     expect(rejection({ limit: 500 }).message).toMatch(/^limit/);
   });
 });

@@ -53,7 +53,8 @@ function positionParam(query: Query): Position | undefined {
 }
 
 /** Validates the query of `GET /v1/tickets`; a bad value answers 400 naming the parameter. */
-export function parseTicketListQuery(query: Query): TicketFilter {
+/** `me` is the asking principal's id, for `assignee=me`. */
+export function parseTicketListQuery(query: Query, me?: string): TicketFilter {
   const filter: TicketFilter = { limit: limitParam(query) };
   const accountId = platformIdParam(query, 'accountId');
   if (accountId !== undefined) filter.accountId = accountId;
@@ -61,7 +62,7 @@ export function parseTicketListQuery(query: Query): TicketFilter {
   if (queue !== undefined) filter.queue = queue;
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
-  lifeFilters(query, filter);
+  lifeFilters(query, filter, me);
   const q = text(query, 'q', 200)?.trim();
   if (q) filter.q = q;
   const after = positionParam(query);
@@ -70,8 +71,8 @@ export function parseTicketListQuery(query: Query): TicketFilter {
   return filter;
 }
 
-/** `status` (one or a comma-separated set), `assignee`, `priority`, `tag`, `updatedSince`, `breached`, `order`. */
-function lifeFilters(query: Query, filter: TicketFilter): void {
+/** `status` (one or a comma-separated set), `assignee` (an agent, `me` or `none`), `priority`, `tag`, `updatedSince`, `breached`, `order`. */
+function lifeFilters(query: Query, filter: TicketFilter, me: string | undefined): void {
   const status = single(query, 'status');
   if (status !== undefined) {
     const statuses = [...new Set(status.split(','))];
@@ -79,7 +80,9 @@ function lifeFilters(query: Query, filter: TicketFilter): void {
     filter.statuses = statuses as TicketStatus[];
   }
   const assignee = text(query, 'assignee', 100);
-  if (assignee !== undefined) filter.assignee = assignee;
+  // `me`: the asking agent; `none`: nobody (both names are kept from being an agent's id).
+  if (assignee === 'me' && me === undefined) throw invalid('assignee=me needs a signed-in agent');
+  if (assignee !== undefined) filter.assignee = assignee === 'none' ? null : assignee === 'me' ? me! : assignee;
   const priority = single(query, 'priority');
   if (priority !== undefined) {
     if (!(PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${PRIORITIES.join(', ')}`);

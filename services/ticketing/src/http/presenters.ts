@@ -48,6 +48,8 @@ export interface TicketJson {
   };
   /** Open or pending DM tickets only (null otherwise): state, not history. */
   conversationState: ConversationStateJson | null;
+  /** The latest message's text (inbound or outbound, up to 200 characters), as lists show it; null: none yet. */
+  snippet: string | null;
   /** The order the ticket is linked to, and whether tracking can show it. */
   order: OrderJson | null;
   /** The agent it is assigned to, and the team. */
@@ -178,6 +180,7 @@ export function ticketJson(row: TicketRow, view: TicketView, order: OrderRow | n
     tags: row.tags,
     mergedInto: row.merged_into,
     mergeRule: row.merge_rule,
+    snippet: row.snippet,
   };
 }
 

@@ -79,10 +79,16 @@ function ticketShower(deps: RouteDeps): TicketShower {
 function ticketRoutes(app: Express, deps: RouteDeps): void {
   const queries = deps.store.read.tickets;
   app.get('/v1/tickets', async (req: Request, res: Response) => {
-    const filter = parseTicketListQuery(req.query as Record<string, unknown>);
-    const { rows, more } = await queries.tickets({ ...filter, ...visibleAccounts(req, filter.accountId) });
     const viewer = principalOf(req);
+    const filter = parseTicketListQuery(req.query as Record<string, unknown>, viewer.id);
+    const { rows, more } = await queries.tickets({ ...filter, ...visibleAccounts(req, filter.accountId) });
     res.json({ items: rows.map((row) => ticketJson(row, deps.view, orderShown(viewer, orderOf(row)))), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
+  });
+
+  // The workspace's views (docs/tickets.md): not under /v1/tickets/, whose paths name one ticket.
+  app.get('/v1/ticket-counts', async (req: Request, res: Response) => {
+    const accountId = platformIdParam(req.query as Record<string, unknown>, 'accountId');
+    res.json(await queries.counts({ ...visibleAccounts(req, accountId), me: principalOf(req).id }));
   });
 
   const showTicket = ticketShower(deps);

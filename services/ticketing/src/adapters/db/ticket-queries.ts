@@ -52,6 +52,8 @@ export interface TicketRow {
   merge_rule: string | null;
   /** last_activity_at to the microsecond (paging in `lastActivity` order). */
   last_activity_key: string;
+  /** The text of the conversation's latest message (inbound or outbound, not deleted), for lists. */
+  snippet: string | null;
 }
 
 export interface ActivityRow {
@@ -96,7 +98,8 @@ export interface TicketFilter {
   folder?: string;
   /** Any of these statuses (`status=open,pending`). */
   statuses?: TicketStatus[];
-  assignee?: string;
+  /** An agent's id; null: tickets nobody is assigned. */
+  assignee?: string | null;
   priority?: string;
   /** Tickets carrying this tag. */
   tag?: string;
@@ -125,7 +128,10 @@ const TICKET_COLUMNS = `
   d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
   ${CREATED_AT_KEY('t')},
   t.assignee, t.team, t.priority, t.tags, t.merged_into, t.merge_rule,
-  to_char(t.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_activity_key`;
+  to_char(t.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_activity_key,
+  (SELECT left(a.text, 200) FROM activities a
+    WHERE a.ticket_id = t.id AND a.direction IN ('inbound', 'outbound') AND NOT a.deleted AND a.text IS NOT NULL
+    ORDER BY a.occurred_at DESC, a.id DESC LIMIT 1) AS snippet`;
 
 const TICKET_FROM = `tickets t
   LEFT JOIN contacts c ON c.id = t.contact_id
@@ -192,11 +198,29 @@ const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, 
 /** The filters of a ticket's life: statuses as a set, assignee, priority, tag, updated since, SLA breached. */
 function lifeConditions(filter: TicketFilter, conditions: string[], add: (value: unknown) => string): void {
   if (filter.statuses !== undefined) conditions.push(`t.status = ANY (${add(filter.statuses)}::text[])`);
-  if (filter.assignee !== undefined) conditions.push(`t.assignee = ${add(filter.assignee)}`);
+  if (filter.assignee === null) conditions.push('t.assignee IS NULL');
+  else if (filter.assignee !== undefined) conditions.push(`t.assignee = ${add(filter.assignee)}`);
   if (filter.priority !== undefined) conditions.push(`t.priority = ${add(filter.priority)}`);
   if (filter.tag !== undefined) conditions.push(`t.tags @> ARRAY[${add(filter.tag)}::text]`);
   if (filter.updatedSince !== undefined) conditions.push(`t.updated_at >= ${add(filter.updatedSince)}`);
   if (filter.breached) conditions.push('t.sla_breached');
+}
+
+/** Which tickets the counts of the views cover: an account, or the accounts a credential may see. */
+export interface CountScope {
+  accountId?: string;
+  accountIds?: string[];
+  /** The asking agent's id (`mine`). */
+  me: string;
+}
+
+/** How many open or pending tickets each view of the agents' workspace holds. */
+export interface TicketCounts {
+  open: number;
+  mine: number;
+  unassigned: number;
+  breached: number;
+  folders: { queue: string; folder: string; count: number }[];
 }
 
 /** The read side of tickets and contacts, as the API lists and shows them. */
@@ -232,6 +256,30 @@ export class TicketQueries {
       param.values,
     );
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
+  }
+
+  /** The views' counts of open and pending tickets (merged, resolved and closed ones are in no view). */
+  async counts(scope: CountScope): Promise<TicketCounts> {
+    const conditions = [`t.status IN ('open', 'pending')`];
+    const param = parameters();
+    if (scope.accountId !== undefined) conditions.push(`t.account_id = ${param.add(scope.accountId)}`);
+    if (scope.accountIds !== undefined) conditions.push(`t.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
+    const me = param.add(scope.me);
+    const { rows } = await this.db.query<{ queue: string | null; folder: string | null; total: string; mine: string; unassigned: string; breached: string }>(
+      `SELECT t.queue, t.folder, count(*) AS total, count(*) FILTER (WHERE t.assignee = ${me}) AS mine,
+              count(*) FILTER (WHERE t.assignee IS NULL) AS unassigned, count(*) FILTER (WHERE t.sla_breached) AS breached
+         FROM tickets t WHERE ${conditions.join(' AND ')}
+        GROUP BY GROUPING SETS ((), (t.queue, t.folder)) ORDER BY t.queue NULLS FIRST, t.folder`,
+      param.values,
+    );
+    const [all, ...folders] = rows;
+    return {
+      open: Number(all?.total ?? 0),
+      mine: Number(all?.mine ?? 0),
+      unassigned: Number(all?.unassigned ?? 0),
+      breached: Number(all?.breached ?? 0),
+      folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
+    };
   }
 
   async ticket(id: string): Promise<TicketRow | null> {

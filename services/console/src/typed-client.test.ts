@@ -1,0 +1,61 @@
+/**
+ * The web app's typed client (web/src/client.ts) as the browser uses it, against a stand-in for
+ * the console server's /api relay: paths go to the relay, writes carry the CSRF token and their
+ * whole body, failures become ApiErrors with the service's message and fields.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import createClient from 'openapi-fetch';
+import { closeServer, portOf } from '@crm/http';
+import { ApiError, setCsrfToken, viaConsole } from '../web/src/api';
+import { ok } from '../web/src/client';
+import type { paths } from '../web/src/generated/ticketing';
+
+interface Seen {
+  method: string;
+  url: string;
+  csrf: string | undefined;
+  body: string;
+}
+
+let server: Server;
+const seen: Seen[] = [];
+const ticketId = '00000000-0000-4000-8000-000000000001';
+
+const bodyOf = (req: IncomingMessage) => new Promise<string>((resolve) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    void bodyOf(req).then((body) => {
+      seen.push({ method: req.method!, url: req.url!, csrf: req.headers['x-csrf-token'] as string | undefined, body });
+      res.setHeader('content-type', 'application/json');
+      if (req.url!.startsWith('/api/tickets?')) return res.end(JSON.stringify({ items: [], nextCursor: null }));
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: { code: 'invalid_change', message: 'priority must be one of low, normal, high, urgent', fields: [{ in: 'body', field: 'priority', message: 'must be one of low, normal, high, urgent' }] } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(() => closeServer(server));
+
+const client = () => createClient<paths>({ baseUrl: `http://127.0.0.1:${portOf(server)}`, fetch: viaConsole });
+
+describe('the typed client', () => {
+  it("reads through the relay's path with the query as the service's document types it", async () => {
+    const page = await ok(client().GET('/v1/tickets', { params: { query: { status: 'open,pending', assignee: 'me', breached: true, limit: 50 } } }));
+    expect(page).toEqual({ items: [], nextCursor: null });
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/api/tickets?status=open%2Cpending&assignee=me&breached=true&limit=50', csrf: undefined });
+  });
+
+  it('writes with the CSRF token and the whole body, and a refusal is an ApiError with its fields', async () => {
+    setCsrfToken('csrf-123');
+    const refused = ok(client().PATCH('/v1/tickets/{id}', { params: { path: { id: ticketId } }, body: { priority: 'high', tags: ['vip'] } }));
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 400, code: 'invalid_change', message: 'priority must be one of low, normal, high, urgent', fields: [{ field: 'priority' }] });
+    expect(seen.at(-1)).toEqual({ method: 'PATCH', url: `/api/tickets/${ticketId}`, csrf: 'csrf-123', body: '{"priority":"high","tags":["vip"]}' });
+  });
+});
