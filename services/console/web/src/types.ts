@@ -1,4 +1,5 @@
 export interface Person {
+  id?: string | null;
   screenName?: string | null;
   name?: string | null;
 }
@@ -13,6 +14,10 @@ export interface Activity {
   author?: Person | null;
   status: 'pending' | 'sent' | 'failed' | 'unknown' | null;
   failure: { code: string; message: string; platformCode: number | null } | null;
+  /** Who did it (a principal's id, `system`), for notes and changes. */
+  by?: string | null;
+  /** What the entry is about: a merge's `sourceIds` or `into`, a snapshot's evidence. */
+  data?: Record<string, unknown> | null;
 }
 
 export interface OrderLink {
@@ -39,6 +44,7 @@ export interface Ticket {
   updatedAt: string;
   sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null; firstRespondedAt: string | null };
   order: OrderLink | null;
+  mergedInto?: string | null;
   conversationState: {
     typing: { contactAt: string | null; accountAt: string | null };
     read: { contact: { at?: string | null } | null; account: { at?: string | null } | null };
