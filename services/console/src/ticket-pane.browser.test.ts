@@ -82,7 +82,11 @@ beforeAll(async () => {
   expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
   expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
   await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  // ticketing opens tickets for an account with a partner configuration (the defaults here).
+  expect([200, 201]).toContain((await stack.ticketing.put(`/v1/partner-configs/${accountId}`, {})).status);
 
+  // The platform knows both customers (their profiles, and the names its echo of a sent DM carries).
+  for (const user of [ANA, BOB]) expect((await stack.social.post('/control/platform/users', user)).status).toBe(200);
   for (const [from, text] of [
     [ANA, 'Where is my parcel? Order 42 is late'],
     [BOB, 'My invoice for order 17 is wrong'],
@@ -101,7 +105,8 @@ afterAll(async () => {
 describe('the ticket pane', () => {
   it('sends one DM for a double-clicked Send, the button busy while it runs', async () => {
     await page.goto(`${stack.console.url}/tickets/${anaTicket}`);
-    await page.getByTestId('customer-card').getByText('@ana_pane').waitFor();
+    // The platform's profile, through auth.
+    await page.getByTestId('customer-card').getByText(/\d followers/).waitFor();
     await page.getByLabel('Reply', { exact: true }).fill('Your order 42 is on its way.');
     await expect(page.getByTestId('length-count').innerText()).resolves.toBe('28 / 10,000');
     await page.getByRole('button', { name: 'Send reply' }).dblclick();
@@ -126,7 +131,7 @@ describe('the ticket pane', () => {
     // The r key puts the agent back in the reply; a public reply's limit is not a DM's.
     await page.getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('n');
-    await expect(page.getByLabel('Internal note', { exact: true }).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
+    await expect(page.getByRole('textbox', { name: 'Internal note' }).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
     await page.getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('r');
     await page.getByLabel('Reply', { exact: true }).waitFor();

@@ -111,7 +111,7 @@ export function MergePicker({ target, opened, onClose, onMerged }: { target: Tic
         </Stack>
         <MergePreview target={target} picked={picked} />
         {confirming && others.length > 0 && (
-          <Alert color="orange" title="Different customers" role="alert" data-testid="merge-customers-differ">
+          <Alert color={TONE.warn} title="Different customers" role="alert" data-testid="merge-customers-differ">
             {others.map(customerOf).join(', ')} {others.length > 1 ? 'are not' : 'is not'} {customerOf(target)}. Their conversations will be answered from this ticket. Merge anyway?
           </Alert>
         )}
@@ -119,7 +119,7 @@ export function MergePicker({ target, opened, onClose, onMerged }: { target: Tic
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>Cancel</Button>
           {confirming || others.length === 0 ? (
-            <Button color={others.length ? 'orange.9' : undefined} onClick={() => void merge()} disabled={picked.length === 0} loading={busy === 'merge'}>
+            <Button color={others.length ? TONE.warn : undefined} onClick={() => void merge()} disabled={picked.length === 0} loading={busy === 'merge'}>
               {others.length ? 'Merge anyway' : `Merge ${picked.length || ''} ticket${picked.length === 1 ? '' : 's'}`.replace('  ', ' ')}
             </Button>
           ) : (
