@@ -64,7 +64,8 @@ async function photographBothWidths(name: string, wholePage: boolean): Promise<v
 beforeAll(async () => {
   stack = await startConsoleStack();
   browser = await launchBrowser();
-  context = await browser.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // An agent in Paris: times on the pane and in the notes it writes are theirs, not the server's.
+  context = await browser.browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
   page = await context.newPage();
 
   // An agent signs in and connects an account through the platform's own pages.
@@ -103,7 +104,7 @@ afterAll(async () => {
 });
 
 describe('the ticket pane', () => {
-  it('sends one DM for a double-clicked Send, the button busy while it runs', async () => {
+  it('sends one DM for a double-clicked Send, and one follow for a double-clicked Follow', async () => {
     await page.goto(`${stack.console.url}/tickets/${anaTicket}`);
     // The platform's profile, through auth.
     await page.getByTestId('customer-card').getByText(/\d followers/).waitFor();
@@ -116,6 +117,12 @@ describe('the ticket pane', () => {
     expect(replies).toHaveLength(1);
     // The sent draft is gone: the composer is empty again.
     expect(await page.getByLabel('Reply', { exact: true }).inputValue()).toBe('');
+
+    // An action on the account's behalf, double-clicked too: the platform is asked once.
+    await page.getByRole('button', { name: 'Follow' }).dblclick();
+    await page.locator('[data-testid="activity"][data-kind="action"][data-status="sent"]').waitFor({ timeout: 30_000 });
+    const follows = (await stack.social.get('/control/platform/requests', { params: { path: `/2/users/${accountId}/following`, method: 'POST' } })).data.items as unknown[];
+    expect(follows).toHaveLength(1);
   });
 
   it('keeps a draft, with its canned reply filled in, across a reload', async () => {
@@ -186,7 +193,7 @@ describe('the ticket pane', () => {
     await page.getByRole('button', { name: 'Record evidence snapshot' }).click();
     await page.getByTestId('snapshot-result').waitFor();
     const note = (await ticketOf(anaTicket)).activities.find((activity) => activity.kind === 'evidence_snapshot' || activity.text?.startsWith('Tracking snapshot'));
-    expect(note?.text).toMatch(/position of .*\d{2}:\d{2}:\d{2} (UTC|GMT)/);
+    expect(note?.text).toMatch(/position of \d{1,2} \w{3,4} \d{4}, \d{2}:\d{2}:\d{2} CES?T\)/);
     expect(note?.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 });

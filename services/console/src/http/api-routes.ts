@@ -92,7 +92,7 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   );
 }
 
-/** ticketing's Idempotency-Key, passed on so a retried reply is sent once. */
+/** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */
 function idempotencyOf(req: Request): Record<string, string> {
   const key = req.get('idempotency-key');
   return key ? { 'idempotency-key': key } : {};
@@ -132,6 +132,7 @@ export function ticketRoutes(app: Express, { ticketing, auth }: Upstreams, setti
   app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/notes'), bodyOf(req))));
   app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/merge'), bodyOf(req))));
+  app.post('/api/tickets/:id/actions', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/actions'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/unmerge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/unmerge'), bodyOf(req))));
   // The sidebar's customer profile: the platform's, through auth, for the account the ticket belongs to.
   app.get('/api/tickets/:id/customer', async (req, res) => {

@@ -1,7 +1,8 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { Alert, Button, Group, Menu, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { CANNED_REPLIES, fillCanned, textLength, textLimit, type CannedContext } from '../canned';
-import { editDraft, emptyDraft, loadDraft, saveDraft, type Draft, type DraftMode } from '../drafts';
+import { editDraft, emptyDraft, type DraftMode } from '../drafts';
+import { loadDraft, saveDraft } from '../draftStore';
 import { useAction } from '../useAction';
 import type { Ticket } from '../types';
 
@@ -41,7 +42,7 @@ function ModeBar({ mode, channelWords, onMode, onPick }: { mode: DraftMode; chan
 
 /** The ticket's draft, saved as it changes. */
 function useDraft(ticketId: string) {
-  const [draft, setDraft] = useState<Draft>(() => loadDraft(ticketId));
+  const [draft, setDraft] = useState(() => loadDraft(ticketId));
   useEffect(() => saveDraft(ticketId, draft), [ticketId, draft]);
   return [draft, setDraft] as const;
 }

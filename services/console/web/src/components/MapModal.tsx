@@ -45,7 +45,7 @@ function Facts({ view, providerDown }: { view: LiveView; providerDown: boolean }
   const stale = providerDown || Boolean(view.rider?.stale) || Boolean(view.freshness?.stale);
   const etaMinutes = view.eta ? Math.max(0, Math.round((Date.parse(view.eta.at) - Date.now()) / 60_000)) : null;
   return (
-    <SimpleGrid cols={3} spacing="xs">
+    <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs">
       <Text size="sm" data-testid="task-status">Status: {view.status}</Text>
       <Text size="sm" data-testid="route-distance">Distance: {view.route ? distance(view.route.distanceMeters) : '—'}</Text>
       <Text size="sm" data-testid="eta">ETA: {view.eta ? `${clock(view.eta.at)} (${etaMinutes} min)${view.eta.approximate ? ', approximate' : ''}` : '—'}</Text>

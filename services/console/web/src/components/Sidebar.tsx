@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Anchor, Avatar, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
 import { api, ApiError } from '../api';
 import { TONE } from '../colors';
 import { when } from '../format';
 import type { Ticket } from '../types';
+import { AccountActions } from './AccountActions';
 import { OrderCard } from './OrderCard';
 import { OrderLinkForm, TicketFields } from './TicketActions';
 import type { LiveState } from './OrderCard';
@@ -95,12 +96,7 @@ export function Sidebar({ ticket, live, onTrack, onMerge, onChanged }: { ticket:
       <CustomerCard ticket={ticket} />
       <OrderCard ticket={ticket} live={live} onTrack={onTrack} />
       <OtherTickets ticket={ticket} />
-      <Paper withBorder p="sm" component="section" aria-labelledby="on-behalf-heading">
-        <Title order={3} size="h6" id="on-behalf-heading">On behalf of the account</Title>
-        <Group gap="xs" mt={4}>
-          <Button size="compact-sm" variant="outline" onClick={onMerge}>Merge tickets…</Button>
-        </Group>
-      </Paper>
+      <AccountActions ticket={ticket} onMerge={onMerge} onDone={onChanged} />
       <TicketFields key={ticket.updatedAt} ticket={ticket} onChanged={onChanged} />
       <OrderLinkForm key={`order-${ticket.order?.taskId ?? ''}`} ticket={ticket} onChanged={onChanged} />
     </Stack>

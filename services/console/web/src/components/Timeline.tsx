@@ -20,6 +20,7 @@ const KIND_LABEL: Record<string, string> = {
   status_changed: 'Status change',
   merged: 'Merge',
   unmerged: 'Unmerge',
+  action: 'On behalf of the account',
   evidence_snapshot: 'Tracking snapshot',
 };
 
@@ -85,11 +86,11 @@ function MergeDetails({ activity, ticketId, onChanged }: { activity: Activity; t
   const merged = activity.kind === 'merged';
   const other = typeof activity.data?.into === 'string' ? activity.data.into : typeof activity.data?.from === 'string' ? activity.data.from : null;
   if (sources.length) {
-    const count = sources.length === 1 ? 'ticket' : `${sources.length} tickets`;
+    const many = sources.length > 1 ? ` (${sources.length} tickets)` : '';
     return (
       <Stack gap={2}>
         <Text size="sm">
-          {merged ? `Merged into this ticket: ${count}` : `Taken out of this ticket: ${count}`}
+          {merged ? `Merged into this ticket${many}:` : `Taken out of this ticket${many}:`}
           {activity.data?.rule ? ` (by rule ${String(activity.data.rule)})` : ''}
         </Text>
         {sources.map((id) => (

@@ -39,9 +39,9 @@ function Header({ ticket, onResolve, resolving }: { ticket: Ticket; onResolve: (
   return (
     <Stack gap={4}>
       <Group justify="space-between" wrap="nowrap" align="start">
-        <Title order={2} style={{ overflowWrap: 'anywhere' }}>{ticket.subject || '(no subject)'}</Title>
+        <Title order={2} style={{ overflowWrap: 'anywhere', minWidth: 0, flex: 1 }}>{ticket.subject || '(no subject)'}</Title>
         {open && (
-          <Button variant="outline" size="compact-sm" onClick={onResolve} loading={resolving} title="Resolve (e)">
+          <Button variant="outline" size="compact-sm" onClick={onResolve} loading={resolving} title="Resolve (e)" style={{ flexShrink: 0 }}>
             Resolve
           </Button>
         )}
