@@ -96,7 +96,8 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
   return (
     <Stack p={embedded ? 'md' : 0} data-testid="ticket-view">
       {embedded && <Title order={1} size="h5">Support console (embedded)</Title>}
-      <Grid gap="md">
+      {/* Container breakpoints: the sidebar sits beside the conversation when the pane is wide, whatever the window. */}
+      <Grid gap="md" type="container" breakpoints={{ xs: '30em', sm: '40em', md: '48em', lg: '64em', xl: '80em' }}>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack>
             <Header ticket={ticket} onResolve={onResolve} resolving={resolve.busy === 'resolve'} />
