@@ -24,6 +24,13 @@ const KIND_LABEL: Record<string, string> = {
   evidence_snapshot: 'Tracking snapshot',
 };
 
+/** What an action on the account's behalf did, in words (ticketing records the action's name). */
+const ACTION_WORDS: Record<string, string> = {
+  like: 'Liked the post', unlike: 'Took the like back', repost: 'Reposted the post',
+  follow: 'Followed the customer', unfollow: 'Unfollowed the customer', mute: 'Muted the customer',
+  unmute: 'Unmuted the customer', block: 'Blocked the customer', unblock: 'Unblocked the customer',
+};
+
 const STATUS_COLOR: Record<string, string> = { pending: TONE.neutral, sent: TONE.good, failed: TONE.bad, unknown: TONE.warn };
 
 /** A ticket named on the timeline by its subject and customer (not its id), read once. */
@@ -124,7 +131,7 @@ function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId
         <MergeDetails activity={activity} ticketId={ticketId} onChanged={onChanged} />
       ) : (
         <Text style={{ whiteSpace: 'pre-wrap' }} td={activity.deleted ? 'line-through' : undefined}>
-          {activity.text ?? ''}
+          {activity.kind === 'action' ? (ACTION_WORDS[activity.text ?? ''] ?? activity.text) : (activity.text ?? '')}
         </Text>
       )}
       {activity.failure && (

@@ -12,7 +12,8 @@ import { MapModal, useLiveView } from '../components/MapModal';
 import { MergePicker } from '../components/MergePicker';
 import { Sidebar } from '../components/Sidebar';
 import { ConversationState, Timeline } from '../components/Timeline';
-import type { Ticket } from '../types';
+import type { CannedContext } from '../canned';
+import type { LiveView, Ticket } from '../types';
 
 function useTicket(id: string) {
   const [ticket, setTicket] = useState<Ticket | null>(null);
@@ -59,6 +60,15 @@ function Header({ ticket, onResolve, resolving }: { ticket: Ticket; onResolve: (
   );
 }
 
+/** What canned replies fill in: the customer's first name, the live order's status and ETA (the agent's clock). */
+function cannedContext(ticket: Ticket, view: LiveView | null): CannedContext {
+  return {
+    customer: ticket.contact?.name?.split(' ')[0] ?? (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : null),
+    orderStatus: view?.status ?? null,
+    eta: view?.eta ? clock(view.eta.at) : null,
+  };
+}
+
 export function TicketView({ id, embedded = false }: { id: string; embedded?: boolean }) {
   const { ticket, error, load } = useTicket(id);
   const { session } = useSession();
@@ -87,12 +97,6 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
   });
   if (error) return <Alert color="red" role="alert">{error}</Alert>;
   if (!ticket) return <Loader aria-label="Loading the ticket" />;
-  const view = live.view;
-  const canned = {
-    customer: ticket.contact?.name?.split(' ')[0] ?? (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : null),
-    orderStatus: view?.status ?? null,
-    eta: view?.eta ? clock(view.eta.at) : null,
-  };
   return (
     <Stack p={embedded ? 'md' : 0} data-testid="ticket-view">
       {embedded && <Title order={1} size="h5">Support console (embedded)</Title>}
@@ -109,7 +113,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
             )}
             <ConversationState ticket={ticket} />
             <Timeline activities={ticket.activities ?? []} ticketId={ticket.id} version={`${ticket.updatedAt}/${ticket.activities?.length ?? 0}`} onChanged={() => void load()} />
-            <Composer ref={composer} key={ticket.id} ticket={ticket} canned={canned} onSent={() => void load()} />
+            <Composer ref={composer} key={ticket.id} ticket={ticket} canned={cannedContext(ticket, live.view)} onSent={() => void load()} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
