@@ -154,7 +154,7 @@ describe("the agent's console", () => {
   });
 
   it('sends a reply once however often it is clicked, and shows it pending, then sent', async () => {
-    await page.getByLabel('Reply').fill('Your order 42 left the warehouse today.');
+    await page.getByLabel('Reply', { exact: true }).fill('Your order 42 left the warehouse today.');
     await page.getByRole('button', { name: 'Send reply' }).dblclick();
     const reply = page.getByTestId('activity').filter({ hasText: 'Your order 42 left the warehouse today.' });
     await reply.and(page.locator('[data-status="sent"]')).waitFor({ timeout: 30_000 });
@@ -173,11 +173,11 @@ describe("the agent's console", () => {
     await track.click();
     const position = page.getByTestId('rider-position');
     await position.filter({ hasText: 'Rider at' }).waitFor();
-    const before = { text: await position.innerText(), d: await page.locator('path.rider-marker').getAttribute('d') };
+    const before = { text: await position.innerText(), d: await page.getByTestId('map').locator('path.rider-marker').getAttribute('d') };
     expect(await page.getByTestId('task-status').innerText()).toMatch(/STARTED/);
     await stack.tracking.sim.post('/control/tasks/demo/order-42/advance', { seconds: 30 });
     await waitFor(async () => (await position.innerText()) !== before.text, { what: 'the rider to move on the next refresh' });
-    await waitFor(async () => (await page.locator('path.rider-marker').getAttribute('d')) !== before.d, { what: 'the marker to move' });
+    await waitFor(async () => (await page.getByTestId('map').locator('path.rider-marker').getAttribute('d')) !== before.d, { what: 'the marker to move' });
     await expect(page.getByTestId('route-distance').innerText()).resolves.toMatch(/Distance: [0-9.]+ k?m/);
     await expect(page.getByTestId('eta').innerText()).resolves.toMatch(/ETA: .*\([0-9]+ min\)/);
     await page.getByText('Map tiles could not load').waitFor();

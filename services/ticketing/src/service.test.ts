@@ -856,6 +856,11 @@ describe('GET /v1/tickets', () => {
     expect(await tickets(`accountId=${newAccount()}`)).toEqual([]);
   });
 
+  it("searches the customer's screen name and name", async () => {
+    expect((await tickets(`accountId=${account}&q=BOB`)).map((t) => t.subject)).toEqual(['Wrong size delivered']);
+    expect((await tickets(`accountId=${account}&q=${encodeURIComponent('cid mor')}`)).map((t) => t.subject)).toEqual(['Invoice question']);
+  });
+
   it('searches subjects and activity texts, case-insensitively and literally', async () => {
     expect((await tickets(`accountId=${account}&q=PARCEL`)).map((t) => t.subject)).toEqual(['Parcel never arrived']);
     expect((await tickets(`accountId=${account}&q=voucher`)).map((t) => t.subject)).toEqual(['Invoice question']);

@@ -264,7 +264,7 @@ describe('merges', () => {
     const platformTexts = merged.body.activities.filter((activity) => activity.direction === 'inbound').map((activity) => activity.text);
     expect(platformTexts).toEqual(['ana first', 'bob first', 'ana second']);
     expect(merged.body.activities.some((activity) => activity.kind === 'note' && activity.text === 'bob is a regular')).toBe(true);
-    expect(merged.body.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: CRM_PRINCIPAL, data: { sourceIds: [source], rule: null } });
+    expect(merged.body.activities.find((activity) => activity.kind === 'merged')).toMatchObject({ by: CRM_PRINCIPAL, data: { sourceIds: [source], rule: null }, text: `merged into this one: “bob first” (ticket ${source})` });
     expect(await ticket(source)).toMatchObject({ status: 'merged', mergedInto: target });
 
     // Bob writes again: his conversation's ticket is merged, so the DM lands on the target.
@@ -279,6 +279,8 @@ describe('merges', () => {
     const restored = await ticket(source);
     expect(restored).toMatchObject({ status: 'open', mergedInto: null });
     expect(restored.activities.map((activity) => activity.kind)).toEqual(['dm_received', 'note', 'merged', 'unmerged']);
+    expect(restored.activities.find((activity) => activity.kind === 'merged')?.text).toBe(`merged into “ana first” (ticket ${target})`);
+    expect(unmerged.body.activities.find((activity) => activity.kind === 'unmerged')?.text).toBe(`taken out: “bob first” (ticket ${source})`);
   });
 
   it('sends the target’s reply to the conversation that wrote last, then refuses an unmerge; bad merges are 4xx', async () => {

@@ -92,14 +92,38 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   );
 }
 
-/** ticketing's Idempotency-Key, passed on so a retried reply is sent once. */
+/** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */
 function idempotencyOf(req: Request): Record<string, string> {
   const key = req.get('idempotency-key');
   return key ? { 'idempotency-key': key } : {};
 }
 
+const PROFILE_TTL_MS = 5 * 60_000;
+const PROFILE_CACHE_SIZE = 500;
+
+/**
+ * The platform's profiles of customers, kept a few minutes: the sidebar asks on every ticket
+ * opened, and each lookup spends the account's platform rate limit. Only answers auth gave for
+ * a ticket the agent was allowed to read are kept.
+ */
+export class ProfileCache {
+  private readonly entries = new Map<string, { at: number; answer: UpstreamAnswer }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(key: string): UpstreamAnswer | null {
+    const entry = this.entries.get(key);
+    if (!entry || this.now() - entry.at > PROFILE_TTL_MS) return null;
+    return entry.answer;
+  }
+
+  set(key: string, answer: UpstreamAnswer): void {
+    if (this.entries.size >= PROFILE_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { at: this.now(), answer });
+  }
+}
+
 /** Tickets: list, the views' counts, detail, replies, changes, notes, merges, the linked order and its live view. */
-export function ticketRoutes(app: Express, { ticketing }: Upstreams, settings: SessionSettings): void {
+export function ticketRoutes(app: Express, { ticketing, auth }: Upstreams, settings: SessionSettings, profiles = new ProfileCache()): void {
   const ticketPath = (req: Request, rest = '') => `/v1/tickets/${param(req, 'id')}${rest}`;
   const call = (req: Request, res: Response, method: string, path: string, body?: unknown, headers?: Record<string, string>) => asAgent(req, res, settings)(ticketing, method, path, body, headers);
   app.get('/api/tickets', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/tickets${ticketQuery(req)}`)));
@@ -109,6 +133,21 @@ export function ticketRoutes(app: Express, { ticketing }: Upstreams, settings: S
   app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/notes'), bodyOf(req))));
   app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/merge'), bodyOf(req))));
+  app.post('/api/tickets/:id/actions', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/actions'), bodyOf(req), idempotencyOf(req))));
+  app.post('/api/tickets/:id/unmerge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/unmerge'), bodyOf(req))));
+  // The sidebar's customer profile: the platform's, through auth, for the account the ticket belongs to.
+  app.get('/api/tickets/:id/customer', async (req, res) => {
+    const ticket = await call(req, res, 'GET', ticketPath(req));
+    if (ticket.status !== 200) return relay(res, ticket);
+    const { accountId, contact } = ticket.body as { accountId: string; contact: { screenName?: string | null } | null };
+    if (!contact?.screenName) throw new HttpError(404, 'no_customer_profile', 'this ticket names no customer on the platform');
+    const key = `${accountId}:${contact.screenName.toLowerCase()}`;
+    const cached = profiles.get(key);
+    if (cached) return relay(res, cached);
+    const answer = await asAgent(req, res, settings)(auth, 'GET', `/v1/accounts/${encodeURIComponent(accountId)}/users/${encodeURIComponent(contact.screenName)}`);
+    if (answer.status === 200) profiles.set(key, answer);
+    relay(res, answer);
+  });
   app.put('/api/tickets/:id/order', async (req, res) => relay(res, await call(req, res, 'PUT', ticketPath(req, '/order'), bodyOf(req))));
   app.delete('/api/tickets/:id/order', async (req, res) => relay(res, await call(req, res, 'DELETE', ticketPath(req, '/order'))));
   // The map pop-up: ticketing answers the live view of the ticket's own order, checked against the agent's rights.

@@ -16,6 +16,8 @@ export function isBreached(ticket: { status: string; sla: { firstResponseDueAt: 
 }
 
 export const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** A moment in the agent's time zone, named, for text that outlives the screen (an evidence note): "26 Nov 2026, 14:05:09 CET". */
+export const zoned = (iso: string) => new Date(iso).toLocaleString([], { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
 export const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
 
 export function distance(meters: number): string {

@@ -35,6 +35,7 @@ export interface Ticket {
   updatedAt: string;
   sla: { firstResponseDueAt: string | null; resolutionDueAt: string | null; firstRespondedAt: string | null };
   order: OrderLink | null;
+  mergedInto?: string | null;
   conversationState: {
     typing: { contactAt: string | null; accountAt: string | null };
     read: { contact: { at?: string | null } | null; account: { at?: string | null } | null };

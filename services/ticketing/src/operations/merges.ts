@@ -22,6 +22,9 @@ async function lockAll(tx: TicketingTx, ids: string[]): Promise<Map<string, Chan
   return tickets;
 }
 
+/** A ticket as a timeline names it: its subject and id ("“Parcel never arrived” (ticket 6f1c…)"). */
+const nameOf = (ticket: ChangeTarget): string => `“${ticket.subject || 'no subject'}” (ticket ${ticket.id})`;
+
 function checkMergeable(target: ChangeTarget, sources: ChangeTarget[]): void {
   if (target.status === 'merged') throw conflict('merge_refused', `the target ticket is merged into ${target.merged_into}: merge into that one`);
   for (const source of sources) {
@@ -48,11 +51,11 @@ export async function mergeInTransaction(tx: TicketingTx, spec: MergeSpec): Prom
     moved += await tx.merges.moveTimeline(source.id, targetId);
     await tx.merges.markMerged(source.id, targetId, rule, now);
     await reevaluateSlaIn(tx, source.id, now); // a merged ticket's clocks stop
-    await tx.life.addEntry({ accountId: source.account_id, ticketId: source.id, kind: 'merged', text: `merged into ${targetId}`, actor, data: { into: targetId, rule }, contactId: source.contact_id, occurredAt: now });
+    await tx.life.addEntry({ accountId: source.account_id, ticketId: source.id, kind: 'merged', text: `merged into ${nameOf(target)}`, actor, data: { into: targetId, rule }, contactId: source.contact_id, occurredAt: now });
     await tx.crmEvents.emit('ticket.updated', source.id, actor, { changes: { status: { from: source.status, to: 'merged' }, mergedInto: { from: null, to: targetId } } });
   }
   await tx.merges.refreshLastActivity(targetId, now);
-  const text = `${sourceIds.length} ticket(s) merged into this one${rule ? ` by rule ${rule}` : ''}`;
+  const text = `merged into this one${rule ? ` by rule ${rule}` : ''}: ${sources.map(nameOf).join(', ')}`;
   await tx.life.addEntry({ accountId: target.account_id, ticketId: targetId, kind: 'merged', text, actor, data: { sourceIds, rule, moved }, contactId: target.contact_id, occurredAt: now });
   await tx.crmEvents.emit('ticket.merged', targetId, actor, { merge: { targetId, sourceIds, rule } });
 }
@@ -76,11 +79,11 @@ async function unmergeInTransaction(tx: TicketingTx, id: string, given: string[]
   for (const sourceId of sourceIds) {
     await tx.merges.restore(sourceId, targetId, now);
     await tx.merges.refreshLastActivity(sourceId, now);
-    await tx.life.addEntry({ accountId: target.account_id, ticketId: sourceId, kind: 'unmerged', text: `taken out of ${targetId}`, actor, data: { from: targetId }, contactId: tickets.get(sourceId)!.contact_id, occurredAt: now });
+    await tx.life.addEntry({ accountId: target.account_id, ticketId: sourceId, kind: 'unmerged', text: `taken out of ${nameOf(target)}`, actor, data: { from: targetId }, contactId: tickets.get(sourceId)!.contact_id, occurredAt: now });
     await tx.crmEvents.emit('ticket.updated', sourceId, actor, { changes: { mergedInto: { from: targetId, to: null } } });
   }
   await tx.merges.refreshLastActivity(targetId, now);
-  await tx.life.addEntry({ accountId: target.account_id, ticketId: targetId, kind: 'unmerged', text: `${sourceIds.length} ticket(s) taken out`, actor, data: { sourceIds }, contactId: target.contact_id, occurredAt: now });
+  await tx.life.addEntry({ accountId: target.account_id, ticketId: targetId, kind: 'unmerged', text: `taken out: ${sourceIds.map((sourceId) => nameOf(tickets.get(sourceId)!)).join(', ')}`, actor, data: { sourceIds }, contactId: target.contact_id, occurredAt: now });
   await tx.crmEvents.emit('ticket.unmerged', targetId, actor, { merge: { targetId, sourceIds, rule: null } });
   return targetId;
 }

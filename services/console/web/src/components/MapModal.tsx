@@ -2,22 +2,23 @@ import { useCallback, useEffect, useState } from 'react';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { api, ApiError } from '../api';
-import { age, clock, distance } from '../format';
+import { age, clock, distance, zoned } from '../format';
 import { useSession } from '../session';
 import type { LiveView, Ticket } from '../types';
 import { LiveMap } from './LiveMap';
 
-type Problem = { code: string; message: string };
+export type Problem = { code: string; message: string };
 
 const FINISHED = ['COMPLETED', 'PARTIAL_COMPLETED', 'CANCELLED'];
 
-const PROBLEM_TITLE: Record<string, string> = {
+export const PROBLEM_TITLE: Record<string, string> = {
   client_not_found: 'Tracking is not enabled for this client',
   client_disabled: 'Tracking is not enabled for this client',
   task_not_found: 'Task not found',
 };
 
-function useLiveView(ticketId: string, refreshMs: number) {
+/** The ticket's order as tracking sees it now, read again every `refreshMs`. */
+export function useLiveView(ticketId: string, refreshMs: number, enabled = true) {
   const [view, setView] = useState<LiveView | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [loadedAt, setLoadedAt] = useState<number>(0);
@@ -32,10 +33,11 @@ function useLiveView(ticketId: string, refreshMs: number) {
     }
   }, [ticketId]);
   useEffect(() => {
+    if (!enabled) return;
     void load();
     const timer = setInterval(() => void load(), refreshMs);
     return () => clearInterval(timer);
-  }, [load, refreshMs]);
+  }, [load, refreshMs, enabled]);
   return { view, problem, loadedAt };
 }
 
@@ -43,7 +45,7 @@ function Facts({ view, providerDown }: { view: LiveView; providerDown: boolean }
   const stale = providerDown || Boolean(view.rider?.stale) || Boolean(view.freshness?.stale);
   const etaMinutes = view.eta ? Math.max(0, Math.round((Date.parse(view.eta.at) - Date.now()) / 60_000)) : null;
   return (
-    <SimpleGrid cols={3} spacing="xs">
+    <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs">
       <Text size="sm" data-testid="task-status">Status: {view.status}</Text>
       <Text size="sm" data-testid="route-distance">Distance: {view.route ? distance(view.route.distanceMeters) : '—'}</Text>
       <Text size="sm" data-testid="eta">ETA: {view.eta ? `${clock(view.eta.at)} (${etaMinutes} min)${view.eta.approximate ? ', approximate' : ''}` : '—'}</Text>
@@ -71,8 +73,8 @@ function evidenceOf(view: LiveView) {
 }
 
 function summaryOf(view: LiveView): string {
-  const where = view.rider ? `rider at ${view.rider.lat.toFixed(5)}, ${view.rider.lng.toFixed(5)} (position of ${new Date(view.rider.recordedAt).toISOString()})` : 'no rider position';
-  const eta = view.eta ? `, ETA ${new Date(view.eta.at).toISOString()}` : '';
+  const where = view.rider ? `rider at ${view.rider.lat.toFixed(5)}, ${view.rider.lng.toFixed(5)} (position of ${zoned(view.rider.recordedAt)})` : 'no rider position';
+  const eta = view.eta ? `, ETA ${zoned(view.eta.at)}` : '';
   return `Tracking snapshot of ${view.clientId}/${view.taskId}: ${view.status}, ${where}${view.route ? `, ${distance(view.route.distanceMeters)} to the drop` : ''}${eta}.`;
 }
 

@@ -1,6 +1,10 @@
-import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Link } from 'wouter';
+import { api } from '../api';
 import { TONE } from '../colors';
 import { when } from '../format';
+import { useAction } from '../useAction';
 import type { Activity, Ticket } from '../types';
 
 const KIND_LABEL: Record<string, string> = {
@@ -15,11 +19,98 @@ const KIND_LABEL: Record<string, string> = {
   note: 'Note',
   status_changed: 'Status change',
   merged: 'Merge',
+  unmerged: 'Unmerge',
+  action: 'On behalf of the account',
+  evidence_snapshot: 'Tracking snapshot',
+};
+
+/** What an action on the account's behalf did, in words (ticketing records the action's name). */
+const ACTION_WORDS: Record<string, string> = {
+  like: 'Liked the post', unlike: 'Took the like back', repost: 'Reposted the post',
+  follow: 'Followed the customer', unfollow: 'Unfollowed the customer', mute: 'Muted the customer',
+  unmute: 'Unmuted the customer', block: 'Blocked the customer', unblock: 'Unblocked the customer',
 };
 
 const STATUS_COLOR: Record<string, string> = { pending: TONE.neutral, sent: TONE.good, failed: TONE.bad, unknown: TONE.warn };
 
-function Entry({ activity }: { activity: Activity }) {
+/** A ticket named on the timeline by its subject and customer (not its id), read once. */
+function useTicketSummary(id: string) {
+  const [ticket, setTicket] = useState<Ticket | null>(null);
+  useEffect(() => {
+    let current = true;
+    api<Ticket>('GET', `/api/tickets/${encodeURIComponent(id)}`)
+      .then((found) => current && setTicket(found))
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [id]);
+  return ticket;
+}
+
+const nameOf = (ticket: Ticket | null) => (ticket ? `“${ticket.subject || '(no subject)'}”${ticket.contact?.screenName ? ` from @${ticket.contact.screenName}` : ''}` : 'a ticket');
+
+/** One ticket merged into this one: its name, a link, and Unmerge while it is still merged here. */
+function MergedSource({ id, targetId, onChanged }: { id: string; targetId: string; onChanged: () => void }) {
+  const source = useTicketSummary(id);
+  const { problem, busy, run } = useAction(onChanged);
+  const stillHere = source?.mergedInto === targetId;
+  return (
+    <Group gap="xs" data-testid="merged-source">
+      <Anchor component={Link} href={`/tickets/${id}`} size="sm">
+        {nameOf(source)}
+      </Anchor>
+      {stillHere && (
+        <Button size="compact-xs" variant="outline" onClick={() => void run('unmerge', 'POST', `/api/tickets/${targetId}/unmerge`, { sourceIds: [id] })} loading={busy === 'unmerge'} aria-label={`Unmerge ${nameOf(source)}`}>
+          Unmerge
+        </Button>
+      )}
+      {problem && <Text size="xs" c="red.9" role="alert">{problem}</Text>}
+    </Group>
+  );
+}
+
+function OtherEnd({ id, words }: { id: string; words: string }) {
+  const other = useTicketSummary(id);
+  return (
+    <Text size="sm">
+      {words}{' '}
+      <Anchor component={Link} href={`/tickets/${id}`}>
+        {nameOf(other)}
+      </Anchor>
+    </Text>
+  );
+}
+
+const stringsIn = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+/**
+ * A merge or unmerge names its tickets: on the ticket that took them, each one (with Unmerge
+ * while it is still merged here); on a ticket merged away, the one it went into or left.
+ */
+function MergeDetails({ activity, ticketId, onChanged }: { activity: Activity; ticketId: string; onChanged: () => void }) {
+  const sources = stringsIn(activity.data?.sourceIds);
+  const merged = activity.kind === 'merged';
+  const other = typeof activity.data?.into === 'string' ? activity.data.into : typeof activity.data?.from === 'string' ? activity.data.from : null;
+  if (sources.length) {
+    const many = sources.length > 1 ? ` (${sources.length} tickets)` : '';
+    return (
+      <Stack gap={2}>
+        <Text size="sm">
+          {merged ? `Merged into this ticket${many}:` : `Taken out of this ticket${many}:`}
+          {activity.data?.rule ? ` (by rule ${String(activity.data.rule)})` : ''}
+        </Text>
+        {sources.map((id) => (
+          <MergedSource key={id} id={id} targetId={ticketId} onChanged={onChanged} />
+        ))}
+      </Stack>
+    );
+  }
+  if (other) return <OtherEnd id={other} words={merged ? 'Merged into' : 'Taken out of'} />;
+  return <Text style={{ whiteSpace: 'pre-wrap' }}>{activity.text ?? ''}</Text>;
+}
+
+function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId: string; onChanged: () => void }) {
   return (
     <Paper withBorder p="sm" data-testid="activity" data-kind={activity.kind} data-status={activity.status ?? ''} bg={activity.direction === 'outbound' ? 'blue.0' : undefined}>
       <Group justify="space-between">
@@ -36,9 +127,13 @@ function Entry({ activity }: { activity: Activity }) {
           <Text size="xs">{when(activity.occurredAt)}</Text>
         </Group>
       </Group>
-      <Text style={{ whiteSpace: 'pre-wrap' }} td={activity.deleted ? 'line-through' : undefined}>
-        {activity.text ?? ''}
-      </Text>
+      {activity.kind === 'merged' || activity.kind === 'unmerged' ? (
+        <MergeDetails activity={activity} ticketId={ticketId} onChanged={onChanged} />
+      ) : (
+        <Text style={{ whiteSpace: 'pre-wrap' }} td={activity.deleted ? 'line-through' : undefined}>
+          {activity.kind === 'action' ? (ACTION_WORDS[activity.text ?? ''] ?? activity.text) : (activity.text ?? '')}
+        </Text>
+      )}
       {activity.failure && (
         <Text size="sm" c="red.9" data-testid="reply-failure">
           Not sent: {activity.failure.message} ({activity.failure.code})
@@ -61,12 +156,13 @@ export function ConversationState({ ticket }: { ticket: Ticket }) {
   );
 }
 
-export function Timeline({ activities }: { activities: Activity[] }) {
+/** `version` changes with the ticket (its updatedAt): merge entries read the tickets they name again. */
+export function Timeline({ activities, ticketId, version, onChanged }: { activities: Activity[]; ticketId: string; version: string; onChanged: () => void }) {
   return (
     <Stack gap="xs" aria-label="Timeline" role="list">
       {activities.map((activity) => (
-        <div role="listitem" key={activity.id}>
-          <Entry activity={activity} />
+        <div role="listitem" key={activity.kind === 'merged' || activity.kind === 'unmerged' ? `${activity.id}@${version}` : activity.id}>
+          <Entry activity={activity} ticketId={ticketId} onChanged={onChanged} />
         </div>
       ))}
     </Stack>

@@ -1526,7 +1526,7 @@ export interface operations {
                 breached?: boolean;
                 /** @description created (newest ticket first, the default) or lastActivity (newest activity first); a cursor belongs to its order. */
                 order?: "created" | "lastActivity";
-                /** @description Case-insensitive text in the subject or any activity. */
+                /** @description Case-insensitive text in the subject, the customer's screen name or name, or any activity. */
                 q?: string;
                 /** @description The nextCursor of the previous page. */
                 cursor?: components["parameters"]["Cursor"];

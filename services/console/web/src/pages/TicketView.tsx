@@ -1,13 +1,19 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { TONE } from '../colors';
-import { Alert, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { api, ApiError } from '../api';
-import { countdown } from '../format';
+import { clock, countdown } from '../format';
 import { useLiveUpdates } from '../live';
-import { MapModal } from '../components/MapModal';
+import { usePaneKeys } from '../paneKeys';
+import { useSession } from '../session';
+import { useAction } from '../useAction';
+import { Composer, type ComposerHandle } from '../components/Composer';
+import { MapModal, useLiveView } from '../components/MapModal';
+import { MergePicker } from '../components/MergePicker';
+import { Sidebar } from '../components/Sidebar';
 import { ConversationState, Timeline } from '../components/Timeline';
-import { NoteAndMerge, OrderLinkForm, ReplyBox, TicketFields } from '../components/TicketActions';
-import type { Ticket } from '../types';
+import type { CannedContext } from '../canned';
+import type { LiveView, Ticket } from '../types';
 
 function useTicket(id: string) {
   const [ticket, setTicket] = useState<Ticket | null>(null);
@@ -26,13 +32,21 @@ function useTicket(id: string) {
   return { ticket, error, load };
 }
 
-function Header({ ticket }: { ticket: Ticket }) {
+function Header({ ticket, onResolve, resolving }: { ticket: Ticket; onResolve: () => void; resolving: boolean }) {
   const now = Date.now();
   const first = ticket.sla.firstRespondedAt ? null : countdown(ticket.sla.firstResponseDueAt, now);
   const resolution = countdown(ticket.sla.resolutionDueAt, now);
+  const open = ticket.status === 'open' || ticket.status === 'pending';
   return (
     <Stack gap={4}>
-      <Title order={2}>{ticket.subject || '(no subject)'}</Title>
+      <Group justify="space-between" wrap="nowrap" align="start">
+        <Title order={2} style={{ overflowWrap: 'anywhere', minWidth: 0, flex: 1 }}>{ticket.subject || '(no subject)'}</Title>
+        {open && (
+          <Button variant="outline" size="compact-sm" onClick={onResolve} loading={resolving} title="Resolve (e)" style={{ flexShrink: 0 }}>
+            Resolve
+          </Button>
+        )}
+      </Group>
       <Group gap="xs">
         <Badge color={TONE.info}>{ticket.status}</Badge>
         <Text size="sm">
@@ -46,22 +60,24 @@ function Header({ ticket }: { ticket: Ticket }) {
   );
 }
 
-function OrderSummary({ ticket, onTrack }: { ticket: Ticket; onTrack: () => void }) {
-  if (!ticket.order) return null;
-  const tracking = ticket.order.tracking;
-  return (
-    <Group data-testid="order-summary">
-      <Text size="sm">
-        Order {ticket.order.taskId} ({ticket.order.clientId}){tracking && tracking.available === false ? `: ${tracking.message ?? tracking.reason}` : ''}
-      </Text>
-      <Button onClick={onTrack}>Track order</Button>
-    </Group>
-  );
+/** What canned replies fill in: the customer's first name, the live order's status and ETA (the agent's clock). */
+function cannedContext(ticket: Ticket, view: LiveView | null): CannedContext {
+  return {
+    customer: ticket.contact?.name?.split(' ')[0] ?? (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : null),
+    orderStatus: view?.status ?? null,
+    eta: view?.eta ? clock(view.eta.at) : null,
+  };
 }
 
 export function TicketView({ id, embedded = false }: { id: string; embedded?: boolean }) {
   const { ticket, error, load } = useTicket(id);
+  const { session } = useSession();
   const [mapOpen, setMapOpen] = useState(false);
+  const [mergeOpen, setMergeOpen] = useState(false);
+  const [merged, setMerged] = useState<string | null>(null);
+  const composer = useRef<ComposerHandle>(null);
+  const resolve = useAction(() => void load());
+  const live = useLiveView(id, session?.settings.mapRefreshMs ?? 5000, Boolean(ticket?.order));
   const pending = ticket?.activities?.some((a) => a.status === 'pending') ?? false;
   useLiveUpdates((event) => {
     if (!event || event.ticketId === id) void load();
@@ -72,20 +88,40 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
     const timer = setInterval(() => void load(), 1500);
     return () => clearInterval(timer);
   }, [pending, load]);
+  const onResolve = () => void resolve.run('resolve', 'PATCH', `/api/tickets/${id}`, { status: 'resolved' });
+  usePaneKeys({
+    r: () => composer.current?.focus('reply'),
+    n: () => composer.current?.focus('note'),
+    e: () => ticket && (ticket.status === 'open' || ticket.status === 'pending') && onResolve(),
+    a: () => document.getElementById('ticket-assignee')?.focus(),
+  });
   if (error) return <Alert color="red" role="alert">{error}</Alert>;
   if (!ticket) return <Loader aria-label="Loading the ticket" />;
   return (
     <Stack p={embedded ? 'md' : 0} data-testid="ticket-view">
       {embedded && <Title order={1} size="h5">Support console (embedded)</Title>}
-      <Header ticket={ticket} />
-      <ConversationState ticket={ticket} />
-      <OrderSummary ticket={ticket} onTrack={() => setMapOpen(true)} />
-      <Timeline activities={ticket.activities ?? []} />
-      <ReplyBox ticket={ticket} onSent={() => void load()} />
-      <TicketFields key={ticket.updatedAt} ticket={ticket} onChanged={() => void load()} />
-      <NoteAndMerge ticket={ticket} onChanged={() => void load()} />
-      <OrderLinkForm key={`order-${ticket.order?.taskId ?? ''}`} ticket={ticket} onChanged={() => void load()} />
+      {/* Container breakpoints: the sidebar sits beside the conversation when the pane is wide, whatever the window. */}
+      <Grid gap="md" type="container" breakpoints={{ xs: '30em', sm: '40em', md: '48em', lg: '64em', xl: '80em' }}>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack>
+            <Header ticket={ticket} onResolve={onResolve} resolving={resolve.busy === 'resolve'} />
+            {resolve.problem && <Alert color="red" role="alert">{resolve.problem}</Alert>}
+            {merged && (
+              <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMerged(null)} data-testid="merge-result">
+                {merged}
+              </Alert>
+            )}
+            <ConversationState ticket={ticket} />
+            <Timeline activities={ticket.activities ?? []} ticketId={ticket.id} version={`${ticket.updatedAt}/${ticket.activities?.length ?? 0}`} onChanged={() => void load()} />
+            <Composer ref={composer} key={ticket.id} ticket={ticket} canned={cannedContext(ticket, live.view)} onSent={() => void load()} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Sidebar ticket={ticket} live={live} onTrack={() => setMapOpen(true)} onMerge={() => setMergeOpen(true)} onChanged={() => void load()} />
+        </Grid.Col>
+      </Grid>
       <MapModal ticket={ticket} opened={mapOpen} onClose={() => setMapOpen(false)} onSnapshot={() => void load()} />
+      <MergePicker target={ticket} opened={mergeOpen} onClose={() => setMergeOpen(false)} onMerged={(message) => { setMerged(message); void load(); }} />
     </Stack>
   );
 }

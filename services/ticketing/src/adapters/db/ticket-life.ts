@@ -15,6 +15,7 @@ export interface ChangeTarget {
   tags: string[];
   contact_id: string | null;
   merged_into: string | null;
+  subject: string;
 }
 
 export interface InternalEntry {
@@ -46,7 +47,7 @@ export class TicketLifeRepository {
   /** The tickets, locked in id order (so two bulk changes never wait on each other crosswise); missing ids are absent. */
   async lock(ids: string[]): Promise<ChangeTarget[]> {
     const { rows } = await this.db.query<ChangeTarget>(
-      `SELECT id, account_id, status, assignee, team, priority, queue, folder, tags, contact_id, merged_into
+      `SELECT id, account_id, status, assignee, team, priority, queue, folder, tags, contact_id, merged_into, subject
          FROM tickets WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE`,
       [ids],
     );

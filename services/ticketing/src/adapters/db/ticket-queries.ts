@@ -244,7 +244,10 @@ export class TicketQueries {
     lifeConditions(filter, conditions, param.add);
     if (filter.q !== undefined) {
       const pattern = param.add(containsPattern(filter.q));
-      conditions.push(`(t.subject ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`);
+      // The customer too (screen name or name), so an agent finds a ticket by who wrote it.
+      conditions.push(
+        `(t.subject ILIKE ${pattern} OR c.screen_name ILIKE ${pattern} OR c.name ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`,
+      );
     }
     const key = filter.order === 'lastActivity' ? 't.last_activity_at' : 't.created_at';
     if (filter.after) {

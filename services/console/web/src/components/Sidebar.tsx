@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { Anchor, Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'wouter';
+import { api, ApiError } from '../api';
+import { TONE } from '../colors';
+import { when } from '../format';
+import type { Ticket } from '../types';
+import { AccountActions } from './AccountActions';
+import { OrderCard } from './OrderCard';
+import { OrderLinkForm, TicketFields } from './TicketActions';
+import type { LiveState } from './OrderCard';
+
+/** The platform's user, as auth's read_user answers it (v1.1's shape). */
+interface PlatformUser {
+  name?: string;
+  screen_name?: string;
+  description?: string | null;
+  location?: string | null;
+  followers_count?: number;
+  verified?: boolean;
+  created_at?: string;
+  profile_image_url_https?: string | null;
+}
+
+function CustomerCard({ ticket }: { ticket: Ticket }) {
+  const [user, setUser] = useState<PlatformUser | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    api<{ data: PlatformUser }>('GET', `/api/tickets/${encodeURIComponent(ticket.id)}/customer`)
+      .then((answer) => current && setUser(answer.data))
+      .catch((error: unknown) => current && setProblem(error instanceof ApiError && error.status !== 0 ? `The platform's profile is not available: ${error.message}` : "The platform's profile could not be read."));
+    return () => {
+      current = false;
+    };
+  }, [ticket.id]);
+  const name = user?.name ?? ticket.contact?.name ?? null;
+  return (
+    <Paper withBorder p="sm" data-testid="customer-card" component="section" aria-labelledby="customer-heading">
+      <Group gap="sm" wrap="nowrap">
+        <Avatar alt="" color={TONE.info} radius="xl">{(name ?? ticket.contact?.screenName ?? '?').slice(0, 1).toUpperCase()}</Avatar>
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Title order={3} size="h5" id="customer-heading">{name ?? 'Customer'}</Title>
+          <Text size="sm">@{ticket.contact?.screenName ?? 'unknown'}{user?.verified ? ' · verified' : ''}</Text>
+        </Stack>
+      </Group>
+      {user?.description && <Text size="sm" mt="xs">{user.description}</Text>}
+      {user && (
+        <Text size="xs" mt={4}>
+          {[user.location, user.followers_count !== undefined ? `${user.followers_count.toLocaleString()} followers` : null, user.created_at ? `on the platform since ${new Date(user.created_at).toLocaleDateString()}` : null].filter(Boolean).join(' · ')}
+        </Text>
+      )}
+      {problem && <Text size="xs" mt={4}>{problem}</Text>}
+    </Paper>
+  );
+}
+
+/** The customer's other tickets on this account (ticketing's search by customer, kept to the same contact). */
+function OtherTickets({ ticket }: { ticket: Ticket }) {
+  const [items, setItems] = useState<Ticket[] | null>(null);
+  const screenName = ticket.contact?.screenName;
+  useEffect(() => {
+    if (!screenName) return;
+    let current = true;
+    const params = new URLSearchParams({ accountId: ticket.accountId, q: screenName, status: 'open,pending,resolved,closed,merged', limit: '20' });
+    api<{ items: Ticket[] }>('GET', `/api/tickets?${params}`)
+      .then(({ items: found }) => current && setItems(found.filter((other) => other.id !== ticket.id && other.contact?.id === ticket.contact?.id)))
+      .catch(() => current && setItems([]));
+    return () => {
+      current = false;
+    };
+  }, [ticket.id, ticket.accountId, ticket.contact?.id, screenName]);
+  return (
+    <Paper withBorder p="sm" component="section" aria-labelledby="other-tickets-heading" data-testid="other-tickets">
+      <Title order={3} size="h6" id="other-tickets-heading">Other tickets of this customer</Title>
+      {items === null && <Text size="sm">…</Text>}
+      {items?.length === 0 && <Text size="sm">None.</Text>}
+      <Stack gap={4} mt={4}>
+        {items?.map((other) => (
+          <Group key={other.id} gap="xs" justify="space-between" wrap="nowrap">
+            <Anchor component={Link} href={`/tickets/${other.id}`} size="sm" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+              {other.subject || '(no subject)'}
+            </Anchor>
+            <Badge size="sm" color={TONE.neutral} title={`last activity ${when(other.lastActivityAt)}`}>{other.status}</Badge>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The context beside the conversation: who the customer is, their other tickets, the order, the ticket's fields. */
+export function Sidebar({ ticket, live, onTrack, onMerge, onChanged }: { ticket: Ticket; live: LiveState; onTrack: () => void; onMerge: () => void; onChanged: () => void }) {
+  return (
+    <Stack gap="sm" component="aside" aria-label="Customer and order" data-testid="ticket-sidebar">
+      <CustomerCard ticket={ticket} />
+      <OrderCard ticket={ticket} live={live} onTrack={onTrack} />
+      <OtherTickets ticket={ticket} />
+      <AccountActions ticket={ticket} onMerge={onMerge} onDone={onChanged} />
+      <TicketFields key={ticket.updatedAt} ticket={ticket} onChanged={onChanged} />
+      <OrderLinkForm key={`order-${ticket.order?.taskId ?? ''}`} ticket={ticket} onChanged={onChanged} />
+    </Stack>
+  );
+}
