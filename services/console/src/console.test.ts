@@ -362,7 +362,9 @@ describe('a launch session', () => {
     // Single use (auth keeps the link's id, so another console replica refuses it too).
     const reused = await fetch(url, { redirect: 'manual' });
     expect(reused.status).toBe(401);
-    expect(((await reused.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'invalid_launch', message: 'this launch link was used already; open the ticket again from the CRM' });
+    // A person opens it: a page in plain words, not an API error.
+    expect(reused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await reused.text()).toContain('<h1 style="font-size: 1.4rem">This link was used already</h1>');
   });
 
   it('lives no longer than its session, in a SameSite=None cookie (the CRM frames it)', () => {
