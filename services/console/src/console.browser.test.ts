@@ -108,7 +108,7 @@ describe("the agent's console", () => {
     // A cleared number stays empty and is asked for, never saved as 0.
     await page.getByLabel('First response (minutes)').fill('');
     await page.getByRole('button', { name: 'Save configuration' }).click();
-    await page.getByText('First response time is required').waitFor();
+    await page.getByText('First response time is required', { exact: true }).waitFor();
     expect(await page.getByLabel('First response (minutes)').inputValue()).toBe('');
     await page.getByLabel('First response (minutes)').fill('45');
 
@@ -238,14 +238,15 @@ describe("the agent's console", () => {
     await embedContext.close();
   });
 
-  it('refuses writes without the CSRF token and shows a clear state when tracking is not enabled', async () => {
+  it('refuses writes without the CSRF token, and an order of a client tracking does not know in words an agent can act on', async () => {
     const status = await page.evaluate(async (id) => (await fetch(`/api/tickets/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' })).status, ticketId);
     expect(status).toBe(403);
     await page.getByLabel('Tracking client').fill('nobody');
     await page.getByRole('button', { name: 'Link order' }).click();
-    await page.getByTestId('order-summary').filter({ hasText: 'nobody' }).waitFor();
-    await page.getByRole('button', { name: 'Track order' }).click();
-    await page.getByTestId('map-state').filter({ hasText: 'Tracking is not enabled for this client' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: "Tracking has no client named 'nobody'. Check the client's name on the order" }).waitFor();
+    // The order linked before stays.
+    await page.getByTestId('order-summary').filter({ hasText: 'order-42 (demo)' }).waitFor();
+    expect(await page.getByText('/v1/').count()).toBe(0);
   });
 
   it("connects an account with OAuth 2.0 through the platform's consent page; a silent account shows its badge without a reload", async () => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { trackingSentence } from '../trackingWords';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { api, ApiError } from '../api';
@@ -52,7 +53,7 @@ function OrderSummary({ ticket, onTrack }: { ticket: Ticket; onTrack: () => void
   return (
     <Group data-testid="order-summary">
       <Text size="sm">
-        Order {ticket.order.taskId} ({ticket.order.clientId}){tracking && tracking.available === false ? `: ${tracking.message ?? tracking.reason}` : ''}
+        Order {ticket.order.taskId} ({ticket.order.clientId}){tracking && tracking.available === false ? `: ${trackingSentence(tracking.reason)}` : ''}
       </Text>
       <Button onClick={onTrack}>Track order</Button>
     </Group>
