@@ -266,6 +266,8 @@ describe('a tickets:read credential limited to account 1001, through the console
     expect(await direct(String(stack.auth.defaults.baseURL), reader.token, 'POST', '/v1/connections?protocol=oauth2')).toBe(403);
 
     // 1001's ticket linked (by an admin) to an order of a tracking client this credential may not see.
+    await stack.tracking.enableClient('demo');
+    await stack.tracking.simTask({ clientId: 'demo', taskId: 'order-7' });
     expect((await stack.ticketing.put(`/v1/tickets/${tickets.a2}/order`, { clientId: 'demo', taskId: 'order-7' })).status).toBeLessThan(300);
     const live = await viaConsole(session, 'GET', `/api/tickets/${tickets.a2}/order/live`);
     expect(live.status).toBeGreaterThanOrEqual(400);
