@@ -269,6 +269,13 @@ describe('refused replies store and send nothing', () => {
     expect(commands.length).toBe(before);
   });
 
+  it("an over-long DM reply is a 400 in a sentence with the platform's limit", async () => {
+    const { ticket } = await dmTicket();
+    const answer = await reply(ticket.id, { text: 'x'.repeat(10_001) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toEqual({ code: 'invalid_reply', message: "The reply is 10001 characters long; a direct message can have at most 10000 (the platform's limit). Shorten it and send it again." });
+  });
+
   it('a reply to a ticket merged meanwhile is a 409 naming the ticket it went into', async () => {
     const { account, ticket } = await dmTicket();
     await deliver(directMessageReceived({ account, customer: { id: '3001969358', screenName: 'bea', name: 'Bea Souza' }, text: 'and mine?' }));
