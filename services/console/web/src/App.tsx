@@ -2,7 +2,8 @@ import { AppShell, Box, Button, Center, Group, Loader, Text, Title } from '@mant
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
-import { returnPath, SessionProvider, useSession } from './session';
+import { returnPath } from './returnPath';
+import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
 import { Inbox } from './pages/Inbox';

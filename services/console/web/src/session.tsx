@@ -19,12 +19,6 @@ export function useSession(): SessionState {
   return useContext(SessionContext);
 }
 
-/** Where the sign-in sends the agent back to: a path of this console only (never `//elsewhere`). */
-export function returnPath(search: string): string {
-  const next = new URLSearchParams(search).get('next') ?? '';
-  return /^\/(?![/\\])/.test(next) && !next.startsWith('/signin') ? next : '/inbox';
-}
-
 export function SessionProvider({ children }: { children: React.ReactNode }) {
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [ended, setEnded] = useState(false);

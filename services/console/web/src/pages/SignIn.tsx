@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { api, ApiError } from '../api';
-import { returnPath, useSession } from '../session';
+import { returnPath } from '../returnPath';
+import { useSession } from '../session';
 
 /**
  * The sign-in: a page of its own (then on to `?next=`, where the agent was going), or, with
