@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { LOCAL_DEV } from '@crm/config';
 import { buildWebOnce } from '@crm/console/src/web-build';
 import { optionsFromEnv, provisionKept } from '../provision/src/cli';
+import { consoleCredential } from './src/console-credential';
 
 const root = join(__dirname, '..', '..');
 const env = process.env;
@@ -192,12 +193,10 @@ function authCli(args: string[]): Promise<Record<string, unknown>> {
 const CONSOLE_CREDENTIAL_FILE = join(root, '.local', 'console-credential.json');
 
 /**
- * The console's own credential: scope sessions:issue only (it asks auth for agents' sessions and
- * nothing else), made with auth's CLI at each start, the previous one revoked. A SERVICE_TOKEN
- * given in the environment wins.
+ * The console's own credential when none is given: scope sessions:issue only (it asks auth for
+ * agents' sessions and nothing else), made with auth's CLI at each start, the previous one revoked.
  */
-async function consoleServiceToken(): Promise<string | undefined> {
-  if (env.SERVICE_TOKEN) return undefined;
+async function madeConsoleToken(): Promise<string> {
   if (existsSync(CONSOLE_CREDENTIAL_FILE)) {
     const previous = (JSON.parse(readFileSync(CONSOLE_CREDENTIAL_FILE, 'utf8')) as { id?: string }).id;
     if (previous) await authCli(['credentials', 'revoke', previous]).catch(() => undefined);
@@ -283,11 +282,17 @@ async function main(): Promise<void> {
   if (env.STACK_PROVISION !== '0') await provisionParts();
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
+  const auth = parts[0]!;
+  const consolePart = parts.find((part) => part.name === 'console')!;
+  const credential = consoleCredential(env);
+  if (credential.kind === 'given') {
+    auth.env = { ...auth.env, ...credential.authEnv };
+    consolePart.env = { ...consolePart.env, ...credential.consoleEnv };
+  }
   // auth first: webhook-ingest asks it for the webhook key.
-  startPart(parts[0]!);
-  await waitReady(parts[0]!);
-  const serviceToken = await consoleServiceToken();
-  if (serviceToken) parts.find((part) => part.name === 'console')!.env.SERVICE_TOKEN = serviceToken;
+  startPart(auth);
+  await waitReady(auth);
+  if (credential.kind === 'made-by-auth-cli') consolePart.env.SERVICE_TOKEN = await madeConsoleToken();
   for (const part of parts.slice(1)) startPart(part);
   await Promise.all(parts.slice(1).map((part) => waitReady(part)));
   await printBanner();

@@ -114,7 +114,7 @@ interface Case {
   body?: unknown;
   /** A list: it may answer 2xx, holding nothing of the other tenant. */
   list?: boolean;
-  /** Answered as for a tracking client that does not exist (an order link): 2xx with reason client_not_found, or 404. */
+  /** Answered as for a tracking client that does not exist (an order link): refused (422 order_client_unknown, or 404); a 2xx must say client_not_found. */
   asUnknownClient?: boolean;
 }
 

@@ -102,8 +102,15 @@ describe("the agent's console", () => {
     await page.getByRole('button', { name: 'Add rule' }).click();
     await page.getByLabel('Rule name').fill('Orders');
     await page.getByRole('button', { name: 'Save configuration' }).click();
-    // ticketing names /routing/rules/0/queue; the message shows under that rule's Queue field.
-    await page.getByTestId('rule').getByText('/routing/rules/0/queue').waitFor();
+    // ticketing names /routing/rules/0/queue; the sentence shows under that rule's Queue field.
+    await page.getByTestId('rule').getByText('Queue is required').waitFor();
+    await page.getByTestId('save-result').filter({ hasText: 'Not saved: Queue is required.' }).waitFor();
+    // A cleared number stays empty and is asked for, never saved as 0.
+    await page.getByLabel('First response (minutes)').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('First response time is required', { exact: true }).waitFor();
+    expect(await page.getByLabel('First response (minutes)').inputValue()).toBe('');
+    await page.getByLabel('First response (minutes)').fill('45');
 
     await page.getByTestId('rule').getByLabel('Queue').fill('deliveries');
     await page.getByTestId('rule').getByLabel('Folder').fill('orders');
@@ -114,6 +121,7 @@ describe("the agent's console", () => {
     const orders = { name: 'Orders', when: { keywords: ['order', 'parcel'] }, queue: 'deliveries', folder: 'orders' };
     const savedRules = async () => (await stack.ticketing.get(`/v1/partner-configs/${accountId}`)).data.routing.rules;
     expect(await savedRules()).toEqual([orders]);
+    expect((await stack.ticketing.get(`/v1/partner-configs/${accountId}`)).data.sla.firstResponseMinutes).toBe(45);
 
     // A second rule, moved first, saved; then removed again.
     await page.getByRole('button', { name: 'Add rule' }).click();
@@ -230,14 +238,15 @@ describe("the agent's console", () => {
     await embedContext.close();
   });
 
-  it('refuses writes without the CSRF token and shows a clear state when tracking is not enabled', async () => {
+  it('refuses writes without the CSRF token, and an order of a client tracking does not know in words an agent can act on', async () => {
     const status = await page.evaluate(async (id) => (await fetch(`/api/tickets/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' })).status, ticketId);
     expect(status).toBe(403);
     await page.getByLabel('Tracking client').fill('nobody');
     await page.getByRole('button', { name: 'Link order' }).click();
-    await page.getByTestId('order-summary').filter({ hasText: 'nobody' }).waitFor();
-    await page.getByRole('button', { name: 'Track order' }).click();
-    await page.getByTestId('map-state').filter({ hasText: 'Tracking is not enabled for this client' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: "Tracking has no client named 'nobody'. Check the client's name on the order" }).waitFor();
+    // The order linked before stays.
+    await page.getByTestId('order-summary').filter({ hasText: 'order-42 (demo)' }).waitFor();
+    expect(await page.getByText('/v1/').count()).toBe(0);
   });
 
   it("connects an account with OAuth 2.0 through the platform's consent page; a silent account shows its badge without a reload", async () => {

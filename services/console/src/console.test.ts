@@ -266,6 +266,8 @@ describe('a tickets:read credential limited to account 1001, through the console
     expect(await direct(String(stack.auth.defaults.baseURL), reader.token, 'POST', '/v1/connections?protocol=oauth2')).toBe(403);
 
     // 1001's ticket linked (by an admin) to an order of a tracking client this credential may not see.
+    await stack.tracking.enableClient('demo');
+    await stack.tracking.simTask({ clientId: 'demo', taskId: 'order-7' });
     expect((await stack.ticketing.put(`/v1/tickets/${tickets.a2}/order`, { clientId: 'demo', taskId: 'order-7' })).status).toBeLessThan(300);
     const live = await viaConsole(session, 'GET', `/api/tickets/${tickets.a2}/order/live`);
     expect(live.status).toBeGreaterThanOrEqual(400);
@@ -362,7 +364,9 @@ describe('a launch session', () => {
     // Single use (auth keeps the link's id, so another console replica refuses it too).
     const reused = await fetch(url, { redirect: 'manual' });
     expect(reused.status).toBe(401);
-    expect(((await reused.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'invalid_launch', message: 'this launch link was used already; open the ticket again from the CRM' });
+    // A person opens it: a page in plain words, not an API error.
+    expect(reused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await reused.text()).toContain('<h1 style="font-size: 1.4rem">This link was used already</h1>');
   });
 
   it('lives no longer than its session, in a SameSite=None cookie (the CRM frames it)', () => {

@@ -104,12 +104,25 @@ describe('linking a ticket to an order', () => {
     expect(listed.body.items.find((t) => t.id === ticketId)!.order).toEqual(linked.body);
   });
 
-  it("shows tracking's reason when it cannot show the order", async () => {
+  it('refuses, with a sentence an agent can act on, a task or a client tracking says does not exist; nothing is linked', async () => {
     const ticketId = await newTicket();
     const unknownTask = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
-    expect(unknownTask.body!.tracking).toMatchObject({ available: false, reason: 'task_not_found', stale: false });
+    expect(unknownTask).toEqual({ status: 422, body: { error: { code: 'order_task_unknown', message: "Tracking has no order 'no-such-task' for client 'acme'. Check the order (task) number, then link it again." } } });
     const unknownClient = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'nobody', taskId: 'order-42' });
-    expect(unknownClient.body).toMatchObject({ clientId: 'nobody', tracking: { available: false, reason: 'client_not_found', message: expect.stringContaining('nobody') } });
+    expect(unknownClient.status).toBe(422);
+    expect(unknownClient.body!.error).toEqual({ code: 'order_client_unknown', message: expect.stringMatching(/^Tracking has no client named 'nobody'\. Check the client's name/) });
+    expect(await orderOf(ticketId)).toBeNull();
+  });
+
+  it('keeps the link when the provider is merely down, marked with why tracking could not check it', async () => {
+    const ticketId = await newTicket();
+    await stack.simTask({ clientId: 'acme', taskId: 'order-down' });
+    await stack.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'acme' });
+    const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-down' });
+    await stack.sim.delete('/control/failures');
+    expect(linked.status).toBe(200);
+    expect(linked.body).toMatchObject({ clientId: 'acme', taskId: 'order-down', tracking: { available: false, reason: expect.stringMatching(/^(provider_unavailable|circuit_open)$/) } });
+    expect(await orderOf(ticketId)).toMatchObject({ clientId: 'acme', taskId: 'order-down' });
   });
 
   it('refuses a bad link naming the field, and an unknown ticket', async () => {
@@ -139,27 +152,23 @@ describe('linking a ticket to an order', () => {
 });
 
 describe('a tracking client the credential may not see', () => {
-  it('is answered as an unknown client, without asking tracking, and nothing is linked', async () => {
+  it('is refused as an unknown client, without asking tracking, and nothing is linked', async () => {
     const ticketId = await newTicket();
     const { token } = auth.credential(['tickets:read', 'tickets:write'], { trackingClientIds: ['demo'] });
     // 'demo' is the credential's own client, unknown to tracking: the answer tracking gives.
     const unknown = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'demo', taskId: 'order-42' }, token);
-    expect(unknown.status).toBe(200);
+    expect(unknown.status).toBe(422);
     const asked = (await stack.calls()).provider;
 
     // A task of another client never looked up (tracking caches lookups): asking tracking would ask the provider.
     await stack.simTask({ clientId: 'acme', taskId: 'secret-order' });
     const forbidden = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'secret-order' }, token);
-    const unknownTracking = (unknown.body as unknown as Order).tracking;
-    expect(forbidden).toEqual({
-      status: 200,
-      body: { clientId: 'acme', taskId: 'secret-order', linkedAt: expect.any(String), tracking: { ...unknownTracking, message: unknownTracking.message.replaceAll('demo', 'acme'), checkedAt: expect.any(String) } },
-    });
+    const unknownError = (unknown.body as { error: { code: string; message: string } }).error;
+    expect(forbidden).toEqual({ status: 422, body: { error: { ...unknownError, message: unknownError.message.replaceAll('demo', 'acme') } } });
     const unknownTask = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' }, token);
-    expect(unknownTask.body).toMatchObject({ tracking: { reason: 'client_not_found' } });
+    expect(unknownTask.body).toMatchObject({ error: { code: 'order_client_unknown' } });
     expect((await stack.calls()).provider).toBe(asked);
-    // The stored link is still the unknown client's.
-    expect(await orderOf(ticketId)).toMatchObject({ clientId: 'demo' });
+    expect(await orderOf(ticketId)).toBeNull();
     // The bootstrap token may see acme: the same request asks tracking, which asks the provider.
     expect((await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'secret-order' })).body).toMatchObject({ tracking: { available: true } });
     expect((await stack.calls()).provider).toBeGreaterThan(asked);
@@ -170,15 +179,15 @@ describe('a tracking client the credential may not see', () => {
 describe("a ticket's order shown to a credential that may not see its tracking client", () => {
   it("shows tracking's answer for an unknown client, on the ticket and in the list", async () => {
     const ticketId = await newTicket();
-    const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
-    expect(linked.body).toMatchObject({ tracking: { reason: 'task_not_found' } });
+    const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    expect(linked.body).toMatchObject({ tracking: { reason: 'available' } });
     const { token } = auth.credential(['tickets:read'], { trackingClientIds: ['demo'] });
     const shown = (await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, token)).body.order;
-    expect(shown).toEqual({ clientId: 'acme', taskId: 'no-such-task', linkedAt: expect.any(String), tracking: { available: false, reason: 'client_not_found', message: expect.stringContaining("client 'acme'"), checkedAt: expect.any(String), stale: false } });
+    expect(shown).toEqual({ clientId: 'acme', taskId: 'order-42', linkedAt: expect.any(String), tracking: { available: false, reason: 'client_not_found', message: "Tracking is not set up for client 'acme'.", checkedAt: expect.any(String), stale: false } });
     const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`, token);
     expect(listed.body.items.find((t) => t.id === ticketId)!.order!.tracking.reason).toBe('client_not_found');
     const launch = auth.session({ ticketIds: [ticketId] });
-    expect((await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, launch.token)).body.order.tracking.reason).toBe('task_not_found');
+    expect((await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, launch.token)).body.order.tracking.reason).toBe('available');
   });
 });
 
@@ -214,9 +223,11 @@ describe("the live view of a ticket's order", () => {
 
   it("answers tracking's failure with its code", async () => {
     const ticketId = await newTicket();
-    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'no-such-task' });
+    await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
+    await stack.api.put('/v1/clients/acme', { enabled: false });
     const failed = await api.get<{ error: { code: string } }>(`/v1/tickets/${ticketId}/order/live`);
-    expect(failed).toMatchObject({ status: 404, body: { error: { code: 'task_not_found' } } });
+    await stack.api.put('/v1/clients/acme', { enabled: true });
+    expect(failed).toMatchObject({ status: 403, body: { error: { code: 'client_disabled' } } });
   });
 });
 

@@ -255,7 +255,7 @@ describe('refused replies store and send nothing', () => {
       [{ text: 42 }, 'body.text must be string'],
       [{ text: '  \n ' }, 'body.text must match pattern'],
       [{ text: 'hi', to: 'someone' }, 'to'],
-      [{ text: 'x'.repeat(281) }, '/text must NOT have more than 280 characters'],
+      [{ text: 'x'.repeat(281) }, "The reply is 281 characters long; a public reply can have at most 280 (the platform's limit). Shorten it and send it again."],
     ] as const) {
       const answer = await reply(ticket.id, body);
       expect(answer.status).toBe(400);
@@ -266,6 +266,25 @@ describe('refused replies store and send nothing', () => {
 
     expect((await onlyTicket(account)).activities).toHaveLength(1);
     expect(await outboxSize()).toBe(0);
+    expect(commands.length).toBe(before);
+  });
+
+  it("an over-long DM reply is a 400 in a sentence with the platform's limit", async () => {
+    const { ticket } = await dmTicket();
+    const answer = await reply(ticket.id, { text: 'x'.repeat(10_001) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toEqual({ code: 'invalid_reply', message: "The reply is 10001 characters long; a direct message can have at most 10000 (the platform's limit). Shorten it and send it again." });
+  });
+
+  it('a reply to a ticket merged meanwhile is a 409 naming the ticket it went into', async () => {
+    const { account, ticket } = await dmTicket();
+    await deliver(directMessageReceived({ account, customer: { id: '3001969358', screenName: 'bea', name: 'Bea Souza' }, text: 'and mine?' }));
+    const other = (await ticketsOf(account)).find((t) => t.id !== ticket.id)!;
+    expect((await api.post(`/v1/tickets/${other.id}/merge`, { sourceIds: [ticket.id] })).status).toBe(200);
+    const before = commands.length;
+    const answer = await reply(ticket.id, { text: 'It left the warehouse today.' });
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toEqual({ code: 'ticket_merged', message: `This ticket was merged into ticket ${other.id} while you were writing: open that ticket and send your reply from there (nothing was sent).` });
     expect(commands.length).toBe(before);
   });
 

@@ -1,10 +1,24 @@
-import type { Express } from 'express';
+import type { Express, Response } from 'express';
 import { HttpError, requireBearerToken } from '@crm/http';
 import { sign, verify } from '../domain/signed';
 import type { Upstream } from '../adapters/upstream';
 import { issueSession, setSessionCookie, type SessionSealer } from './session';
 
 const TICKET_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A launch link that cannot open its ticket is opened by a person, in the CRM's frame: they get
+ * a page in plain words (with the status a client would expect), never an API error body.
+ */
+function launchProblemPage(res: Response, status: number, title: string, advice: string): void {
+  res
+    .status(status)
+    .type('html')
+    .set('cache-control', 'no-store')
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family: system-ui, sans-serif; margin: 2rem; max-width: 40rem; color: #1a1a1a"><main><h1 style="font-size: 1.4rem">${escapeHtml(title)}</h1><p>${escapeHtml(advice)}</p></main></body></html>`);
+}
 
 export interface LaunchSettings {
   crmTokens: string[];
@@ -33,9 +47,21 @@ export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream
 
   app.get('/launch', async (req, res) => {
     const claims = verify(session.secret, 'launch', typeof req.query.token === 'string' ? req.query.token : undefined);
-    if (!claims || typeof claims.ticketId !== 'string') throw new HttpError(401, 'invalid_launch', 'this launch link is not valid or has expired; open the ticket again from the CRM');
-    // auth opens one session per link (its id), whichever console replica is asked.
-    const issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId, linkId: claims.jti }, ttlSeconds: launch.sessionTtlSeconds });
+    const minutes = Math.max(1, Math.round(launch.ttlSeconds / 60));
+    if (!claims || typeof claims.ticketId !== 'string') {
+      launchProblemPage(res, 401, 'This link has expired', `Links to a ticket work for ${minutes} minute${minutes === 1 ? '' : 's'} and once only. Open the ticket again from the CRM to get a new one.`);
+      return;
+    }
+    let issued;
+    try {
+      // auth opens one session per link (its id), whichever console replica is asked.
+      issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId, linkId: claims.jti }, ttlSeconds: launch.sessionTtlSeconds });
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      if (error.code === 'invalid_launch') launchProblemPage(res, 401, 'This link was used already', 'Each link opens the ticket once. Open the ticket again from the CRM to get a new one.');
+      else launchProblemPage(res, error.status, 'The ticket could not be opened just now', 'The console could not start a session for it. Wait a moment, then open the ticket again from the CRM.');
+      return;
+    }
     setSessionCookie(res, sealer, issued, claims.ticketId);
     res.redirect(303, `/embed/tickets/${encodeURIComponent(claims.ticketId)}`);
   });

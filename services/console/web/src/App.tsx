@@ -1,8 +1,9 @@
-import { AppShell, Burger, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
+import { returnPath } from './returnPath';
 import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
@@ -17,7 +18,7 @@ import './workspace/workspace.css';
 const PHONE = '(max-width: 48em)';
 
 function Header({ views }: { views: { opened: boolean; toggle: () => void } | null }) {
-  const { session, refresh } = useSession();
+  const { session, ended, refresh } = useSession();
   const [, navigate] = useLocation();
   const signOut = async () => {
     // A session that had ended already is signed out all the same.
@@ -44,13 +45,22 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
       </Group>
       <Group wrap="nowrap" gap="xs">
         <Text size="sm" visibleFrom="md" truncate="end" maw={260}>
-          Signed in as {session?.agent}
+          {session && !ended ? `Signed in as ${session.agent}` : 'Session ended'}
         </Text>
         <Button variant="default" size="xs" onClick={() => void signOut()}>
           Sign out
         </Button>
       </Group>
     </Group>
+  );
+}
+
+/** The sign-in over a page whose session ended: the page stays mounted (and inert) beneath, so nothing typed is lost. */
+function SignInAgain() {
+  return (
+    <Box role="dialog" aria-modal="true" aria-label="Sign in again" pos="fixed" inset={0} bg="white" style={{ zIndex: 1000, overflow: 'auto' }}>
+      <SignIn resume />
+    </Box>
   );
 }
 
@@ -62,37 +72,42 @@ function Frame() {
   const [viewsOpen, views] = useDisclosure(false);
   const { counts, load: loadCounts } = useViewCounts();
   const { state, change } = useWorkspaceLocation();
+  const { ended } = useSession();
   const pick = (next: Partial<WorkspaceState>) => {
     change(next);
     views.close();
   };
   return (
-    <AppShell header={{ height: 56 }} navbar={inWorkspace ? { width: 220, breakpoint: 'sm', collapsed: { mobile: !viewsOpen } } : undefined} padding={inWorkspace ? 0 : 'md'}>
-      <AppShell.Header>
-        <Header views={inWorkspace ? { opened: viewsOpen, toggle: views.toggle } : null} />
-      </AppShell.Header>
-      {inWorkspace && (
-        <AppShell.Navbar aria-label="Views" data-testid="views">
-          <Views state={state} counts={counts} onPick={pick} />
-        </AppShell.Navbar>
-      )}
-      <AppShell.Main>
-        {inWorkspace ? (
-          // One Workspace for the list and an open conversation: opening one keeps the list as it is.
-          <Workspace phone={phone} onCountsStale={() => void loadCounts()} />
-        ) : (
-          <Switch>
-            <Route path="/accounts">{() => <Accounts />}</Route>
-            <Route>{() => <Redirect to="/inbox" />}</Route>
-          </Switch>
+    <>
+      <AppShell header={{ height: 56 }} navbar={inWorkspace ? { width: 220, breakpoint: 'sm', collapsed: { mobile: !viewsOpen } } : undefined} padding={inWorkspace ? 0 : 'md'} inert={ended}>
+        <AppShell.Header>
+          <Header views={inWorkspace ? { opened: viewsOpen, toggle: views.toggle } : null} />
+        </AppShell.Header>
+        {inWorkspace && (
+          <AppShell.Navbar aria-label="Views" data-testid="views">
+            <Views state={state} counts={counts} onPick={pick} />
+          </AppShell.Navbar>
         )}
-      </AppShell.Main>
-    </AppShell>
+        <AppShell.Main>
+          {inWorkspace ? (
+            // One Workspace for the list and an open conversation: opening one keeps the list as it is.
+            <Workspace phone={phone} onCountsStale={() => void loadCounts()} />
+          ) : (
+            <Switch>
+              <Route path="/accounts">{() => <Accounts />}</Route>
+              <Route path="/signin">{() => <Redirect to={returnPath(window.location.search)} />}</Route>
+              <Route>{() => <Redirect to="/inbox" />}</Route>
+            </Switch>
+          )}
+        </AppShell.Main>
+      </AppShell>
+      {ended && <SignInAgain />}
+    </>
   );
 }
 
 function Routes() {
-  const { session, loading } = useSession();
+  const { session, ended, loading } = useSession();
   const [location] = useLocation();
   if (loading) {
     return (
@@ -103,7 +118,7 @@ function Routes() {
   }
   if (location.startsWith('/embed/tickets/')) {
     const id = decodeURIComponent(location.slice('/embed/tickets/'.length));
-    return session ? (
+    return session && !ended ? (
       <main>
         <TicketView id={id} embedded />
       </main>
@@ -113,7 +128,9 @@ function Routes() {
       </Center>
     );
   }
-  if (!session) return location === '/signin' ? <SignIn /> : <Redirect to="/signin" />;
+  if (!session) return location === '/signin' ? <SignIn /> : <Redirect to={`/signin?next=${encodeURIComponent(location + window.location.search)}`} />;
+  // A launch session shows its ticket's embed only, never the full console.
+  if (session.ticketId) return <Redirect to={`/embed/tickets/${encodeURIComponent(session.ticketId)}`} />;
   return <Frame />;
 }
 

@@ -58,11 +58,12 @@ export interface PartnerConfig {
   consumerKey: string | null;
   accessToken: string | null;
   accountStatus: string | null;
-  sla: { firstResponseMinutes: number; resolutionMinutes: number; businessHours?: unknown };
+  /** null: a number field the agent cleared (never sent: the form asks for a value). */
+  sla: { firstResponseMinutes: number | null; resolutionMinutes: number | null; businessHours?: unknown };
   routing: { defaultQueue: string; defaultFolder: string; rules: RoutingRule[] };
   policy: Record<string, unknown>;
   searchQueries: (string | { query: string; lastRunAt?: string | null; lastError?: string | null })[];
-  merge: { enabled: boolean; windowMinutes: number };
+  merge: { enabled: boolean; windowMinutes: number | null };
 }
 
 /** @deprecated the generated `TicketingSchemas['TrackingLiveView']` is the service's shape; this older copy stays until its users move. */

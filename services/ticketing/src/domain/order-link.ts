@@ -50,10 +50,28 @@ export function trackingState(
   return { available: answer.available, reason: answer.reason ?? (answer.available ? 'available' : 'unknown'), message: answer.message ?? '', checkedAt: answer.checkedAt.toISOString(), stale };
 }
 
+/** Tracking's answers that mean the order does not exist there: a link to it is refused. */
+const UNKNOWN_ORDER = { client_not_found: 'order_client_unknown', task_not_found: 'order_task_unknown' } as const;
+
 /**
- * What tracking answers for a client it does not know (services/tracking lookups.ts): given,
- * unasked, for a client the credential may not see, so the two cannot be told apart.
+ * Why a link is refused, in words an agent can act on, when tracking says its client or task
+ * does not exist (null otherwise: a link tracking merely cannot check now is kept, unverified).
+ * A client the credential may not see is refused as an unknown one, so the two look the same.
+ */
+export function unknownOrder(link: OrderLink, reason: string): { code: string; message: string } | null {
+  const code = UNKNOWN_ORDER[reason as keyof typeof UNKNOWN_ORDER];
+  if (!code) return null;
+  const message =
+    code === 'order_client_unknown'
+      ? `Tracking has no client named '${link.clientId}'. Check the client's name on the order (as the delivery company spells it); if it is right, tracking is not set up for that client yet: ask an administrator.`
+      : `Tracking has no order '${link.taskId}' for client '${link.clientId}'. Check the order (task) number, then link it again.`;
+  return { code, message };
+}
+
+/**
+ * What tracking answers for a client it does not know, in an agent's words: given, unasked, for
+ * a client the credential may not see, so the two cannot be told apart.
  */
 export function unknownClientAnswer(clientId: string, taskId: string) {
-  return { clientId, taskId, available: false, reason: 'client_not_found' as const, message: `tracking is not set up for client '${clientId}'; the CRM turns it on with PUT /v1/clients/${clientId}` };
+  return { clientId, taskId, available: false, reason: 'client_not_found' as const, message: `Tracking is not set up for client '${clientId}'.` };
 }

@@ -21,6 +21,24 @@ export function readReplyText(body: unknown): { text: string } | { problem: stri
   return { text };
 }
 
+/** A reply to a ticket merged meanwhile: where the conversation went, for the agent to reply there. */
+export function mergedAway(into: string | null): string {
+  return into
+    ? `This ticket was merged into ticket ${into} while you were writing: open that ticket and send your reply from there (nothing was sent).`
+    : 'This ticket was merged into another one while you were writing: reply from that ticket (nothing was sent).';
+}
+
+/**
+ * The platform's length limit a reply broke, as a sentence (null when that is not the problem):
+ * "The reply is 312 characters long; a public reply can have at most 280 (the platform's limit)."
+ */
+export function tooLong(text: string, channel: 'dm' | 'public', problems: string[]): string | null {
+  const limit = problems.map((problem) => /must NOT have more than (\d+) characters/.exec(problem)?.[1]).find(Boolean);
+  if (!limit) return null;
+  const what = channel === 'dm' ? 'a direct message' : 'a public reply';
+  return `The reply is ${[...text].length} characters long; ${what} can have at most ${limit} (the platform's limit). Shorten it and send it again.`;
+}
+
 /** Account states in which nothing can be sent on the account's behalf, with why, for a person. */
 export function unavailableBecause(accountId: string, status: string | null): string | null {
   switch (status) {

@@ -44,7 +44,7 @@ const TRACKING_STATUS: Record<TrackingErrorCode, number> = {
   circuit_open: 503,
 };
 
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409, unprocessable: 422 };
 
 /** Turns the use cases' errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(): ErrorRequestHandler {

@@ -87,10 +87,10 @@ export class InvalidPartnerConfig extends Error {
 
 /**
  * A refusal of a ticket's life (changes, notes, merges, actions, webhook endpoints): `kind` says
- * how the API answers it (invalid 400, not_found 404, conflict 409), `code` is the machine code,
+ * how the API answers it (invalid 400, not_found 404, conflict 409, unprocessable 422), `code` is the machine code,
  * the message names the field or the current state.
  */
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'unprocessable';
 
 export class Refused extends Error {
   override name = 'Refused';
@@ -106,6 +106,8 @@ export class Refused extends Error {
 export const invalid = (code: string, problems: string[]) => new Refused('invalid', code, problems.join('; '));
 export const conflict = (code: string, message: string) => new Refused('conflict', code, message);
 export const notFound = (code: string, message: string) => new Refused('not_found', code, message);
+/** Well-formed, but what it names does not exist elsewhere (tracking has no such client or task): 422. */
+export const unprocessable = (code: string, message: string) => new Refused('unprocessable', code, message);
 
 /**
  * A conversation of the delivery is being recorded by another transaction right now (a large

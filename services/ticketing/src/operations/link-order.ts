@@ -4,8 +4,8 @@ import { RpcError } from '@crm/messaging';
 import type { TrackingClient } from '../adapters/broker/tracking';
 import type { TicketingStore } from '../adapters/db/store';
 import { isMissingTicket, type OrderRow } from '../adapters/db/ticket-orders';
-import { needsRefresh, readOrderLink, unknownClientAnswer, type OrderLink } from '../domain/order-link';
-import { InvalidOrderLink, notFound, TicketNotFound, TrackingLookupFailed, TrackingUnavailable } from './errors';
+import { needsRefresh, readOrderLink, unknownOrder, type OrderLink } from '../domain/order-link';
+import { InvalidOrderLink, notFound, TicketNotFound, TrackingLookupFailed, TrackingUnavailable, unprocessable } from './errors';
 
 export interface OrderLinksDeps {
   store: TicketingStore;
@@ -29,27 +29,45 @@ export class OrderLinks {
   constructor(private readonly deps: OrderLinksDeps) {}
 
   /**
-   * Links the ticket to the order and asks tracking about it. A client the caller may not see
-   * (`mayUseClient`) is answered, before anything is looked up and without asking tracking, as
-   * tracking answers an unknown client; nothing is stored.
+   * Links the ticket to the order once tracking has been asked about it. Refused (422, nothing
+   * stored) when tracking says the client or the task does not exist; kept, with tracking's
+   * answer, when it exists but cannot be shown (client turned off, provider down), and kept
+   * unverified (`available` null, asked again on read) when tracking does not answer in time.
+   * A client the caller may not see (`mayUseClient`) is refused as an unknown one, without
+   * asking tracking.
    */
   async link(ticketId: string, body: unknown, mayUseClient: (clientId: string) => boolean): Promise<OrderRow> {
     const read = readOrderLink(body);
     if ('problems' in read) throw new InvalidOrderLink(read.problems.join('; '));
-    if (!mayUseClient(read.link.clientId)) return this.asUnknownClient(ticketId, read.link);
-    const row = await this.deps.store.transaction((tx) => tx.orders.link(ticketId, read.link.clientId, read.link.taskId)).catch((error: unknown) => {
-      throw isMissingTicket(error) ? new TicketNotFound(ticketId) : error;
+    const { link } = read;
+    if (!(await this.deps.store.read.tickets.ticket(ticketId))) throw new TicketNotFound(ticketId);
+    if (!mayUseClient(link.clientId)) {
+      this.deps.logger.info("order link to a tracking client outside the credential's limits refused as unknown", { ticketId, ...link });
+      throw this.refusal(link, 'client_not_found');
+    }
+    const answer = await this.deps.tracking.availability(link.clientId, link.taskId).catch((error: unknown) => {
+      this.deps.logger.warn('tracking did not say whether the order exists; linked unverified', { ticketId, ...link, reason: (error as Error).message });
+      return null;
     });
-    this.deps.logger.info('ticket linked to an order', { ticketId, ...read.link });
-    return (await this.check(ticketId, read.link)) ?? row;
+    if (answer && !answer.available && unknownOrder(link, answer.reason)) {
+      this.deps.logger.info('order link refused: tracking does not know it', { ticketId, ...link, reason: answer.reason });
+      throw this.refusal(link, answer.reason);
+    }
+    const row = await this.deps.store
+      .transaction(async (tx) => {
+        const linked = await tx.orders.link(ticketId, link.clientId, link.taskId);
+        return answer ? ((await tx.orders.recordAvailability(ticketId, link, answer, new Date())) ?? linked) : linked;
+      })
+      .catch((error: unknown) => {
+        throw isMissingTicket(error) ? new TicketNotFound(ticketId) : error;
+      });
+    this.deps.logger.info('ticket linked to an order', { ticketId, ...link, available: answer?.available ?? null });
+    return row;
   }
 
-  private async asUnknownClient(ticketId: string, link: OrderLink): Promise<OrderRow> {
-    if (!(await this.deps.store.read.tickets.ticket(ticketId))) throw new TicketNotFound(ticketId);
-    this.deps.logger.info('order link to a tracking client outside the credential\'s limits answered as unknown', { ticketId, ...link });
-    const answer = unknownClientAnswer(link.clientId, link.taskId);
-    const now = new Date();
-    return { client_id: link.clientId, task_id: link.taskId, linked_at: now, tracking_available: answer.available, tracking_reason: answer.reason, tracking_message: answer.message, tracking_checked_at: now };
+  private refusal(link: OrderLink, reason: string): Error {
+    const refused = unknownOrder(link, reason)!;
+    return unprocessable(refused.code, refused.message);
   }
 
   /**

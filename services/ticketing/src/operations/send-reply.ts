@@ -4,8 +4,8 @@ import { makeEnvelope } from '@crm/messaging';
 import type { PendingOutbound } from '../adapters/db/outbound';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import type { ReplyTarget } from '../adapters/db/tickets';
-import { readReplyText, unavailableBecause } from '../domain/replies';
-import { AccountUnavailable, InvalidReply, NoRecipient, NothingToReplyTo, TicketNotFound } from './errors';
+import { mergedAway, readReplyText, tooLong, unavailableBecause } from '../domain/replies';
+import { AccountUnavailable, conflict, InvalidReply, NoRecipient, NothingToReplyTo, TicketNotFound } from './errors';
 import { once, type IdempotencyKey } from './idempotency';
 
 export interface RepliesDeps {
@@ -70,12 +70,13 @@ export class Replies {
       const ticket = await tx.tickets.replyTarget(ticketId);
       if (!ticket) throw new TicketNotFound(ticketId);
       return once(tx, { key: idempotencyKey, operation: 'reply', ticketId, accountId: ticket.account_id, body }, async () => {
+        if (ticket.status === 'merged') throw conflict('ticket_merged', mergedAway(ticket.merged_into));
         const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
         if (unavailable) throw new AccountUnavailable(unavailable);
         const { pending, command } = await planReply(tx, ticket, text);
         // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
         const problems = validateActionInput(command.action, command.input);
-        if (problems.length > 0) throw new InvalidReply(problems.join('; ').replace(/\/input\//g, '/'));
+        if (problems.length > 0) throw new InvalidReply(tooLong(text, ticket.channel, problems) ?? problems.join('; ').replace(/\/input\//g, '/'));
 
         const now = await tx.now();
         const activityId = await tx.outbound.recordPending({ ...pending, text }, now);

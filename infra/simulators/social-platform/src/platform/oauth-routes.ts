@@ -3,7 +3,7 @@ import type { Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { answer, authenticate, callerOf, param } from './authn';
 import type { PlatformContext } from './context';
-import { CONSENT_PAGE_POLICY, escapeHtml, page } from './pages';
+import { CONSENT_PAGE_POLICY, escapeHtml, page, sendBackToApp } from './pages';
 import { Errors, PlatformError } from './errors';
 
 /** Request tokens not exchanged within this time are forgotten. */
@@ -74,7 +74,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     );
   });
 
-  router.post('/oauth/authorize', (_req, res) => {
+  router.post('/oauth/authorize', (req, res) => {
     const token = param(res, 'oauth_token');
     const request = pendingRequest(ctx, token);
     if (!request || request.approved) {
@@ -84,7 +84,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     if (param(res, 'decision') !== 'approve') {
       state.requestTokens.delete(token!);
       if (request.callback === 'oob') page(res, 200, 'You cancelled', '<p>Nothing was shared with the app.</p>');
-      else res.redirect(302, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
+      else sendBackToApp(req, res, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
       return;
     }
     let userId: string;
@@ -101,7 +101,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
       return;
     }
     const separator = request.callback.includes('?') ? '&' : '?';
-    res.redirect(302, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
+    sendBackToApp(req, res, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
   });
 
   router.post('/oauth/access_token', authenticate(ctx, 'request-token'), (_req, res) => {

@@ -3,7 +3,7 @@ import type { RequestHandler, Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { param } from './authn';
 import type { PlatformContext } from './context';
-import { CONSENT_PAGE_POLICY, escapeHtml, page } from './pages';
+import { CONSENT_PAGE_POLICY, escapeHtml, page, sendBackToApp } from './pages';
 
 /** Authorization codes not exchanged within this time are refused: the platform documents 30 seconds. */
 const CODE_TTL_MS = 30_000;
@@ -139,7 +139,7 @@ export function oauth2Routes(router: Router, ctx: PlatformContext): void {
     );
   });
 
-  router.post('/i/oauth2/authorize', (_req, res) => {
+  router.post('/i/oauth2/authorize', (req, res) => {
     const form = Object.fromEntries((['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state'] as const).map((name) => [name, param(res, name)]));
     const request = authorizeRequest(ctx, form);
     if ('problem' in request) {
@@ -150,7 +150,7 @@ export function oauth2Routes(router: Router, ctx: PlatformContext): void {
     back.searchParams.set('state', request.state);
     if (param(res, 'decision') !== 'approve') {
       back.searchParams.set('error', 'access_denied');
-      res.redirect(302, back.toString());
+      sendBackToApp(req, res, back.toString());
       return;
     }
     let user;
@@ -163,7 +163,7 @@ export function oauth2Routes(router: Router, ctx: PlatformContext): void {
     const code = randomBytes(24).toString('base64url');
     state.authorizationCodes.set(code, { userId: user.id, redirectUri: request.redirectUri, challenge: request.challenge, method: request.method, scopes: request.scopes, createdAt: Date.now() });
     back.searchParams.set('code', code);
-    res.redirect(302, back.toString());
+    sendBackToApp(req, res, back.toString());
   });
 
   router.post('/2/oauth2/token', jsonFieldsAsForm, (req, res) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import axios from 'axios';
+import { LOCAL_DEV } from '@crm/config';
 import { closeServer, listen, portOf } from '@crm/http';
 import { testLogger } from '@crm/testing';
 import { createSimulatorApp } from '../app';
@@ -183,6 +184,26 @@ describe('the simulated platform checks OAuth 1.0a signatures itself', () => {
     const res = await http.get(`${base}/oauth/authorize`, { params: { oauth_token: 'nope' } });
     expect(res.status).toBe(400);
     expect(res.data).toContain('This page is no longer valid');
+  });
+
+  it("sends a browser back to the app's callback with a page, never a cross-origin redirect its consent page's form-action would stop", async () => {
+    const callback = 'http://127.0.0.1:9/v1/oauth2/callback';
+    const query = { response_type: 'code', client_id: LOCAL_DEV.oauth2ClientId, redirect_uri: callback, scope: 'users.read', state: 's1', code_challenge: 'c'.repeat(43), code_challenge_method: 'plain' };
+    const consent = await http.get(`${base}/i/oauth2/authorize`, { params: query });
+    expect(consent.status).toBe(200);
+    expect(consent.headers['content-security-policy']).toMatch(/form-action 'self'(;|$)/);
+    const form = new URLSearchParams({ ...query, user: '@page_pat', decision: 'approve' }).toString();
+    const asBrowser = await http.post(`${base}/i/oauth2/authorize`, form, { maxRedirects: 0, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(asBrowser.status).toBe(200);
+    expect(asBrowser.headers['content-security-policy']).toMatch(/form-action 'self'(;|$)/);
+    const refresh = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(asBrowser.data as string);
+    const back = new URL(refresh![1]!.replace(/&#38;/g, '&'));
+    expect(`${back.origin}${back.pathname}`).toBe(callback);
+    expect(back.searchParams.get('state')).toBe('s1');
+    expect(back.searchParams.get('code')).toEqual(expect.any(String));
+    const asClient = await http.post(`${base}/i/oauth2/authorize`, form, { maxRedirects: 0, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: '*/*' } });
+    expect(asClient.status).toBe(302);
+    expect(asClient.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:9\/v1\/oauth2\/callback\?state=s1&code=/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Fieldset, Group, Loader, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { api, ApiError } from '../api';
-import { errorAt, fieldErrors } from '../fieldErrors';
+import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
 import type { AccountView, PartnerConfig } from '../types';
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
@@ -38,17 +38,18 @@ function useConfig(account: AccountView) {
 }
 
 function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
-  const number = (value: string | number) => (typeof value === 'number' ? value : Number(value) || 0);
+  // Mantine gives '' for a cleared field: it stays empty (null), never 0.
+  const number = (value: string | number) => (typeof value === 'number' ? value : value.trim() === '' || Number.isNaN(Number(value)) ? null : Number(value));
   return (
     <Group grow align="start">
       <Fieldset legend="SLA">
-        <NumberInput label="First response (minutes)" value={config.sla.firstResponseMinutes} error={errorAt(errors, '/sla/firstResponseMinutes')} onChange={(v) => update({ sla: { ...config.sla, firstResponseMinutes: number(v) } })} />
-        <NumberInput label="Resolution (minutes)" value={config.sla.resolutionMinutes} error={errorAt(errors, '/sla/resolutionMinutes')} onChange={(v) => update({ sla: { ...config.sla, resolutionMinutes: number(v) } })} />
+        <NumberInput label="First response (minutes)" value={config.sla.firstResponseMinutes ?? ''} error={errorAt(errors, '/sla/firstResponseMinutes')} onChange={(v) => update({ sla: { ...config.sla, firstResponseMinutes: number(v) } })} />
+        <NumberInput label="Resolution (minutes)" value={config.sla.resolutionMinutes ?? ''} error={errorAt(errors, '/sla/resolutionMinutes')} onChange={(v) => update({ sla: { ...config.sla, resolutionMinutes: number(v) } })} />
         <Text size="xs" mt="xs">Business hours: around the clock (ticketing counts SLA time continuously).</Text>
       </Fieldset>
       <Fieldset legend="Merge settings">
         <Switch label="Merge a customer's new tickets into the open one" checked={config.merge.enabled} onChange={(e) => update({ merge: { ...config.merge, enabled: e.currentTarget.checked } })} />
-        <NumberInput label="Merge window (minutes)" value={config.merge.windowMinutes} error={errorAt(errors, '/merge/windowMinutes')} onChange={(v) => update({ merge: { ...config.merge, windowMinutes: number(v) } })} mt="xs" />
+        <NumberInput label="Merge window (minutes)" value={config.merge.windowMinutes ?? ''} error={errorAt(errors, '/merge/windowMinutes')} onChange={(v) => update({ merge: { ...config.merge, windowMinutes: number(v) } })} mt="xs" />
       </Fieldset>
     </Group>
   );
@@ -94,6 +95,16 @@ function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; er
   );
 }
 
+/** The number fields the agent left empty, each with its sentence: the form is not sent while any is. */
+function emptyNumbers(config: PartnerConfig): Record<string, string> {
+  const numbers: [string, number | null][] = [
+    ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
+    ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
+    ['/merge/windowMinutes', config.merge.windowMinutes],
+  ];
+  return Object.fromEntries(numbers.filter(([, value]) => value === null).map(([pointer]) => [pointer, fieldSentence(pointer, 'is required')]));
+}
+
 /** One account's partner configuration, saved as a whole with ticketing's PUT. */
 export function ConfigEditor({ account }: { account: AccountView }) {
   const { config, setConfig, isNew, setIsNew } = useConfig(account);
@@ -103,6 +114,12 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const update = (patch: Partial<PartnerConfig>) => setConfig({ ...config, ...patch });
   const save = async () => {
     setMessage(null);
+    const empty = emptyNumbers(config);
+    if (Object.keys(empty).length) {
+      setErrors(empty);
+      setMessage({ ok: false, text: notSavedSummary(empty) });
+      return;
+    }
     try {
       const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) };
       setConfig(await api<PartnerConfig>('PUT', `/api/partner-configs/${account.accountId}`, body));
@@ -111,7 +128,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       setMessage({ ok: true, text: 'Saved.' });
     } catch (caught) {
       setErrors(fieldErrors(caught));
-      setMessage({ ok: false, text: caught instanceof ApiError ? caught.message : 'not saved' });
+      setMessage({ ok: false, text: refusalSummary(caught, 'Not saved: the console could not reach the service; try again.') });
     }
   };
   return (

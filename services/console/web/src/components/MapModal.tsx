@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { TRACKING_WORDS, trackingSentence } from '../trackingWords';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { api, ApiError } from '../api';
@@ -11,11 +12,8 @@ export type Problem = { code: string; message: string };
 
 const FINISHED = ['COMPLETED', 'PARTIAL_COMPLETED', 'CANCELLED'];
 
-export const PROBLEM_TITLE: Record<string, string> = {
-  client_not_found: 'Tracking is not enabled for this client',
-  client_disabled: 'Tracking is not enabled for this client',
-  task_not_found: 'Task not found',
-};
+/** Problems that leave nothing to draw (no such client or order, tracking turned off). */
+const BLOCKING = ['client_not_found', 'client_disabled', 'task_not_found'];
 
 /** The ticket's order as tracking sees it now, read again every `refreshMs`. */
 export function useLiveView(ticketId: string, refreshMs: number, enabled = true) {
@@ -105,8 +103,8 @@ function SnapshotButton({ ticket, view, onSaved }: { ticket: Ticket; view: LiveV
 }
 
 function StateNotice({ view, problem }: { view: LiveView | null; problem: Problem | null }) {
-  if (problem && PROBLEM_TITLE[problem.code]) return <Alert color="gray" title={PROBLEM_TITLE[problem.code]} data-testid="map-state">{problem.message}</Alert>;
-  if (problem) return <Alert color="orange" title={view ? 'Tracking provider unavailable: last known position' : 'Tracking provider unavailable'} data-testid="map-state">{problem.message}</Alert>;
+  if (problem && BLOCKING.includes(problem.code)) return <Alert color="gray" title={TRACKING_WORDS[problem.code]!.title} data-testid="map-state">{trackingSentence(problem.code)}</Alert>;
+  if (problem) return <Alert color="orange" title={view ? 'Tracking provider unavailable: last known position' : 'Tracking provider unavailable'} data-testid="map-state">{trackingSentence(problem.code)}</Alert>;
   if (view && !view.active && FINISHED.includes(view.status)) return <Alert color="gray" title="Task finished" data-testid="map-state">{view.notice?.message ?? `This task is ${view.status.toLowerCase()}.`} The rider is no longer shown.</Alert>;
   if (view?.freshness?.stale) return <Alert color="orange" title="Tracking provider unavailable: last known position" data-testid="map-state">{view.freshness.staleReason ?? 'the provider did not answer'}</Alert>;
   if (view?.notice) return <Alert color="gray" title="Tracking" data-testid="map-state">{view.notice.message}</Alert>;
@@ -125,7 +123,7 @@ export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: Tick
 
 function MapBody({ ticket, settings, onSnapshot }: { ticket: Ticket; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
   const { view, problem, loadedAt } = useLiveView(ticket.id, settings.mapRefreshMs);
-  const blocking = problem && PROBLEM_TITLE[problem.code];
+  const blocking = problem && BLOCKING.includes(problem.code);
   return (
     <Stack data-testid="map-modal" data-loaded-at={loadedAt}>
       <StateNotice view={view} problem={problem} />

@@ -5,7 +5,8 @@ import { clock } from '../format';
 import { useSession } from '../session';
 import type { Ticket } from '../types';
 import { LiveMap } from './LiveMap';
-import { PROBLEM_TITLE, type useLiveView } from './MapModal';
+import { TRACKING_WORDS, trackingSentence } from '../trackingWords';
+import type { useLiveView } from './MapModal';
 
 export type LiveState = ReturnType<typeof useLiveView>;
 
@@ -15,7 +16,8 @@ export function OrderCard({ ticket, live, onTrack }: { ticket: Ticket; live: Liv
   if (!ticket.order) return null;
   const { view, problem } = live;
   const tracking = ticket.order.tracking;
-  const notice = problem ? (PROBLEM_TITLE[problem.code] ?? 'Tracking provider unavailable') : tracking && tracking.available === false ? (tracking.message ?? tracking.reason) : null;
+  // Agent-facing words only: tracking's own messages are for integrators.
+  const notice = problem ? (TRACKING_WORDS[problem.code]?.title ?? 'Tracking provider unavailable') : tracking && tracking.available === false ? trackingSentence(tracking.reason) : null;
   const etaMinutes = view?.eta ? Math.max(0, Math.round((Date.parse(view.eta.at) - Date.now()) / 60_000)) : null;
   return (
     <Paper withBorder p="sm" component="section" aria-labelledby="order-heading" data-testid="order-summary">

@@ -210,7 +210,7 @@ export interface paths {
         get?: never;
         /**
          * Links the ticket to an order (a tracking client and task) and asks tracking whether it can show it
-         * @description Waits for tracking's answer (up to `TRACKING_RPC_TIMEOUT_MS`); without one the link is kept with `tracking.available` null. Linking the same order again keeps the last answer. A tracking client the credential may not see (or any, for a session limited to tickets) is answered as tracking answers an unknown client (`client_not_found`), without asking tracking, and nothing is stored.
+         * @description Asks tracking first and waits for its answer (up to `TRACKING_RPC_TIMEOUT_MS`). When tracking says the client or the task does not exist, the link is refused (422 `order_client_unknown` or `order_task_unknown`, with a sentence an agent can act on) and nothing is stored. When the order exists but cannot be shown now (client turned off, provider down or slow), the link is kept with tracking's answer; without any answer it is kept unverified (`tracking.available` null); either way tracking is asked again when the ticket is read. Linking the same order again keeps the last answer. A tracking client the credential may not see (or any, for a session limited to tickets) is refused as an unknown client, without asking tracking.
          */
         put: operations["linkOrder"];
         post?: never;
@@ -1231,7 +1231,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description 409: the request cannot apply to the current state: `account_unavailable`, `no_recipient`, `nothing_to_reply_to`, `nothing_to_act_on`, `forbidden_transition`, `merge_refused`, `not_merged`, `unmerge_refused`, `webhooks_not_configured`, `idempotency_key_reused`. */
+        /** @description 409: the request cannot apply to the current state: `account_unavailable`, `no_recipient`, `nothing_to_reply_to`, `ticket_merged` (a reply to a ticket merged meanwhile; the message names the ticket it went into), `nothing_to_act_on`, `forbidden_transition`, `merge_refused`, `not_merged`, `unmerge_refused`, `webhooks_not_configured`, `idempotency_key_reused`. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1696,7 +1696,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Not blank; at most 10000 characters on a DM ticket, 280 on a public one (code points). */
+                    /** @description Not blank; at most 10000 characters on a DM ticket, 280 on a public one (code points, the platform's limits): checked per channel and refused in a sentence giving the length and the limit. The document only bounds what is read. */
                     text: string;
                 };
             };
@@ -1757,6 +1757,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `order_client_unknown` or `order_task_unknown`: tracking has no such client or task; the message says what to check. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthUnavailable"];

@@ -29,6 +29,9 @@ export interface ReplyTarget {
   contact_user_id: string | null;
   /** As auth (or a revoke delivery) reported it; null when ticketing has heard nothing of the account. */
   account_status: string | null;
+  status: string;
+  /** The ticket it was merged into, when merged. */
+  merged_into: string | null;
 }
 
 /** Tickets as recording, replies and the workflow change them (rows locked for the transaction where said). */
@@ -227,7 +230,7 @@ export class TicketRepository {
 
   async replyTarget(ticketId: string): Promise<ReplyTarget | null> {
     const { rows } = await this.db.query<ReplyTarget>(
-      `SELECT t.id, t.account_id, t.channel, t.conversation_key, t.contact_id, c.platform_user_id AS contact_user_id, acc.status AS account_status
+      `SELECT t.id, t.account_id, t.channel, t.conversation_key, t.contact_id, c.platform_user_id AS contact_user_id, acc.status AS account_status, t.status, t.merged_into
          FROM tickets t
          LEFT JOIN contacts c ON c.id = t.contact_id
          LEFT JOIN accounts acc ON acc.account_id = t.account_id
