@@ -19,7 +19,7 @@ export interface RepliesDeps {
 
 /** What a reply records (the pending activity) and asks auth to do (the command). */
 interface PlannedReply {
-  pending: Omit<PendingOutbound, 'text'>;
+  pending: Omit<PendingOutbound, 'text' | 'actor'>;
   command: Pick<SocialCommandPayload, 'action' | 'input'>;
 }
 
@@ -61,7 +61,7 @@ export class Replies {
   constructor(private readonly deps: RepliesDeps) {}
 
   /** With an idempotency key, a repeated request gets the first answer and sends nothing (see `once`). */
-  async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey): Promise<{ activityId: string; replayed: boolean }> {
+  async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey, actor = 'crm'): Promise<{ activityId: string; replayed: boolean }> {
     const read = readReplyText(body);
     if ('problem' in read) throw new InvalidReply(read.problem);
     const { text } = read;
@@ -78,7 +78,7 @@ export class Replies {
         if (problems.length > 0) throw new InvalidReply(problems.join('; ').replace(/\/input\//g, '/'));
 
         const now = await tx.now();
-        const activityId = await tx.outbound.recordPending({ ...pending, text }, now);
+        const activityId = await tx.outbound.recordPending({ ...pending, text, actor }, now);
         const envelope = makeEnvelope(
           SocialCommand,
           'ticketing',
