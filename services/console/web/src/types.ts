@@ -13,6 +13,10 @@ export interface Activity {
   author?: Person | null;
   status: 'pending' | 'sent' | 'failed' | 'unknown' | null;
   failure: { code: string; message: string; platformCode: number | null } | null;
+  /** Who made it (an agent's id, for what was done here); null for the platform's activity. */
+  by?: string | null;
+  /** Their name, as ticketing recorded it. */
+  byName?: string | null;
 }
 
 export interface OrderLink {
@@ -33,6 +37,7 @@ export interface Ticket {
   subject: string;
   contact: Person;
   assignee?: string | null;
+  team?: string | null;
   priority?: string | null;
   createdAt: string;
   lastActivityAt: string;

@@ -1,10 +1,17 @@
 import { useState } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { api, ApiError } from '../api';
 import { useSession } from '../session';
 
+/**
+ * The sign-in: an agent's email and password; an API token stays possible (development and
+ * scripts) behind a link. Either is exchanged for a session; the page keeps neither.
+ */
 export function SignIn() {
+  const [withToken, setWithToken] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -15,7 +22,8 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/api/session', { token });
+      await api('POST', '/api/session', withToken ? { token } : { email, password });
+      setPassword('');
       await refresh();
       navigate('/inbox');
     } catch (caught) {
@@ -26,14 +34,23 @@ export function SignIn() {
   };
   return (
     <Center component="main" h="100vh">
-      <Paper withBorder p="xl" w={420}>
+      <Paper withBorder p="xl" w={420} maw="100%">
         <form onSubmit={(event) => void submit(event)}>
           <Stack>
             <Title order={1} size="h3">
               Sign in to the support console
             </Title>
-            <Text size="sm">Use your CRM API credential. It is checked once and exchanged for a session; the page never keeps it.</Text>
-            <PasswordInput label="API credential" value={token} onChange={(event) => setToken(event.currentTarget.value)} required autoComplete="off" />
+            {withToken ? (
+              <>
+                <Text size="sm">Use a CRM API credential (for development). It is checked once and exchanged for a session; the page never keeps it.</Text>
+                <PasswordInput label="API credential" value={token} onChange={(event) => setToken(event.currentTarget.value)} required autoComplete="off" />
+              </>
+            ) : (
+              <>
+                <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required autoComplete="username" />
+                <PasswordInput label="Password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} required autoComplete="current-password" />
+              </>
+            )}
             {error && (
               <Alert color="red" role="alert" title="Not signed in">
                 {error}
@@ -42,6 +59,9 @@ export function SignIn() {
             <Button type="submit" loading={busy}>
               Sign in
             </Button>
+            <Anchor component="button" type="button" size="sm" onClick={() => (setWithToken(!withToken), setError(null))}>
+              {withToken ? 'Sign in with your email and password' : 'Sign in with an API token instead'}
+            </Anchor>
           </Stack>
         </form>
       </Paper>

@@ -5,6 +5,7 @@ import { api, ApiError } from '../api';
 import { countdown } from '../format';
 import { useLiveUpdates } from '../live';
 import { MapModal } from '../components/MapModal';
+import { Presence } from '../components/Presence';
 import { ConversationState, Timeline } from '../components/Timeline';
 import { NoteAndMerge, OrderLinkForm, ReplyBox, TicketFields } from '../components/TicketActions';
 import type { Ticket } from '../types';
@@ -78,6 +79,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
     <Stack p={embedded ? 'md' : 0} data-testid="ticket-view">
       {embedded && <Title order={1} size="h5">Support console (embedded)</Title>}
       <Header ticket={ticket} />
+      <Presence ticketId={ticket.id} />
       <ConversationState ticket={ticket} />
       <OrderSummary ticket={ticket} onTrack={() => setMapOpen(true)} />
       <Timeline activities={ticket.activities ?? []} />
