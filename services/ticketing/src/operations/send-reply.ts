@@ -88,6 +88,8 @@ export class Replies {
         );
         await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
         await tx.tickets.touch(ticketId, now);
+        // Announced like a note: the CRM and every open console (another agent on the ticket) hear who replied, at once.
+        await tx.crmEvents.emitAll([{ type: 'ticket.activity', ticketId, actor, activityId }]);
         this.deps.logger.info('reply recorded; command queued', { ticketId, activityId, action: command.action });
         return { activityId };
       });
