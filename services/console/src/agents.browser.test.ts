@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AccountRepository } from '@crm/ticketing/src/adapters/db/accounts';
 import { waitFor } from '@crm/testing';
 import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from './testing/browser';
-import { startConsoleStack, type ConsoleStack } from './testing/stack';
+import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ACCOUNT = '4001';
 const PASSWORD = 'a long password for the desk';
@@ -110,5 +110,18 @@ describe('agents on a ticket', () => {
     await waitFor(async () => (await stack.ticketing.get(`/v1/tickets/${ticketId}`)).data.assignee === anaId, { what: 'Ana assigned' });
     const change = ((await stack.ticketing.get(`/v1/tickets/${ticketId}`)).data.activities as { direction: string; kind: string; byName: string | null }[]).filter((activity) => activity.direction === 'internal').at(-1);
     expect(change?.byName).toBe(BO.displayName);
+  });
+
+  it("acts as the agent a launch link names: the embedded ticket shows as that agent's presence", async () => {
+    const link = await fetch(`${stack.console.url}/v1/launch-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CRM_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ticketId, agent: { email: ANA.email } }),
+    });
+    expect(link.status).toBe(201);
+    const embedded = await newPage(browser.browser);
+    await embedded.goto(((await link.json()) as { url: string }).url);
+    await embedded.getByTestId('ticket-view').waitFor();
+    await bo.getByTestId('presence-agent').filter({ hasText: `${ANA.displayName} is viewing` }).waitFor();
   });
 });
