@@ -53,7 +53,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.goto(`${stack.console.url}/signin`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 describe('agents on a ticket', () => {

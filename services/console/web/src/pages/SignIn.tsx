@@ -60,7 +60,7 @@ export function SignIn() {
               Sign in
             </Button>
             <Anchor component="button" type="button" size="sm" onClick={() => (setWithToken(!withToken), setError(null))}>
-              {withToken ? 'Sign in with your email and password' : 'Sign in with an API token instead'}
+              {withToken ? 'Use my email and password' : 'Use an API token instead'}
             </Anchor>
           </Stack>
         </form>
