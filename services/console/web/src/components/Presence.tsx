@@ -29,11 +29,14 @@ export function Presence({ ticketId }: { ticketId: string }) {
   const me = session?.agentId ?? null;
   const [others, setOthers] = useState<Map<string, Someone>>(new Map());
   const state = useRef<State>('viewing');
+  /** Says this agent's state again: a newcomer on the ticket hears who is there at once, not at the next repeat. */
+  const sayAgain = useRef<() => void>(() => undefined);
 
   useLiveUpdates((event: LiveEvent | null) => {
     if (!event || event.ticketId !== ticketId || !event.data) return;
     const { agentId, name, state: theirs, expiresAt } = event.data as { agentId?: string; name?: string; state?: State; expiresAt?: string };
     if (!agentId || agentId === me) return;
+    if (theirs !== 'left' && !others.has(agentId)) sayAgain.current();
     setOthers((current) => {
       const next = new Map(current);
       if (theirs === 'left' || !theirs) next.delete(agentId);
@@ -55,6 +58,7 @@ export function Presence({ ticketId }: { ticketId: string }) {
       typingEnds = setTimeout(() => say('viewing'), TYPING_MS);
     };
     say('viewing');
+    sayAgain.current = () => say(state.current === 'left' ? 'viewing' : state.current);
     const repeat = setInterval(() => {
       say(state.current === 'left' ? 'viewing' : state.current);
       // Whoever stopped saying so (closed the page) drops out once their presence expires.
@@ -64,6 +68,7 @@ export function Presence({ ticketId }: { ticketId: string }) {
     return () => {
       clearInterval(repeat);
       clearTimeout(typingEnds);
+      sayAgain.current = () => undefined;
       document.removeEventListener('input', onInput);
       say('left');
     };
