@@ -4,6 +4,7 @@ import { SYSTEM_TOPOLOGY } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import { Broker, Publisher } from '@crm/messaging';
 import { AuthDatabase } from './adapters/database';
+import { AGENTS_USAGE, runAgentsCli } from './cli-agents';
 import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
 import { runXaaCli, XAA_USAGE } from './cli-xaa';
 import type { AuthConfig } from './config';
@@ -15,6 +16,7 @@ export const USAGE = `usage: cli webhook register|list|check|crc <id>|delete <id
        cli subscription list|count
        cli rotate-key
 ${CREDENTIALS_USAGE}
+${AGENTS_USAGE}
 ${XAA_USAGE}`;
 
 /** The stack's per-service forms (`pnpm start` reads AUTH_DATABASE_URL, ...), honoured where the plain name is unset. */
@@ -114,6 +116,7 @@ async function subscriptionCommand(verb: string, target: string | undefined, web
 /** Runs one CLI command; resolves with the exit code. */
 export async function runCli(argv: string[], config: AuthConfig, logger: Logger, io: CliIo): Promise<number> {
   if (argv[0] === 'credentials') return runCredentialsCli(argv.slice(1), config, logger, io);
+  if (argv[0] === 'agents' || argv[0] === 'teams') return runAgentsCli(argv[0], argv.slice(1), config, logger, io);
   if (argv[0] === 'xaa') return runXaaCli(argv.slice(1), config, logger, io);
   const args = parseCliArgs(argv);
   if ('problem' in args) {

@@ -11,6 +11,8 @@
  *   pnpm --filter @crm/auth cli rotate-key
  *   pnpm --filter @crm/auth cli credentials create --name <name> --scopes <scope,...> [--accounts <id,...>] [--tracking-clients <id,...>]
  *   pnpm --filter @crm/auth cli credentials list | revoke <credentialId>
+ *   AGENT_PASSWORD=... pnpm --filter @crm/auth cli agents create --email <email> --name <name> [--role admin|agent] [--teams <id,...>]
+ *   pnpm --filter @crm/auth cli agents list | password <agentId>; cli teams save <teamId> --name <name> | list
  *   pnpm --filter @crm/auth cli xaa webhook register | list | delete <webhookId>
  *   pnpm --filter @crm/auth cli xaa subscribe | unsubscribe <accountId>
  *   pnpm --filter @crm/auth cli xaa replay --from <iso time> --to <iso time>

@@ -72,6 +72,7 @@ function appWith(executed: ActionCall[]): Express {
     webhooks: unused,
     executor,
     sessions: unused,
+    agents: unused,
     checkWebhooks: unused,
     logger: testLogger('auth-openapi'),
     access: [admin],

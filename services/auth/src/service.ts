@@ -22,6 +22,7 @@ import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
+import { AgentAdmin } from './operations/agents';
 import { SessionService } from './operations/sessions';
 import { TokenRefresher } from './operations/token-refresh';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
@@ -166,7 +167,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
   });
   const sessions = new SessionService(
-    { store: db.sessions, credentials: db.apiCredentials, events, logger },
+    { store: db.sessions, credentials: db.apiCredentials, agents: db.agents, events, logger },
     { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
   );
   return { webhooks, xaa, accountService, executor, refresher, sessions };
@@ -262,7 +263,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
-    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);

@@ -11,6 +11,7 @@ import axios from 'axios';
 import { CredentialVerifyRequest, Exchanges, Queues, SYSTEM_TOPOLOGY, validateEnvelope, type CredentialGrant } from '@crm/contracts';
 import { Broker, RpcClient } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
+import { AgentStore } from './adapters/agents';
 import { ApiCredentialStore } from './adapters/api-credentials';
 import { AuthEvents } from './adapters/events';
 import { SessionStore } from './adapters/sessions';
@@ -130,7 +131,7 @@ describe('signing an agent in (a)', () => {
     const { pool } = h.auth;
     // auth started again with the token replaced: the same database, another list.
     const rotated = new SessionService(
-      { store: new SessionStore(pool), credentials: new ApiCredentialStore(pool), events: new AuthEvents(pool, { kick: async () => undefined }), logger: testLogger() },
+      { store: new SessionStore(pool), credentials: new ApiCredentialStore(pool), agents: new AgentStore(pool), events: new AuthEvents(pool, { kick: async () => undefined }), logger: testLogger() },
       { bootstrapTokens: ['a-new-bootstrap-token'], maxTtlSeconds: 28_800, failuresPerMinute: 0 },
     );
     expect(await rotated.verify(token)).toBeNull();

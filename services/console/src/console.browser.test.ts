@@ -69,8 +69,9 @@ async function expectAccessible(name: string, wholePage = true): Promise<void> {
 }
 
 describe("the agent's console", () => {
-  it('signs in with an API credential, refusing a wrong one', async () => {
+  it('signs in with an API credential (development), refusing a wrong one', async () => {
     await page.goto(`${consoleUrl()}/inbox`);
+    await page.getByRole('button', { name: 'Use an API token instead' }).click();
     await page.getByLabel('API credential').fill('not-a-valid-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();
@@ -290,6 +291,7 @@ describe("the agent's console", () => {
     const agentContext = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const agentPage = await agentContext.newPage();
     await agentPage.goto(`${consoleUrl()}/signin`);
+    await agentPage.getByRole('button', { name: 'Use an API token instead' }).click();
     await agentPage.getByLabel('API credential').fill(agent.token);
     await agentPage.getByRole('button', { name: 'Sign in' }).click();
     await agentPage.getByRole('heading', { name: 'Inbox' }).waitFor();
@@ -305,6 +307,7 @@ describe("the agent's console", () => {
     const signInContext = await browser.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const signInPage = await signInContext.newPage();
     await signInPage.goto(`${consoleUrl()}/signin`);
+    await signInPage.getByRole('button', { name: 'Use an API token instead' }).click();
     let status = 0;
     for (let attempt = 0; attempt < 8 && status !== 429; attempt++) {
       await signInPage.getByLabel('API credential').fill(`crm_aaaaaaaaaaaaaaaa_${'y'.repeat(43)}`);

@@ -2,7 +2,8 @@
  * `GET /v1/events` with API credentials and sessions (verified by a stand-in for auth on
  * `auth.rpc`), on the real RabbitMQ and PostgreSQL: a stream carries only what its principal
  * may read, ends when its credential or session is revoked, is capped per credential, and is
- * dropped when its client does not read, while the process goes on serving.
+ * dropped when its client does not read, while the process goes on serving; agents on a ticket
+ * are named on what they did and announce their presence to the streams that hear it.
  */
 import { connect, type Socket } from 'node:net';
 import pg from 'pg';
@@ -139,6 +140,42 @@ describe('what a stream carries', () => {
     expect(new Set(ticketIds)).toEqual(new Set([mine.ticketId]));
     witness.close();
     stream.close();
+  });
+});
+
+describe('agents on a ticket', () => {
+  it('records who replied, noted, assigned and changed the status, and names them on the timeline', async () => {
+    const { ticketId } = await dm(ACCOUNT_A, 'where is my parcel?');
+    const agent = auth.credential(['tickets:read', 'tickets:write']);
+    expect((await api.post(`/v1/tickets/${ticketId}/replies`, { text: 'looking now' }, agent.token)).status).toBe(202);
+    expect((await api.post(`/v1/tickets/${ticketId}/notes`, { text: 'checked the depot' }, agent.token)).body).toMatchObject({ by: agent.id, byName: `test ${agent.id}` });
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { assignee: agent.id, status: 'pending' }, agent.token)).status).toBe(200);
+    const shown = await api.get<{ activities: { kind: string; direction: string; by: string | null; byName: string | null }[] }>(`/v1/tickets/${ticketId}`, agent.token);
+    const mine = shown.body.activities.filter((entry) => entry.direction !== 'inbound');
+    expect(mine.map(({ kind, by, byName }) => ({ kind, by, byName }))).toEqual(
+      ['dm_sent', 'note', expect.any(String)].map((kind) => ({ kind, by: agent.id, byName: `test ${agent.id}` })),
+    );
+    const customer = shown.body.activities.find((entry) => entry.direction === 'inbound');
+    expect(customer).toMatchObject({ by: null, byName: null });
+  });
+
+  it("tells every stream that hears the ticket who is viewing or typing there, and refuses a state it does not know", async () => {
+    const { ticketId } = await dm(ACCOUNT_A, 'any news?');
+    const watcher = await openStream(auth.credential(['tickets:read']).token);
+    const other = await openStream(auth.credential(['tickets:read'], { accountIds: [ACCOUNT_B] }).token);
+    const viewer = auth.credential(['tickets:read']);
+    const said = await api.put<{ state: string; expiresAt: string }>(`/v1/tickets/${ticketId}/presence`, { state: 'typing' }, viewer.token);
+    expect(said.status).toBe(200);
+    await waitFor(() => watcher.text.includes('event: agent.presence'), { what: 'the presence heard' });
+    const data = JSON.parse(/event: agent\.presence\ndata: (.*)/.exec(watcher.text)![1]!) as Record<string, unknown>;
+    expect(data).toMatchObject({ type: 'agent.presence', ticketId, accountId: ACCOUNT_A, expiresAt: said.body.expiresAt, data: { agentId: viewer.id, name: `test ${viewer.id}`, state: 'typing' } });
+    // A stream of another account's credential hears nothing of it; an unknown state is 400.
+    await dm(ACCOUNT_B, 'a later event on 2002');
+    await waitFor(() => other.text.includes('ticket.created'), { what: 'the other stream hearing its own account' });
+    expect(other.text).not.toContain('agent.presence');
+    expect((await api.put(`/v1/tickets/${ticketId}/presence`, { state: 'dancing' }, viewer.token)).status).toBe(400);
+    watcher.close();
+    other.close();
   });
 });
 

@@ -339,7 +339,7 @@ it('a command left in the outbox (a crash before it was published) goes out with
   // What a reply commits, without the publish that follows it.
   const activityId = await new TicketingStore(pool).transaction(async (tx) => {
     const id = await tx.outbound.recordPending(
-      { accountId: account, ticketId: ticket.id, kind: 'dm_sent', text: 'left behind', contactId, conversationKey: `dm:${account}:${ANA.id}`, parentPostId: null },
+      { accountId: account, ticketId: ticket.id, kind: 'dm_sent', text: 'left behind', contactId, conversationKey: `dm:${account}:${ANA.id}`, parentPostId: null, actor: 'crm' },
       new Date(),
     );
     const envelope = makeEnvelope(SocialCommand, 'ticketing', { commandId: id, action: 'send_dm', accountId: account, input: { recipientId: ANA.id, text: 'left behind' } }, { id: `command-${id}` });

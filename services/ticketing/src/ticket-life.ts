@@ -8,6 +8,7 @@ import type { TicketingConfig } from './config';
 import { isUuid } from './domain/ids';
 import { lifeRoutes } from './http/life-routes';
 import { EventStreams, liveRoutes } from './http/live-routes';
+import { presenceRoutes } from './http/presence-routes';
 import type { TicketShower } from './http/routes';
 import { webhookRoutes } from './http/webhook-routes';
 import { LiveEvents, TYPING_TTL_MS } from './operations/live-events';
@@ -69,7 +70,7 @@ export function ticketLife(deps: TicketLifeDeps) {
         merges: new Merges(common),
         actions: new TicketActions({ ...common, commandsExchange: deps.commandsExchange }),
         showTicket,
-        more: [liveRoutes(live, streams), webhookRoutes(endpoints)],
+        more: [liveRoutes(live, streams), presenceRoutes(store), webhookRoutes(endpoints)],
       }),
     start: () => dispatcher.start(config.WEBHOOK_INTERVAL_MS),
     /** Before HTTP closes: live streams never end by themselves. */

@@ -4,6 +4,7 @@ import type { OutboxRelay, Publisher } from '@crm/messaging';
 import { OutboxRelay as Relay } from '@crm/messaging';
 import type { AuthConfig } from '../config';
 import { AccountStore } from './accounts';
+import { AgentStore } from './agents';
 import { ApiCredentialStore } from './api-credentials';
 import { AppCredentialsStore } from './app-credentials';
 import { CommandStore } from './commands';
@@ -28,6 +29,7 @@ export class AuthDatabase {
   readonly commands: CommandStore;
   readonly apiCredentials: ApiCredentialStore;
   readonly sessions: SessionStore;
+  readonly agents: AgentStore;
   readonly xaa: XaaStore;
 
   private constructor(
@@ -42,6 +44,7 @@ export class AuthDatabase {
     this.commands = new CommandStore(pool);
     this.apiCredentials = new ApiCredentialStore(pool);
     this.sessions = new SessionStore(pool);
+    this.agents = new AgentStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
   }
 

@@ -2,8 +2,9 @@ import { hashSecret } from '@crm/access';
 import type { Scope } from '@crm/contracts';
 import type { Pool, PoolClient } from '@crm/db';
 import { sameSecret } from '@crm/secrets';
+import type { AgentRole } from '../domain/agents';
 
-export type SessionKind = 'credential' | 'bootstrap' | 'launch';
+export type SessionKind = 'credential' | 'bootstrap' | 'launch' | 'agent';
 
 /** A session to store: its grant without a credential (bootstrap, launch), or the credential whose current row is its grant. */
 export type NewSession = {
@@ -14,7 +15,8 @@ export type NewSession = {
 } & (
   | { kind: 'credential'; credentialId: string }
   | { kind: 'bootstrap'; bootstrapSha256: string; scopes: Scope[] }
-  | { kind: 'launch'; scopes: Scope[]; ticketIds: string[]; linkId: string | null }
+  | { kind: 'launch'; scopes: Scope[]; ticketIds: string[]; linkId: string | null; agentId: string | null }
+  | { kind: 'agent'; agentId: string }
 );
 
 /** A live session whose secret matched, with its credential's current row when it has one. */
@@ -27,6 +29,8 @@ export interface LiveSession {
   ticketIds: string[] | null;
   bootstrapSha256: string | null;
   credential: { name: string; scopes: Scope[]; accountIds: string[] | null; trackingClientIds: string[] | null; revoked: boolean } | null;
+  /** The agent's current row (a password sign-in, or a launch link that named the agent). */
+  agent: { name: string; role: AgentRole; disabled: boolean } | null;
 }
 
 interface Row {
@@ -45,6 +49,10 @@ interface Row {
   account_ids: string[] | null;
   tracking_client_ids: string[] | null;
   credential_revoked: boolean | null;
+  agent_id: string | null;
+  agent_name: string | null;
+  agent_role: AgentRole | null;
+  agent_disabled: boolean | null;
 }
 
 /** Compared when the id is unknown, so an unknown id costs the same as a wrong secret. */
@@ -63,8 +71,8 @@ export class SessionStore {
    */
   async create(session: NewSession, id: string, secret: string): Promise<{ expiresAt: Date } | null> {
     const { rows } = await this.pool.query<{ expires_at: Date }>(
-      `INSERT INTO sessions (id, secret_sha256, kind, credential_id, bootstrap_sha256, principal_id, principal_name, scopes, ticket_ids, issued_by, expires_at, launch_link_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => $11), $12)
+      `INSERT INTO sessions (id, secret_sha256, kind, credential_id, bootstrap_sha256, principal_id, principal_name, scopes, ticket_ids, issued_by, expires_at, launch_link_id, agent_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => $11), $12, $13)
        ON CONFLICT (launch_link_id) WHERE launch_link_id IS NOT NULL DO NOTHING
        RETURNING expires_at`,
       [
@@ -75,11 +83,12 @@ export class SessionStore {
         session.kind === 'bootstrap' ? session.bootstrapSha256 : null,
         session.principalId,
         session.principalName,
-        session.kind === 'credential' ? null : session.scopes,
+        session.kind === 'credential' || session.kind === 'agent' ? null : session.scopes,
         session.kind === 'launch' ? session.ticketIds : null,
         session.issuedBy,
         session.ttlSeconds,
         session.kind === 'launch' ? session.linkId : null,
+        session.kind === 'agent' || session.kind === 'launch' ? session.agentId : null,
       ],
     );
     return rows[0] ? { expiresAt: rows[0].expires_at } : null;
@@ -90,8 +99,9 @@ export class SessionStore {
     const { rows } = await this.pool.query<Row>(
       `SELECT s.id, s.secret_sha256, s.kind, s.credential_id, s.bootstrap_sha256, s.principal_id, s.principal_name, s.scopes, s.ticket_ids,
               (s.ended_at IS NULL AND s.expires_at > now()) AS live,
-              c.name AS credential_name, c.scopes AS credential_scopes, c.account_ids, c.tracking_client_ids, (c.revoked_at IS NOT NULL) AS credential_revoked
-       FROM sessions s LEFT JOIN api_credentials c ON c.id = s.credential_id
+              c.name AS credential_name, c.scopes AS credential_scopes, c.account_ids, c.tracking_client_ids, (c.revoked_at IS NOT NULL) AS credential_revoked,
+              s.agent_id, ag.display_name AS agent_name, ag.role AS agent_role, (ag.disabled_at IS NOT NULL) AS agent_disabled
+       FROM sessions s LEFT JOIN api_credentials c ON c.id = s.credential_id LEFT JOIN agents ag ON ag.id = s.agent_id
        WHERE s.id = $1`,
       [id],
     );
@@ -110,6 +120,7 @@ export class SessionStore {
         row.credential_id === null
           ? null
           : { name: row.credential_name!, scopes: row.credential_scopes!, accountIds: row.account_ids, trackingClientIds: row.tracking_client_ids, revoked: row.credential_revoked === true },
+      agent: row.agent_id === null ? null : { name: row.agent_name!, role: row.agent_role!, disabled: row.agent_disabled === true },
     };
   }
 

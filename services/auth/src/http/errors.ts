@@ -5,7 +5,9 @@ import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } f
 import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
-import { InvalidSessionTtl, InvalidSubjectToken, LaunchLinkUsed, SignInRefused, TooManyFailedSignIns } from '../operations/sessions';
+import { AgentExists, UnknownTeam } from '../adapters/agents';
+import { InvalidAgent } from '../operations/agents';
+import { InvalidSessionTtl, InvalidSubjectToken, LaunchAgentRefused, LaunchLinkUsed, SignInRefused, TooManyFailedSignIns, WrongEmailOrPassword } from '../operations/sessions';
 
 /** Turns the domain's errors into HTTP answers; anything else goes on to the shared handler (500). */
 export function domainErrors(logger: Logger): ErrorRequestHandler {
@@ -22,6 +24,11 @@ function translate(error: unknown, logger: Logger): unknown {
   if (error instanceof InvalidSubjectToken) return new HttpError(400, 'invalid_token', error.message);
   if (error instanceof InvalidSessionTtl) return new HttpError(400, 'invalid_request', error.message);
   if (error instanceof SignInRefused) return new HttpError(401, 'invalid_credential', error.message);
+  if (error instanceof WrongEmailOrPassword) return new HttpError(401, 'invalid_credential', error.message);
+  if (error instanceof LaunchAgentRefused) return new HttpError(400, 'invalid_launch_agent', error.message);
+  if (error instanceof InvalidAgent) return new HttpError(400, 'invalid_agent', error.message);
+  if (error instanceof AgentExists) return new HttpError(409, 'agent_exists', error.message);
+  if (error instanceof UnknownTeam) return new HttpError(400, 'unknown_team', error.message);
   if (error instanceof LaunchLinkUsed) return new HttpError(409, 'launch_link_used', error.message);
   if (error instanceof TooManyFailedSignIns) return new HttpError(429, 'too_many_failures', error.message, { 'retry-after': String(error.retryAfterSeconds) });
   if (error instanceof InvalidInput) return new HttpError(400, 'invalid_input', error.problems.join('; '));

@@ -6,10 +6,12 @@ import type { Logger } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import type { AccountSummary } from '../adapters/accounts';
 import type { AccountService } from '../operations/accounts';
+import type { AgentAdmin } from '../operations/agents';
 import type { ActionExecutor } from '../operations/executor';
 import type { SessionService } from '../operations/sessions';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
+import { agentRoutes } from './agent-routes';
 import { domainErrors } from './errors';
 import { bindingCookieName } from '../adapters/connection-requests';
 import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
@@ -21,6 +23,7 @@ export interface AuthRoutesDeps {
   webhooks: WebhookAdmin;
   executor: ActionExecutor;
   sessions: SessionService;
+  agents: AgentAdmin;
   /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
   checkWebhooks: () => Promise<WebhookCheck>;
   logger: Logger;
@@ -181,6 +184,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
     sessionRoutes(router, deps.sessions);
     router.use('/v1', outsideTicketScope);
     accountRoutes(router, deps);
+    agentRoutes(router, deps.agents);
     webhookRoutes(router, deps);
     actionRoutes(router, deps.executor);
     router.use(domainErrors(deps.logger));

@@ -1,11 +1,14 @@
 import type { RequestHandler, Router } from 'express';
 import { principalOf, requireScope } from '@crm/access';
 import { HttpError } from '@crm/http';
-import type { SessionService } from '../operations/sessions';
+import type { LaunchAgent, SessionService } from '../operations/sessions';
 import { bodyOf } from './params';
 
 /** What the document lets through as a body of POST /v1/sessions (one of two shapes; checked before the route runs). */
-type IssueBody = { subjectToken: string; clientAddress: string; ttlSeconds?: number } | { launch: { ticketId: string; linkId?: string }; ttlSeconds?: number };
+type IssueBody =
+  | { subjectToken: string; clientAddress: string; ttlSeconds?: number }
+  | { email: string; password: string; clientAddress: string; ttlSeconds?: number }
+  | { launch: { ticketId: string; linkId?: string; agent?: LaunchAgent }; ttlSeconds?: number };
 
 /** A session holds no right to make sessions, whatever its scopes: only the console's own credential issues them. */
 const notASession: RequestHandler = (req, _res, next) => {
@@ -14,7 +17,8 @@ const notASession: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The session routes: POST /v1/sessions issues a session (sign-in or launch link) for the
+ * The session routes: POST /v1/sessions issues a session (sign-in with a credential or an
+ * agent's email and password, or a launch link) for the
  * console, whose credential holds `sessions:issue`; DELETE /v1/sessions/current ends the
  * session whose token the request carries (sign-out).
  */
@@ -22,7 +26,12 @@ export function sessionRoutes(router: Router, sessions: SessionService): void {
   router.post('/v1/sessions', requireScope('sessions:issue'), notASession, async (req, res) => {
     const body = bodyOf(req) as IssueBody;
     const issuer = principalOf(req);
-    const issued = 'launch' in body ? await sessions.launch({ ticketId: body.launch.ticketId, linkId: body.launch.linkId, ttlSeconds: body.ttlSeconds }, issuer) : await sessions.signIn(body, issuer);
+    const issued =
+      'launch' in body
+        ? await sessions.launch({ ...body.launch, ttlSeconds: body.ttlSeconds }, issuer)
+        : 'email' in body
+          ? await sessions.signInWithPassword(body, issuer)
+          : await sessions.signIn(body, issuer);
     res.status(201).set('cache-control', 'no-store').json(issued);
   });
 

@@ -1,9 +1,12 @@
 import { bootstrapIndex, bootstrapPrincipal, hashSecret, newApiToken, parseApiToken, perMinute, type NewApiToken, type Principal } from '@crm/access';
 import type { CredentialGrant } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
+import type { AgentStore } from '../adapters/agents';
 import type { ApiCredentialStore } from '../adapters/api-credentials';
 import type { AuthEvents } from '../adapters/events';
 import type { LiveSession, NewSession, SessionStore } from '../adapters/sessions';
+import { UNMATCHABLE_HASH, verifyPassword } from '../adapters/passwords';
+import { MAX_PASSWORD_LENGTH, normalEmail, scopesOfRole } from '../domain/agents';
 import { DEFAULT_LAUNCH_TTL_SECONDS, isPresentableToken, launchGrant, sessionTtl } from '../domain/sessions';
 
 /** What issuing a session answers: the token (its secret's only copy), when it expires, and the grant it carries. */
@@ -27,6 +30,29 @@ export class SignInRefused extends Error {
   constructor() {
     super('the credential is unknown or revoked');
   }
+}
+
+/** The email or the password is wrong (which one is never told), or the agent is disabled. */
+export class WrongEmailOrPassword extends Error {
+  override name = 'WrongEmailOrPassword';
+  constructor() {
+    super('the email or password is not right; check both and try again');
+  }
+}
+
+/** A launch link names an agent the CRM gave no usable id or email for. */
+export class LaunchAgentRefused extends Error {
+  override name = 'LaunchAgentRefused';
+  constructor(reason: string) {
+    super(reason);
+  }
+}
+
+/** What a launch link may say of the agent who opened it (the CRM's own id of the person, and/or an email). */
+export interface LaunchAgent {
+  externalId?: string;
+  email?: string;
+  displayName?: string;
 }
 
 /** The client address failed to sign in too often in the last minute; its sign-ins are refused unchecked. */
@@ -77,7 +103,7 @@ export class SessionService {
   private readonly bootstrapHashes: string[];
 
   constructor(
-    private readonly deps: { store: SessionStore; credentials: ApiCredentialStore; events: AuthEvents; logger: Logger },
+    private readonly deps: { store: SessionStore; credentials: ApiCredentialStore; agents: AgentStore; events: AuthEvents; logger: Logger },
     private readonly settings: SessionSettings,
   ) {
     this.failures = perMinute(settings.failuresPerMinute);
@@ -110,13 +136,69 @@ export class SessionService {
     return this.issue(newApiToken('session'), { kind: 'credential', credentialId: grant.id, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds }, { ...grant, ticketIds: null });
   }
 
-  /** A launch link's session: reading and answering one ticket (ticketing checks which). */
-  async launch(request: { ticketId: string; linkId?: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
+  /**
+   * Signs an agent in with its email and local password: a session with its role's grant.
+   * A wrong email, a wrong password, an agent without a password and a disabled agent are one
+   * and the same answer, and take as long (an unknown email is checked against a hash no
+   * password matches). Failures are counted per `clientAddress`, as for credentials.
+   */
+  async signInWithPassword(request: { email: string; password: string; clientAddress: string; ttlSeconds?: number }, issuer: Principal): Promise<IssuedSession> {
+    const ttlSeconds = this.ttl(request.ttlSeconds, this.settings.maxTtlSeconds);
+    const blocked = await this.failures.exhausted(request.clientAddress);
+    if (blocked !== null) throw new TooManyFailedSignIns(blocked);
+    const email = normalEmail(request.email);
+    const found = email === null ? null : await this.deps.agents.withPassword(email);
+    const password = request.password.slice(0, MAX_PASSWORD_LENGTH + 1);
+    const matches = await verifyPassword(password, found?.passwordHash ?? UNMATCHABLE_HASH);
+    if (!found || !matches || found.passwordHash === null || found.agent.disabled) {
+      await this.failures.take(request.clientAddress);
+      this.deps.logger.warn('sign-in refused', { reason: 'wrong email or password', agentId: found?.agent.id, clientAddress: request.clientAddress });
+      throw new WrongEmailOrPassword();
+    }
+    const { agent } = found;
+    const grant = { id: agent.id, name: agent.displayName, scopes: scopesOfRole(agent.role), accountIds: null, trackingClientIds: null, ticketIds: null };
+    return this.issue(newApiToken('session'), { kind: 'agent', agentId: agent.id, principalId: agent.id, principalName: agent.displayName, issuedBy: issuer.id, ttlSeconds }, grant);
+  }
+
+  /**
+   * A launch link's session: reading and answering one ticket (ticketing checks which). When the
+   * link names the agent (the CRM's external id, else its email), the session acts as that agent
+   * (its id and name on the timeline); an agent the CRM names for the first time is created with
+   * the role `agent` and no password: the CRM vouches for the person, and can grant no more.
+   */
+  async launch(request: { ticketId: string; linkId?: string; ttlSeconds?: number; agent?: LaunchAgent }, issuer: Principal): Promise<IssuedSession> {
     const ttlSeconds = this.ttl(request.ttlSeconds, DEFAULT_LAUNCH_TTL_SECONDS);
     const made = newApiToken('session');
-    const grant = launchGrant(made.id, request.ticketId);
-    const session = { kind: 'launch' as const, scopes: grant.scopes, ticketIds: [request.ticketId], linkId: request.linkId ?? null, principalId: grant.id, principalName: grant.name, issuedBy: issuer.id, ttlSeconds };
+    const agent = request.agent ? await this.launchAgent(request.agent) : null;
+    const grant = { ...launchGrant(made.id, request.ticketId), ...(agent ? { id: agent.id, name: agent.displayName } : {}) };
+    const session = {
+      kind: 'launch' as const,
+      scopes: grant.scopes,
+      ticketIds: [request.ticketId],
+      linkId: request.linkId ?? null,
+      agentId: agent?.id ?? null,
+      principalId: grant.id,
+      principalName: grant.name,
+      issuedBy: issuer.id,
+      ttlSeconds,
+    };
     return this.issue(made, session, grant);
+  }
+
+  private async launchAgent(named: LaunchAgent) {
+    const email = named.email === undefined ? null : normalEmail(named.email);
+    if (named.email !== undefined && email === null) throw new LaunchAgentRefused(`launch.agent.email is not an email address`);
+    const externalId = named.externalId?.trim() || null;
+    if (externalId === null && email === null) throw new LaunchAgentRefused('launch.agent needs an externalId or an email');
+    const known = await this.deps.agents.named({ externalId, email });
+    if (known) {
+      if (known.disabled) throw new LaunchAgentRefused('this agent is disabled in the console');
+      return known;
+    }
+    if (email === null) throw new LaunchAgentRefused('an agent the console does not know yet needs an email in launch.agent');
+    const created = await this.deps.agents.create({ email, displayName: named.displayName?.trim() || email, role: 'agent', teams: [], passwordHash: null, externalId });
+    this.deps.logger.info('agent created from a launch link', { agentId: created.id });
+    return created;
   }
 
   /** Ends a session at once and announces it (`auth.credential.revoked.v1 {id}` on access.events, through the outbox); false when it had ended or expired. */
@@ -164,7 +246,14 @@ export class SessionService {
         if (!this.bootstrapHashes.includes(session.bootstrapSha256!)) return null;
         return { id: session.principalId, name: session.principalName, scopes: session.scopes!, accountIds: null, trackingClientIds: null, ticketIds: null, sessionId };
       case 'launch':
-        return { id: session.principalId, name: session.principalName, scopes: session.scopes!, accountIds: null, trackingClientIds: null, ticketIds: session.ticketIds, sessionId };
+        if (session.agent?.disabled) return null;
+        return { id: session.principalId, name: session.agent?.name ?? session.principalName, scopes: session.scopes!, accountIds: null, trackingClientIds: null, ticketIds: session.ticketIds, sessionId };
+      case 'agent': {
+        // The agent's current row: a disabled agent's sessions end, a changed role applies at once.
+        const agent = session.agent;
+        if (!agent || agent.disabled) return null;
+        return { id: session.principalId, name: agent.name, scopes: scopesOfRole(agent.role), accountIds: null, trackingClientIds: null, ticketIds: null, sessionId };
+      }
     }
   }
 

@@ -92,6 +92,12 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   );
 }
 
+/** The agents and teams (auth's), for the assignee and team pickers: whoever may read tickets may list them. */
+export function agentRoutes(app: Express, { auth }: Upstreams, settings: SessionSettings): void {
+  app.get('/api/agents', async (req, res) => relay(res, await asAgent(req, res, settings)(auth, 'GET', '/v1/agents')));
+  app.get('/api/teams', async (req, res) => relay(res, await asAgent(req, res, settings)(auth, 'GET', '/v1/teams')));
+}
+
 /** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */
 function idempotencyOf(req: Request): Record<string, string> {
   const key = req.get('idempotency-key');
@@ -132,6 +138,8 @@ export function ticketRoutes(app: Express, { ticketing, auth }: Upstreams, setti
   app.patch('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'PATCH', ticketPath(req), bodyOf(req))));
   app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/notes'), bodyOf(req))));
+  // Who is on the ticket (viewing, typing, left): ticketing tells every event stream that hears it.
+  app.put('/api/tickets/:id/presence', async (req, res) => relay(res, await call(req, res, 'PUT', ticketPath(req, '/presence'), bodyOf(req))));
   app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/merge'), bodyOf(req))));
   app.post('/api/tickets/:id/actions', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/actions'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/unmerge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/unmerge'), bodyOf(req))));

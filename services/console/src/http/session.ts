@@ -23,8 +23,10 @@ export interface SessionSettings {
 export interface Session extends Claims {
   /** auth's session token, sealed with a key derived from SESSION_SECRET. */
   sealed: string;
-  /** Who signed in (the credential's name, or the launch link's). */
+  /** Who signed in, by name (the agent's display name, the credential's name, or the launch link's). */
   agent: string;
+  /** Who signed in, by id: the principal the services record (absent in cookies made before it was kept). */
+  agentId?: string;
   scopes: string[];
   /** Set for a session opened by a launch link: only this ticket is reachable. */
   ticketId?: string;
@@ -48,7 +50,7 @@ declare global {
 interface IssuedSession {
   token: string;
   expiresAt: string;
-  grant: { name: string; scopes: string[]; ticketIds: string[] | null };
+  grant: { id: string; name: string; scopes: string[]; ticketIds: string[] | null };
 }
 
 /** Seals session tokens into cookies: AES-256-GCM with a key derived from SESSION_SECRET (a stolen cookie is still a session, but never shows its token). */
@@ -94,7 +96,7 @@ export function setSessionCookie(res: Response, sealer: SessionSealer, issued: I
   const expiresAtMs = Date.parse(issued.expiresAt);
   const exp = Math.floor(expiresAtMs / 1000);
   const jti = randomBytes(16).toString('base64url');
-  const claims: Omit<Session, 'jti'> & { jti: string } = { exp, jti, sealed: sealer.seal(issued.token, jti), agent: issued.grant.name, scopes: issued.grant.scopes, ...(ticketId ? { ticketId } : {}) };
+  const claims: Omit<Session, 'jti'> & { jti: string } = { exp, jti, sealed: sealer.seal(issued.token, jti), agent: issued.grant.name, agentId: issued.grant.id, scopes: issued.grant.scopes, ...(ticketId ? { ticketId } : {}) };
   res.cookie(SESSION_COOKIE, sign(sealer.settings.secret, 'session', claims), { ...cookieOptions(sealer.settings, Boolean(ticketId)), maxAge: Math.max(0, expiresAtMs - Date.now()) });
 }
 
@@ -122,6 +124,8 @@ export async function issueSession(auth: Upstream, settings: SessionSettings, bo
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
   if (answer.status === 429) throw tooManyRequests(answer, 'too_many_failures');
   if (answer.status === 401 && 'subjectToken' in body) throw new HttpError(401, 'invalid_credential', 'this credential is not accepted (unknown, revoked or mistyped); check it and try again');
+  // One answer whichever of the two was wrong: the page never tells whether the email exists.
+  if (answer.status === 401 && 'email' in body) throw new HttpError(401, 'invalid_credential', 'the email or password is not right; check both and try again');
   if (answer.status === 409 && error?.code === 'launch_link_used') throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
   if (answer.status === 400) throw new HttpError(400, error?.code ?? 'invalid_request', error?.message ?? 'auth refused the request');
   throw new HttpError(502, 'upstream_unavailable', `auth could not open a session (it answered ${answer.status}); try again shortly`);
@@ -145,17 +149,32 @@ export function requireSession(sealer: SessionSealer): RequestHandler {
 /** Printable ASCII, as every credential is: anything else is a paste gone wrong, told as such before auth is asked. */
 const CREDENTIAL_TEXT = /^[\x21-\x7E]{1,512}$/;
 
+/**
+ * What auth is asked to exchange: an agent's email and password (the console's sign-in), or an
+ * API token (kept for development and scripts); each checked in words before auth is asked.
+ */
+function signInBody(body: unknown): { email: string; password: string } | { subjectToken: string } {
+  const given = (body ?? {}) as { token?: unknown; email?: unknown; password?: unknown };
+  if (typeof given.email === 'string' || typeof given.password === 'string') {
+    const email = typeof given.email === 'string' ? given.email.trim() : '';
+    const password = typeof given.password === 'string' ? given.password : '';
+    if (!email) throw new HttpError(400, 'invalid_sign_in', 'enter your email address');
+    if (!password) throw new HttpError(400, 'invalid_sign_in', 'enter your password');
+    return { email, password };
+  }
+  const token = typeof given.token === 'string' ? given.token.trim() : '';
+  if (!CREDENTIAL_TEXT.test(token)) throw new HttpError(400, 'invalid_token', 'the credential holds characters no credential has (or is empty or over 512 characters); paste it again');
+  return { subjectToken: token };
+}
+
 /** Sign-in, the session's description and sign-out. */
 export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticketing }: { auth: Upstream; ticketing: Upstream }): void {
   const settings = sealer.settings;
 
   app.post('/api/session', async (req, res) => {
     // JSON only: a cross-site form cannot send it without a CORS preflight, which is refused.
-    if (!req.is('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send the credential as JSON: {"token": "..."}');
-    const raw = (req.body as { token?: unknown } | undefined)?.token;
-    const token = typeof raw === 'string' ? raw.trim() : '';
-    if (!CREDENTIAL_TEXT.test(token)) throw new HttpError(400, 'invalid_token', 'the credential holds characters no credential has (or is empty or over 512 characters); paste it again');
-    const issued = await issueSession(auth, settings, { subjectToken: token, clientAddress: req.ip ?? '', ttlSeconds: settings.ttlSeconds });
+    if (!req.is('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send the sign-in as JSON: {"email": "...", "password": "..."} or {"token": "..."}');
+    const issued = await issueSession(auth, settings, { ...signInBody(req.body), clientAddress: req.ip ?? '', ttlSeconds: settings.ttlSeconds });
     setSessionCookie(res, sealer, issued);
     res.status(201).json({ signedIn: true });
   });
@@ -170,6 +189,7 @@ export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticke
     const accountIds = me.status === 200 ? ((me.body as { accountIds?: string[] | null }).accountIds ?? null) : [];
     res.set('cache-control', 'no-store').json({
       agent: session.agent,
+      agentId: session.agentId ?? null,
       scopes: session.scopes,
       accountIds,
       ticketId: session.ticketId ?? null,

@@ -105,7 +105,10 @@ export interface Settings {
 }
 
 export interface SessionInfo {
+  /** Who is signed in, by name. */
   agent: string;
+  /** Who is signed in, by id (what ticketing records as `by`). */
+  agentId: string | null;
   scopes: string[];
   accountIds: string[] | null;
   ticketId: string | null;

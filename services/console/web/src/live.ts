@@ -4,6 +4,8 @@ import { useSession } from './session';
 export interface LiveEvent {
   type: string;
   ticketId: string;
+  /** The event's own data (e.g. who and what of an `agent.presence`). */
+  data?: Record<string, unknown>;
 }
 
 export const TICKET_EVENTS: readonly string[] = ['ticket.created', 'ticket.updated', 'ticket.activity'];
@@ -27,8 +29,8 @@ export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void, types
     source.onopen = () => setMode('live');
     const deliver = (type: string) => (message: MessageEvent<string>) => {
       try {
-        const data = JSON.parse(message.data) as { ticketId?: string };
-        handler.current({ type, ticketId: String(data.ticketId ?? '') });
+        const data = JSON.parse(message.data) as { ticketId?: string; data?: Record<string, unknown> };
+        handler.current({ type, ticketId: String(data.ticketId ?? ''), data: { ...data.data, expiresAt: (data as { expiresAt?: string }).expiresAt } });
       } catch {
         handler.current(null);
       }

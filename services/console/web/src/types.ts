@@ -29,6 +29,7 @@ export interface Ticket {
   subject: string;
   contact: Person;
   assignee?: string | null;
+  team?: string | null;
   priority?: string | null;
   createdAt: string;
   lastActivityAt: string;

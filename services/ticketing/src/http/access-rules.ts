@@ -1,6 +1,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { principalOf, requireScope, whoAmI, type Principal } from '@crm/access';
 import { HttpError } from '@crm/http';
+import { ActorDirectory } from '../adapters/db/actors';
 import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
 import { AccountNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
@@ -12,10 +13,15 @@ import { AccountNotFound, PartnerConfigNotFound, TicketNotFound } from '../opera
  */
 function scopeFor(req: Request): RequestHandler {
   if (req.path.startsWith('/webhook-endpoints')) return requireScope('admin');
+  // Saying one is looking at a ticket (or typing) changes nothing: whoever may read it may.
+  if (PRESENCE_PATH.test(req.path)) return requireScope('tickets:read');
   if (req.method === 'GET' || req.method === 'HEAD') return req.path.startsWith('/held-deliveries') ? requireScope('accounts:manage') : requireScope('tickets:read');
   if (req.path.startsWith('/partner-configs') && !req.path.endsWith('/route-test')) return requireScope('accounts:manage');
   return requireScope('tickets:write');
 }
+
+const PRESENCE_PATH = /^\/tickets\/[^/]+\/presence$/;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The account of a ticket, for the visibility checks; null when there is no such ticket. */
 async function accountOfTicket(store: TicketingStore, id: unknown): Promise<string | null> {
@@ -68,6 +74,13 @@ export function mountAccessRules(app: Express, access: RequestHandler[], store: 
   app.use('/v1', (req, res, next) => {
     requireTicketScope(req);
     scopeFor(req)(req, res, next);
+  });
+  // Before any write: the principal's name, so the timeline names who made each entry.
+  const actors = new ActorDirectory(store.pool);
+  app.use('/v1', async (req, _res, next) => {
+    const { id, grant } = principalOf(req);
+    if (WRITES.has(req.method)) await actors.remember(id, grant.name);
+    next();
   });
   app.use('/v1/tickets/:id', async (req, _res, next) => {
     await requireVisibleTickets(store, principalOf(req), [req.params.id, ...idsIn(req.body, 'sourceIds')]);

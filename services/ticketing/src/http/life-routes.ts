@@ -8,7 +8,7 @@ import type { TicketChanges } from '../operations/ticket-changes';
 import { idempotencyKeyOf, markReplayed } from './idempotency';
 import { platformIdParam } from './params';
 import { activityJson } from './presenters';
-import { principalOf } from './principal';
+import { actorNameOf, principalOf } from './principal';
 import type { TicketShower } from './routes';
 
 export interface LifeRouteDeps {
@@ -37,7 +37,7 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
 
     app.post('/v1/tickets/:id/notes', async (req: Request<{ id: string }>, res: Response) => {
       const entry = await deps.changes.addNote(req.params.id, req.body, principalOf(req));
-      res.status(201).json(noteJson(req.params.id, entry, principalOf(req)));
+      res.status(201).json(noteJson(req.params.id, entry, principalOf(req), actorNameOf(req)));
     });
 
     app.post('/v1/tickets/:id/merge', async (req: Request<{ id: string }>, res: Response) => {
@@ -65,7 +65,7 @@ export function lifeRoutes(deps: LifeRouteDeps): (app: Express) => void {
   };
 }
 
-function noteJson(ticketId: string, entry: { id: string; kind: string; text: string | null; occurredAt: string; data: Record<string, unknown> | null }, actor: string) {
+function noteJson(ticketId: string, entry: { id: string; kind: string; text: string | null; occurredAt: string; data: Record<string, unknown> | null }, actor: string, actorName: string | null) {
   return activityJson({
     id: entry.id,
     ticket_id: ticketId,
@@ -86,6 +86,7 @@ function noteJson(ticketId: string, entry: { id: string; kind: string; text: str
     author_screen_name: null,
     author_name: null,
     actor,
+    actor_name: actorName,
     data: entry.data,
     edited_at: null,
     edits: [],

@@ -92,6 +92,8 @@ export interface ActivityJson {
   failure: { code: string; message: string; platformCode: number | null } | null;
   /** Who made an internal entry (note, change, merge, action): a principal's id, or `system`; null for the platform's activity. */
   by: string | null;
+  /** The name of who made it (an agent's display name, a credential's name), as last recorded; null when unknown or for the platform's activity. */
+  byName: string | null;
   /** What an internal entry holds: the fields changed, the evidence snapshot, the merge, the action's outcome. */
   data: Record<string, unknown> | null;
   /** How the activity came: a webhook delivery, or a search query (named) that found the post first. */
@@ -199,6 +201,7 @@ export function activityJson(row: ActivityRow): ActivityJson {
     status: row.send_status as ActivityJson['status'],
     failure: row.send_error_code !== null && row.send_error !== null ? { code: row.send_error_code, message: row.send_error, platformCode: row.send_error_platform_code } : null,
     by: row.actor,
+    byName: row.actor_name,
     data: row.data,
     source: row.source === 'search' ? { kind: 'search', query: row.search_query } : { kind: 'webhook', query: null },
     editedAt: row.edited_at ? row.edited_at.toISOString() : null,

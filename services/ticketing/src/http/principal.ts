@@ -8,3 +8,8 @@ import type { Request } from 'express';
 export function principalOf(req: Request): string {
   return (req as Request & { principal?: { id?: string } }).principal?.id ?? 'crm';
 }
+
+/** The acting principal's name (an agent's display name, a credential's name), as the timeline shows it. */
+export function actorNameOf(req: Request): string | null {
+  return (req as Request & { principal?: { grant?: { name?: string } } }).principal?.grant?.name ?? null;
+}

@@ -97,7 +97,7 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
   });
 
   app.post('/v1/tickets/:id/replies', async (req: Request<{ id: string }>, res: Response) => {
-    const { activityId, replayed } = await deps.replies.send(ticketIdOf(req), req.body, idempotencyKeyOf(req));
+    const { activityId, replayed } = await deps.replies.send(ticketIdOf(req), req.body, idempotencyKeyOf(req), principalOf(req).id);
     markReplayed(res, replayed);
     res.status(202).json({ activityId, status: 'pending' });
   });

@@ -19,7 +19,7 @@ export interface RepliesDeps {
 
 /** What a reply records (the pending activity) and asks auth to do (the command). */
 interface PlannedReply {
-  pending: Omit<PendingOutbound, 'text'>;
+  pending: Omit<PendingOutbound, 'text' | 'actor'>;
   command: Pick<SocialCommandPayload, 'action' | 'input'>;
 }
 
@@ -61,7 +61,7 @@ export class Replies {
   constructor(private readonly deps: RepliesDeps) {}
 
   /** With an idempotency key, a repeated request gets the first answer and sends nothing (see `once`). */
-  async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey): Promise<{ activityId: string; replayed: boolean }> {
+  async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey, actor = 'crm'): Promise<{ activityId: string; replayed: boolean }> {
     const read = readReplyText(body);
     if ('problem' in read) throw new InvalidReply(read.problem);
     const { text } = read;
@@ -79,7 +79,7 @@ export class Replies {
         if (problems.length > 0) throw new InvalidReply(tooLong(text, ticket.channel, problems) ?? problems.join('; ').replace(/\/input\//g, '/'));
 
         const now = await tx.now();
-        const activityId = await tx.outbound.recordPending({ ...pending, text }, now);
+        const activityId = await tx.outbound.recordPending({ ...pending, text, actor }, now);
         const envelope = makeEnvelope(
           SocialCommand,
           'ticketing',
@@ -89,6 +89,8 @@ export class Replies {
         );
         await tx.outbox.enqueue(this.deps.commandsExchange ?? Exchanges.socialCommands, command.action, envelope);
         await tx.tickets.touch(ticketId, now);
+        // Announced like a note: the CRM and every open console (another agent on the ticket) hear who replied, at once.
+        await tx.crmEvents.emitAll([{ type: 'ticket.activity', ticketId, actor, activityId }]);
         this.deps.logger.info('reply recorded; command queued', { ticketId, activityId, action: command.action });
         return { activityId };
       });

@@ -2,16 +2,19 @@ import { useState } from 'react';
 import { Alert, Button, Fieldset, Select, Stack, TextInput } from '@mantine/core';
 import { useAction } from '../useAction';
 import type { Ticket } from '../types';
+import { AgentPicker } from './AgentPicker';
+import { TeamPicker } from './TeamPicker';
 
 export function TicketFields({ ticket, onChanged }: { ticket: Ticket; onChanged: () => void }) {
-  const [draft, setDraft] = useState({ status: ticket.status, assignee: ticket.assignee ?? '', priority: ticket.priority ?? '', queue: ticket.queue, folder: ticket.folder });
+  const [draft, setDraft] = useState({ status: ticket.status, assignee: ticket.assignee ?? '', team: ticket.team ?? '', priority: ticket.priority ?? '', queue: ticket.queue, folder: ticket.folder });
   const { problem, busy, run } = useAction(onChanged);
-  const save = () => void run('update', 'PATCH', `/api/tickets/${ticket.id}`, { ...draft, assignee: draft.assignee || null, priority: draft.priority || null });
+  const save = () => void run('update', 'PATCH', `/api/tickets/${ticket.id}`, { ...draft, assignee: draft.assignee || null, team: draft.team || null, priority: draft.priority || null });
   return (
     <Fieldset legend="Ticket">
       <Stack gap="xs">
         <Select label="Status" data={['open', 'pending', 'resolved', 'closed']} value={draft.status} onChange={(v) => setDraft({ ...draft, status: v ?? draft.status })} />
-        <TextInput id="ticket-assignee" label="Assignee" value={draft.assignee} onChange={(e) => setDraft({ ...draft, assignee: e.currentTarget.value })} />
+        <AgentPicker id="ticket-assignee" value={draft.assignee} onChange={(assignee) => setDraft({ ...draft, assignee })} />
+        <TeamPicker value={draft.team} onChange={(team) => setDraft({ ...draft, team })} />
         <Select label="Priority" data={['low', 'normal', 'high', 'urgent']} value={draft.priority || null} onChange={(v) => setDraft({ ...draft, priority: v ?? '' })} clearable />
         <TextInput label="Queue" value={draft.queue} onChange={(e) => setDraft({ ...draft, queue: e.currentTarget.value })} />
         <TextInput label="Folder" value={draft.folder} onChange={(e) => setDraft({ ...draft, folder: e.currentTarget.value })} />

@@ -117,6 +117,7 @@ function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId
         <Text size="sm" fw={600}>
           {KIND_LABEL[activity.kind] ?? activity.kind.replace(/_/g, ' ')}
           {activity.author?.screenName ? ` · @${activity.author.screenName}` : ''}
+          {activity.byName ? ` · by ${activity.byName}` : ''}
         </Text>
         <Group gap="xs">
           {activity.status && (

@@ -194,6 +194,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agents (for assignee pickers); never a password or its hash */
+        get: operations["list_agents"];
+        put?: never;
+        /**
+         * Create an agent (an admin only)
+         * @description The password (12 to 256 characters) is kept as a scrypt hash with its own salt; without one the agent signs in only through the CRM's launch link.
+         */
+        post: operations["create_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The teams and their agents (for team pickers) */
+        get: operations["list_teams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or rename a team (an admin only) */
+        put: operations["save_team"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts": {
         parameters: {
             query?: never;
@@ -1040,9 +1095,30 @@ export interface components {
                 }[];
             };
         };
+        Agent: {
+            /** @description Also the principal id of its sessions: what ticketing records as `by` on what the agent does. */
+            id: string;
+            email: string;
+            displayName: string;
+            /**
+             * @description admin: everything (scope admin); agent: tickets:read and tickets:write.
+             * @enum {string}
+             */
+            role: "admin" | "agent";
+            teams: string[];
+            externalId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            disabled: boolean;
+        };
+        Team: {
+            id: string;
+            name: string;
+            agentIds: string[];
+        };
         /** @description What the session carries, as every service's verification answers it. */
         SessionGrant: {
-            /** @description The credential's id, `bootstrap-<n>`, or `launch-<sessionId>`: the principal in rate limits and audit logs. */
+            /** @description The credential's id, the agent's id, `bootstrap-<n>`, or `launch-<sessionId>`: the principal in rate limits and audit logs. */
             id: string;
             name: string;
             scopes: ("tickets:read" | "tickets:write" | "accounts:manage" | "tracking:manage" | "sessions:issue" | "admin")[];
@@ -1603,11 +1679,25 @@ export interface operations {
                     /** @description At most SESSION_MAX_TTL_SECONDS (default 28800), which is also the default. */
                     ttlSeconds?: number;
                 } | {
+                    email: string;
+                    password: string;
+                    /** @description The browser's address as the console sees it; failed sign-ins are counted per address. */
+                    clientAddress: string;
+                    /** @description At most SESSION_MAX_TTL_SECONDS (default 28800), which is also the default. */
+                    ttlSeconds?: number;
+                } | {
                     launch: {
                         /** @description The ticket (ticketing's id) the session may read and answer. */
                         ticketId: string;
                         /** @description The launch link's own id: a link opens one session, whichever console replica opens it (409 launch_link_used after that). */
                         linkId?: string;
+                        /** @description The agent who opened the link, as the CRM names it: found by externalId (else email); one not known yet is created with the role agent and no password (it needs an email then). The session then acts as that agent (its id and name on the timeline). A disabled agent is 400 `invalid_launch_agent`. */
+                        agent?: {
+                            /** @description The CRM's own id of the person. */
+                            externalId?: string;
+                            email?: string;
+                            displayName?: string;
+                        };
                     };
                     /** @description Default 1800; at most SESSION_MAX_TTL_SECONDS. */
                     ttlSeconds?: number;
@@ -1691,6 +1781,166 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_agents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every agent, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Agent"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    displayName: string;
+                    /**
+                     * @default agent
+                     * @enum {string}
+                     */
+                    role?: "admin" | "agent";
+                    teams?: string[];
+                    password?: string;
+                    externalId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description `invalid_agent` (each wrong field named, e.g. "password: choose a password of 12 to 256 characters") or `unknown_team`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `agent_exists`: the email or external id is taken. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every team, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Team"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    save_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description `invalid_agent`: the id or name is not one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -244,6 +244,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket's id. */
+                id: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Says the caller is on the ticket (viewing, typing) or has left it; every event stream that hears the ticket gets agent.presence
+         * @description Nothing is stored: the event `agent.presence` {ticketId, accountId, actor, expiresAt, data: {agentId, name, state}} reaches the event streams of every replica (the NOTIFY channel of committed changes). It counts until expiresAt (30 s): a console says it again every 10 s while the agent stays, and `left` when it goes.
+         */
+        put: operations["announcePresence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{id}/notes": {
         parameters: {
             query?: never;
@@ -889,8 +912,10 @@ export interface components {
              * @enum {string}
              */
             direction: "inbound" | "outbound" | "event" | "internal";
-            /** @description Who made an internal entry: the principal's id (crm for a CRM token), or system. */
+            /** @description Who made an internal entry or sent a reply: the principal's id (an agent's id for a signed-in agent; crm for a CRM token), or system. */
             by: string | null;
+            /** @description The name of who made it (an agent's display name, a credential's name), as last recorded when it wrote; null for system and the platform's activity. */
+            byName: string | null;
             /** @description What an internal entry holds: changes {field: {from, to}}, evidence, merge sourceIds/rule, action input. */
             data: Record<string, never> | null;
             text: string | null;
@@ -1872,6 +1897,50 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    announcePresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket's id. */
+                id: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    state: "viewing" | "typing" | "left";
+                };
+            };
+        };
+        responses: {
+            /** @description Announced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "viewing" | "typing" | "left";
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthUnavailable"];
         };
     };
     addNote: {

@@ -1,15 +1,20 @@
 import { useState } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { api, ApiError } from '../api';
 import { returnPath } from '../returnPath';
 import { useSession } from '../session';
 
 /**
- * The sign-in: a page of its own (then on to `?next=`, where the agent was going), or, with
- * `resume`, over a page whose session ended (which is kept as it was, drafts included).
+ * The sign-in: an agent's email and password; an API token stays possible (development and
+ * scripts) behind a link. Either is exchanged for a session; the page keeps neither. A page of
+ * its own (then on to `?next=`, where the agent was going), or, with `resume`, over a page whose
+ * session ended (which is kept as it was, drafts included).
  */
 export function SignIn({ resume = false }: { resume?: boolean }) {
+  const [withToken, setWithToken] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -20,7 +25,8 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/api/session', { token });
+      await api('POST', '/api/session', withToken ? { token } : { email, password });
+      setPassword('');
       await refresh();
       if (!resume) navigate(returnPath(window.location.search));
     } catch (caught) {
@@ -31,7 +37,7 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
   };
   return (
     <Center component="main" h="100vh">
-      <Paper withBorder p="xl" w={420}>
+      <Paper withBorder p="xl" w={420} maw="100%">
         <form onSubmit={(event) => void submit(event)}>
           <Stack>
             <Title order={1} size="h3">
@@ -42,8 +48,17 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
                 Sign in again to carry on where you were; nothing you typed is lost.
               </Alert>
             )}
-            <Text size="sm">Use your CRM API credential. It is checked once and exchanged for a session; the page never keeps it.</Text>
-            <PasswordInput label="API credential" value={token} onChange={(event) => setToken(event.currentTarget.value)} required autoComplete="off" />
+            {withToken ? (
+              <>
+                <Text size="sm">Use a CRM API credential (for development). It is checked once and exchanged for a session; the page never keeps it.</Text>
+                <PasswordInput label="API credential" value={token} onChange={(event) => setToken(event.currentTarget.value)} required autoComplete="off" />
+              </>
+            ) : (
+              <>
+                <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required autoComplete="username" />
+                <PasswordInput label="Password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} required autoComplete="current-password" />
+              </>
+            )}
             {error && (
               <Alert color="red" role="alert" title="Not signed in">
                 {error}
@@ -52,6 +67,9 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
             <Button type="submit" loading={busy}>
               Sign in
             </Button>
+            <Anchor component="button" type="button" size="sm" onClick={() => (setWithToken(!withToken), setError(null))}>
+              {withToken ? 'Use my email and password' : 'Use an API token instead'}
+            </Anchor>
           </Stack>
         </form>
       </Paper>

@@ -11,6 +11,7 @@ import { Composer, type ComposerHandle } from '../components/Composer';
 import { MapModal, useLiveView } from '../components/MapModal';
 import { MergePicker } from '../components/MergePicker';
 import { Sidebar } from '../components/Sidebar';
+import { Presence } from '../components/Presence';
 import { ConversationState, Timeline } from '../components/Timeline';
 import type { CannedContext } from '../canned';
 import type { LiveView, Ticket } from '../types';
@@ -105,6 +106,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack>
             <Header ticket={ticket} onResolve={onResolve} resolving={resolve.busy === 'resolve'} />
+            <Presence ticketId={ticket.id} />
             {resolve.problem && <Alert color="red" role="alert">{resolve.problem}</Alert>}
             {merged && (
               <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setMerged(null)} data-testid="merge-result">

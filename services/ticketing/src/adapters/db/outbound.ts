@@ -21,6 +21,8 @@ export interface PendingOutbound {
   conversationKey: string | null;
   /** Public replies: the post replied to. */
   parentPostId: string | null;
+  /** Who sent it: the principal's id. */
+  actor: string;
 }
 
 /** Why a send did not succeed: auth's error code and message, and the platform's code when it answered. */
@@ -37,10 +39,10 @@ export class OutboundRepository {
   async recordPending(activity: PendingOutbound, now: Date): Promise<string> {
     const { rows } = await this.db.query<{ id: string }>(
       `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, contact_id,
-                               conversation_key, parent_post_id, send_status)
-       VALUES ($1, $2, $3, 'outbound', $4, NULL, $5, $6, $7, $8, 'pending')
+                               conversation_key, parent_post_id, send_status, actor)
+       VALUES ($1, $2, $3, 'outbound', $4, NULL, $5, $6, $7, $8, 'pending', $9)
        RETURNING id`,
-      [activity.accountId, activity.ticketId, activity.kind, activity.text, now, activity.contactId, activity.conversationKey, activity.parentPostId],
+      [activity.accountId, activity.ticketId, activity.kind, activity.text, now, activity.contactId, activity.conversationKey, activity.parentPostId, activity.actor],
     );
     return rows[0]!.id;
   }

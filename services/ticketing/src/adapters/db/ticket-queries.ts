@@ -75,6 +75,8 @@ export interface ActivityRow {
   author_name: string | null;
   /** Who made an internal entry (a principal's id, or `system`). */
   actor: string | null;
+  /** The actor's name as last recorded (table `actors`); null when none was. */
+  actor_name: string | null;
   data: Record<string, unknown> | null;
   /** null: a webhook delivery; 'search': found by the search query `search_query`. */
   source: 'search' | null;
@@ -157,7 +159,7 @@ function parameters() {
 
 const ACTIVITY_COLUMNS = `a.id, a.ticket_id, a.kind, a.direction, a.text, a.platform_event_id, a.occurred_at, a.deleted, a.attachments,
   a.send_status, a.send_error, a.send_error_code, a.send_error_platform_code, a.source, a.search_query, au.id AS author_id, au.screen_name AS author_screen_name, au.name AS author_name,
-  a.actor, a.data, a.edited_at, a.edits`;
+  a.actor, (SELECT name FROM actors WHERE actors.id = a.actor) AS actor_name, a.data, a.edited_at, a.edits`;
 
 /** Timeline order: oldest first; ties by platform id, then by when recorded. */
 const TIMELINE_ORDER = 'a.occurred_at, a.platform_event_id, a.created_at, a.id';
