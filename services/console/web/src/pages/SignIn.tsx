@@ -5,6 +5,26 @@ import { api, ApiError } from '../api';
 import { returnPath } from '../returnPath';
 import { useSession } from '../session';
 
+type Field = [string, (value: string) => void];
+
+/** What the agent signs in with: email and password, or (development) an API token. */
+function CredentialFields({ withToken, email, password, token }: { withToken: boolean; email: Field; password: Field; token: Field }) {
+  if (withToken) {
+    return (
+      <>
+        <Text size="sm">Use a CRM API credential (for development). It is checked once and exchanged for a session; the page never keeps it.</Text>
+        <PasswordInput label="API credential" value={token[0]} onChange={(event) => token[1](event.currentTarget.value)} required autoComplete="off" />
+      </>
+    );
+  }
+  return (
+    <>
+      <TextInput label="Email" type="email" value={email[0]} onChange={(event) => email[1](event.currentTarget.value)} required autoComplete="username" />
+      <PasswordInput label="Password" value={password[0]} onChange={(event) => password[1](event.currentTarget.value)} required autoComplete="current-password" />
+    </>
+  );
+}
+
 /**
  * The sign-in: an agent's email and password; an API token stays possible (development and
  * scripts) behind a link. Either is exchanged for a session; the page keeps neither. A page of
@@ -48,17 +68,7 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
                 Sign in again to carry on where you were; nothing you typed is lost.
               </Alert>
             )}
-            {withToken ? (
-              <>
-                <Text size="sm">Use a CRM API credential (for development). It is checked once and exchanged for a session; the page never keeps it.</Text>
-                <PasswordInput label="API credential" value={token} onChange={(event) => setToken(event.currentTarget.value)} required autoComplete="off" />
-              </>
-            ) : (
-              <>
-                <TextInput label="Email" type="email" value={email} onChange={(event) => setEmail(event.currentTarget.value)} required autoComplete="username" />
-                <PasswordInput label="Password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} required autoComplete="current-password" />
-              </>
-            )}
+            <CredentialFields withToken={withToken} email={[email, setEmail]} password={[password, setPassword]} token={[token, setToken]} />
             {error && (
               <Alert color="red" role="alert" title="Not signed in">
                 {error}
