@@ -219,7 +219,7 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
     orderLinks,
     searchQueries: parts.searchQueries,
     view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
-    ticketList: new TicketList(store.pool, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
+    ticketList: new TicketList(store, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
     life: parts.life.routes,
   });
 }

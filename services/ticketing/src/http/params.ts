@@ -1,6 +1,6 @@
 import { HttpError } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
-import { InvalidSearch, parseTicketSearch, type TicketSearch } from '../domain/ticket-search';
+import { InvalidSearch, MAX_SEARCH_LENGTH, parseTicketSearch, type TicketSearch } from '../domain/ticket-search';
 import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
 import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
@@ -63,7 +63,7 @@ export function parseTicketListQuery(query: Query): TicketFilter {
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
   lifeFilters(query, filter);
-  const q = single(query, 'q');
+  const q = text(query, 'q', MAX_SEARCH_LENGTH);
   if (q !== undefined) filter.q = searchParam(q);
   const after = positionParam(query);
   if (after && (after.order ?? null) !== (filter.order ?? null)) throw invalid('cursor belongs to another order; pass the nextCursor of a page in the same order');

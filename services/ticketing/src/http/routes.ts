@@ -80,7 +80,6 @@ function ticketShower(deps: RouteDeps): TicketShower {
 }
 
 function ticketRoutes(app: Express, deps: RouteDeps): void {
-  const queries = deps.store.read.tickets;
   app.get('/v1/tickets', async (req: Request, res: Response) => {
     const filter = parseTicketListQuery(req.query as Record<string, unknown>);
     const viewer = principalOf(req);

@@ -1,5 +1,5 @@
-import { withTransaction, type Pool } from '@crm/db';
-import { TicketQueries, type TicketFilter, type TicketRow } from '../adapters/db/ticket-queries';
+import type { TicketingStore } from '../adapters/db/store';
+import type { TicketFilter, TicketRow } from '../adapters/db/ticket-queries';
 import { SearchBusy, SearchTimedOut } from './errors';
 
 export interface TicketListSettings {
@@ -19,26 +19,19 @@ const QUERY_CANCELED = '57014';
  */
 export class TicketList {
   private readonly running = new Map<string, number>();
-  private readonly queries: TicketQueries;
-
   constructor(
-    private readonly pool: Pool,
+    private readonly store: Pick<TicketingStore, 'read' | 'ticketsWithin'>,
     private readonly settings: TicketListSettings,
-  ) {
-    this.queries = new TicketQueries(pool);
-  }
+  ) {}
 
   /** One page of tickets; `credentialId` counts the searches of whoever asks. */
   async page(filter: TicketFilter, credentialId: string): Promise<{ rows: TicketRow[]; more: boolean }> {
-    if (filter.q === undefined) return this.queries.tickets(filter);
+    if (filter.q === undefined) return this.store.read.tickets.tickets(filter);
     const mine = this.running.get(credentialId) ?? 0;
     if (mine >= this.settings.searchesPerCredential) throw new SearchBusy(this.settings.searchesPerCredential);
     this.running.set(credentialId, mine + 1);
     try {
-      return await withTransaction(this.pool, async (client) => {
-        await client.query(`SET LOCAL statement_timeout = ${Math.floor(this.settings.searchStatementTimeoutMs)}`);
-        return new TicketQueries(client).tickets(filter);
-      });
+      return await this.store.ticketsWithin(this.settings.searchStatementTimeoutMs, filter);
     } catch (error) {
       if ((error as { code?: string }).code === QUERY_CANCELED) throw new SearchTimedOut();
       throw error;
