@@ -67,7 +67,7 @@ async function load(pool: pg.Pool): Promise<void> {
       `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, raw)
        SELECT t.account_id, t.id, 'dm_received', CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
               (ARRAY['hello, my parcel has not arrived yet','we are sorry, let me check that for you','the package was damaged on delivery',
-                     'I would like a refund please','your refund is on its way','thanks for waiting, anything else?','the courier left it at the wrong door'])[1 + (n * 7 + k) % 7]
+                     'I would like a refund please','your refund is on its way','thanks for waiting, anything else?','the courier left it at the wrong door'])[1 + (n + k * 3) % 7]
               || CASE WHEN (n * 5 + k) % 1000 = 0 THEN ' I will file a chargeback' ELSE '' END
               || CASE WHEN k = 0 AND n % 10 = 0 THEN ' order #' || (1000000 + n) ELSE '' END
               || CASE WHEN k = 1 AND n % 20 = 0 THEN ' cc @helper_' || (n % 500) ELSE '' END,

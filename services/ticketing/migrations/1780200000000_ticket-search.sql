@@ -20,15 +20,15 @@ $$;
 
 -- What an agent's words mean against a document: the words as written ('simple') or stemmed in
 -- any of the languages above, so "refunds" finds "refunded" in an English ticket. Quoted
--- phrases stay phrases (websearch syntax), in each configuration.
+-- phrases stay phrases (websearch syntax). A language that would drop one of the words (a stop
+-- word of that language) is left out: every word given must match. Each distinct reading once.
+CREATE AGGREGATE search_tsquery_or(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
 CREATE FUNCTION ticket_search_query(words text) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT websearch_to_tsquery('pg_catalog.simple', words) || websearch_to_tsquery('pg_catalog.english', words)
-      || websearch_to_tsquery('pg_catalog.german', words) || websearch_to_tsquery('pg_catalog.french', words)
-      || websearch_to_tsquery('pg_catalog.spanish', words) || websearch_to_tsquery('pg_catalog.italian', words)
-      || websearch_to_tsquery('pg_catalog.portuguese', words) || websearch_to_tsquery('pg_catalog.dutch', words)
-      || websearch_to_tsquery('pg_catalog.swedish', words) || websearch_to_tsquery('pg_catalog.danish', words)
-      || websearch_to_tsquery('pg_catalog.norwegian', words) || websearch_to_tsquery('pg_catalog.finnish', words)
-      || websearch_to_tsquery('pg_catalog.russian', words) || websearch_to_tsquery('pg_catalog.turkish', words)
+  SELECT search_tsquery_or(DISTINCT reading) FROM (
+    SELECT websearch_to_tsquery(config, words) AS reading
+      FROM unnest('{pg_catalog.simple,pg_catalog.english,pg_catalog.german,pg_catalog.french,pg_catalog.spanish,pg_catalog.italian,pg_catalog.portuguese,pg_catalog.dutch,pg_catalog.swedish,pg_catalog.danish,pg_catalog.norwegian,pg_catalog.finnish,pg_catalog.russian,pg_catalog.turkish}'::regconfig[]) config
+  ) readings
+  WHERE numnode(reading) = numnode(websearch_to_tsquery('pg_catalog.simple', words))
 $$;
 
 -- Order numbers and @handles in a text, as exact keys: 'order:<digits>' for a run of 5-20 digits,
@@ -171,4 +171,5 @@ DROP TABLE ticket_search;
 DROP AGGREGATE search_tsvector_agg(tsvector);
 DROP FUNCTION search_keys(text);
 DROP FUNCTION ticket_search_query(text);
+DROP AGGREGATE search_tsquery_or(tsquery);
 DROP FUNCTION search_language(text);
