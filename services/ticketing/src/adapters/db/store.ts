@@ -144,10 +144,16 @@ export class TicketingStore {
     return withTransaction(this.pool, (client) => work(boundTo(client)));
   }
 
-  /** A page of tickets read in a transaction of its own whose statements may run at most `timeoutMs` (searches). */
+  /**
+   * A page of tickets read in a transaction of its own whose statements may run at most
+   * `timeoutMs` (searches), each planned for its own values: how many tickets a search's words
+   * match decides the plan (walk the newest tickets, or start from the search index), and the
+   * pool's prepared statements would otherwise settle on one generic plan after five runs.
+   */
   ticketsWithin(timeoutMs: number, filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
     return withTransaction(this.pool, async (client) => {
       await client.query(`SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}`);
+      await client.query('SET LOCAL plan_cache_mode = force_custom_plan');
       return new TicketQueries(client).tickets(filter);
     });
   }
