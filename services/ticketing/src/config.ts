@@ -48,6 +48,8 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       SEARCH_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often search queries due to run are looked for (each runs on its own interval).' }),
       SEARCH_FIRST_RUN_MAX: wholeNumber(1)({ default: 20, desc: "Posts asked for on a search query's first run (at most 100): older matches are not turned into tickets." }),
       SEARCH_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 15_000, desc: "How long ticketing waits for auth's answer to a search on auth.rpc." }),
+      SEARCHES_PER_CREDENTIAL: wholeNumber(1)({ default: 2, desc: 'Ticket searches (GET /v1/tickets?q=) one credential or session may run at once in this process; more get 429 search_busy.' }),
+      SEARCH_STATEMENT_TIMEOUT_MS: wholeNumber(100)({ default: 3_000, desc: 'How long a ticket search may run in the database before it is stopped (503 search_timeout).' }),
       SILENCE_AFTER_MINUTES: wholeNumber(1)({ default: 60, desc: 'An account that usually gets deliveries and has had none this long is silent (account.silent); keep it under SILENCE_LOOKBACK_HOURS.' }),
       SILENCE_LOOKBACK_HOURS: wholeNumber(1)({ default: 24, desc: 'The period over which an account must have had SILENCE_MIN_DELIVERIES deliveries to usually get deliveries.' }),
       SILENCE_MIN_DELIVERIES: wholeNumber(1)({ default: 50, desc: 'Deliveries within SILENCE_LOOKBACK_HOURS that make an account one that usually gets deliveries (only those are alarmed about).' }),

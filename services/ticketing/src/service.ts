@@ -21,6 +21,7 @@ import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
 import { invalidRequestCode } from './http/errors';
 import { ticketingRoutes } from './http/routes';
+import { TicketList } from './operations/list-tickets';
 import { ticketLife, type TicketLife } from './ticket-life';
 import { OrderLinks } from './operations/link-order';
 import { recordUnsendableCommand } from './operations/record-command-result';
@@ -218,6 +219,7 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
     orderLinks,
     searchQueries: parts.searchQueries,
     view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
+    ticketList: new TicketList(store, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
     life: parts.life.routes,
   });
 }

@@ -12,6 +12,8 @@ import {
   NothingToReplyTo,
   PartnerConfigNotFound,
   Refused,
+  SearchBusy,
+  SearchTimedOut,
   TicketNotFound,
   TrackingLookupFailed,
   TrackingUnavailable,
@@ -51,6 +53,8 @@ export function domainErrors(): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => {
     if (error instanceof Refused) return next(new HttpError(REFUSAL_STATUS[error.kind], error.code, error.message));
     if (error instanceof TrackingLookupFailed) return next(new HttpError(TRACKING_STATUS[error.code], error.code, error.message));
+    if (error instanceof SearchBusy) return next(new HttpError(429, 'search_busy', error.message, { 'retry-after': '1' }));
+    if (error instanceof SearchTimedOut) return next(new HttpError(503, 'search_timeout', error.message, { 'retry-after': '5' }));
     if (error instanceof TrackingUnavailable) return next(new HttpError(503, 'tracking_unavailable', error.message, { 'retry-after': '5' }));
     const answer = ANSWERS.find(([type]) => error instanceof type);
     next(answer ? new HttpError(answer[1], answer[2], (error as Error).message) : error);

@@ -19,7 +19,7 @@ describe('GET /v1/tickets query', () => {
       queue: 'social',
       folder: 'inbox',
       statuses: ['open'],
-      q: 'order 42',
+      q: { orderNumbers: [], handles: [], words: 'order 42' },
       limit: DEFAULT_LIMIT,
     });
     expect(parseTicketListQuery({ q: '', status: '', limit: '' })).toEqual({ limit: DEFAULT_LIMIT });

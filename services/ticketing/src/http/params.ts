@@ -1,5 +1,6 @@
 import { HttpError } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
+import { InvalidSearch, MAX_SEARCH_LENGTH, parseTicketSearch, type TicketSearch } from '../domain/ticket-search';
 import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
 import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
@@ -63,12 +64,22 @@ export function parseTicketListQuery(query: Query, me?: string): TicketFilter {
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
   lifeFilters(query, filter, me);
-  const q = text(query, 'q', 200)?.trim();
-  if (q) filter.q = q;
+  const q = text(query, 'q', MAX_SEARCH_LENGTH);
+  if (q !== undefined) filter.q = searchParam(q);
   const after = positionParam(query);
   if (after && (after.order ?? null) !== (filter.order ?? null)) throw invalid('cursor belongs to another order; pass the nextCursor of a page in the same order');
   if (after) filter.after = after;
   return filter;
+}
+
+/** `q`: a search; one too short or too long answers 400 with what to type instead. */
+function searchParam(q: string): TicketSearch {
+  try {
+    return parseTicketSearch(q);
+  } catch (error) {
+    if (error instanceof InvalidSearch) throw new HttpError(400, 'invalid_search', error.message);
+    throw error;
+  }
 }
 
 /** `status` (one or a comma-separated set), `assignee` (an agent, `me` or `none`), `priority`, `tag`, `updatedSince`, `breached`, `order`. */

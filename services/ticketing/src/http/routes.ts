@@ -4,6 +4,7 @@ import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
 import { AccountNotFound, ContactNotFound, PartnerConfigNotFound, TicketNotFound } from '../operations/errors';
 import type { OrderLinks } from '../operations/link-order';
+import type { TicketList } from '../operations/list-tickets';
 import { savePartnerConfig, type SavePartnerConfigDeps } from '../operations/save-partner-config';
 import type { SearchQueries } from '../operations/search-queries';
 import type { Replies } from '../operations/send-reply';
@@ -30,6 +31,8 @@ export interface RouteDeps {
   /** The state of each account's search queries. */
   searchQueries: Pick<SearchQueries, 'states'>;
   view: TicketView;
+  /** The ticket list and its searches. */
+  ticketList: Pick<TicketList, 'page'>;
   /** A ticket's life: changes, notes, merges, live events, webhooks, actions (given how a ticket is shown). */
   life?: (showTicket: TicketShower) => (app: Express) => void;
 }
@@ -77,11 +80,10 @@ function ticketShower(deps: RouteDeps): TicketShower {
 }
 
 function ticketRoutes(app: Express, deps: RouteDeps): void {
-  const queries = deps.store.read.tickets;
   app.get('/v1/tickets', async (req: Request, res: Response) => {
     const viewer = principalOf(req);
     const filter = parseTicketListQuery(req.query as Record<string, unknown>, viewer.id);
-    const { rows, more } = await queries.tickets({ ...filter, ...visibleAccounts(req, filter.accountId) });
+    const { rows, more } = await deps.ticketList.page({ ...filter, ...visibleAccounts(req, filter.accountId) }, viewer.id);
     res.json({ items: rows.map((row) => ticketJson(row, deps.view, orderShown(viewer, orderOf(row)))), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
   });
 

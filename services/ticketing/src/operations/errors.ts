@@ -116,3 +116,19 @@ export const unprocessable = (code: string, message: string) => new Refused('unp
 export class ConversationBusy extends Error {
   override name = 'ConversationBusy';
 }
+
+/** The credential already runs as many searches as it may at a time. */
+export class SearchBusy extends Error {
+  override name = 'SearchBusy';
+  constructor(readonly limit: number) {
+    super(`this credential already runs ${limit} search${limit === 1 ? '' : 'es'} at a time; wait for one to answer, then search again`);
+  }
+}
+
+/** A search ran longer than an interactive request may. */
+export class SearchTimedOut extends Error {
+  override name = 'SearchTimedOut';
+  constructor() {
+    super('the search took too long and was stopped; narrow it with an accountId, a status or more words');
+  }
+}

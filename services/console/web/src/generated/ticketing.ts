@@ -1551,7 +1551,7 @@ export interface operations {
                 breached?: boolean;
                 /** @description created (newest ticket first, the default) or lastActivity (newest activity first); a cursor belongs to its order. */
                 order?: "created" | "lastActivity";
-                /** @description Case-insensitive text in the subject, the customer's screen name or name, or any activity. */
+                /** @description Search, at least 2 letters or digits (a shorter one is refused 400 invalid_search): words (matched as written and stemmed in the ticket's language), "exact phrases", order numbers (#100234, ORD-100234 or 100234) and @handles, all of them on the same ticket, in its subject, the customer's screen name or name, or any activity's text (deleted ones aside). Combines with every other filter, scoped to the accounts the caller may read, in the list's order (newest first). Each credential runs a few searches at a time (SEARCHES_PER_CREDENTIAL): more answer 429 search_busy with Retry-After; a search that takes longer than SEARCH_STATEMENT_TIMEOUT_MS answers 503 search_timeout (add an accountId or more words). */
                 q?: string;
                 /** @description The nextCursor of the previous page. */
                 cursor?: components["parameters"]["Cursor"];

@@ -17,7 +17,7 @@ import { TicketLifeRepository } from './ticket-life';
 import { SearchQueryRepository } from './search-queries';
 import { SilenceRepository } from './silences';
 import { SlaRepository } from './sla';
-import { TicketQueries } from './ticket-queries';
+import { TicketQueries, type TicketFilter, type TicketRow } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
 import { TicketRepository } from './tickets';
 import { WebhookRepository } from './webhooks';
@@ -142,6 +142,20 @@ export class TicketingStore {
 
   transaction<T>(work: (tx: TicketingTx) => Promise<T>): Promise<T> {
     return withTransaction(this.pool, (client) => work(boundTo(client)));
+  }
+
+  /**
+   * A page of tickets read in a transaction of its own whose statements may run at most
+   * `timeoutMs` (searches), each planned for its own values: how many tickets a search's words
+   * match decides the plan (walk the newest tickets, or start from the search index), and the
+   * pool's prepared statements would otherwise settle on one generic plan after five runs.
+   */
+  ticketsWithin(timeoutMs: number, filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
+    return withTransaction(this.pool, async (client) => {
+      await client.query(`SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}`);
+      await client.query('SET LOCAL plan_cache_mode = force_custom_plan');
+      return new TicketQueries(client).tickets(filter);
+    });
   }
 
   /** The same work, in a transaction an adapter already holds (the outbox relay's). */

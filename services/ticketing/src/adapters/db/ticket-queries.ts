@@ -2,6 +2,7 @@ import type { ActivityEdit } from './activities';
 import type { MediaAttachment } from '../../domain/social-events';
 import type { Queryable } from './queryable';
 import type { TicketStatus } from '../../domain/tickets';
+import { searchSubstring, type TicketSearch } from '../../domain/ticket-search';
 
 /** A ticket as read for the API, with its contact's names and, for DMs, the conversation's state. */
 export interface TicketRow {
@@ -110,8 +111,8 @@ export interface TicketFilter {
   breached?: boolean;
   /** Newest activity first instead of newest ticket first. */
   order?: 'lastActivity';
-  /** Case-insensitive text to find in the subject or any activity's text. */
-  q?: string;
+  /** Order numbers, handles and words to find in the ticket's search document (`q`). */
+  q?: TicketSearch;
   after?: Position;
   limit: number;
 }
@@ -197,6 +198,27 @@ export interface ContactFilter {
 const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, k.name, k.avatar_url, k.followers_count, k.verified,
   k.blocked, k.blocked_changed_at, k.muted, k.muted_changed_at, k.created_at, k.updated_at, ${CREATED_AT_KEY('k')}`;
 
+/**
+ * The tickets a search matches, from the search document's indexes: every order number and
+ * handle as an exact key, the words as a text-search query, or (for what that misses, such as
+ * part of a word) as a substring of the subject or contact names (trigram index). Scoped to the
+ * same accounts as the list, so the indexes give few rows when an account is asked for.
+ */
+function searchCondition(filter: TicketFilter, add: (value: unknown) => string): string {
+  const search = filter.q!;
+  const conditions: string[] = [];
+  if (filter.accountId !== undefined) conditions.push(`s.account_id = ${add(filter.accountId)}`);
+  if (filter.accountIds !== undefined) conditions.push(`s.account_id = ANY(${add(filter.accountIds)}::text[])`);
+  const keys = [...search.orderNumbers.map((digits) => `order:${digits}`), ...search.handles.map((handle) => `@${handle}`)];
+  if (keys.length) conditions.push(`s.keys @> ${add(keys)}::text[]`);
+  if (search.words !== null) {
+    const substring = searchSubstring(search);
+    const words = `s.document @@ ticket_search_query(${add(search.words)})`;
+    conditions.push(substring === null ? words : `(${words} OR s.names ILIKE ${add(containsPattern(substring))})`);
+  }
+  return `t.id IN (SELECT s.ticket_id FROM ticket_search s WHERE ${conditions.join(' AND ')})`;
+}
+
 /** The filters of a ticket's life: statuses as a set, assignee, priority, tag, updated since, SLA breached. */
 function lifeConditions(filter: TicketFilter, conditions: string[], add: (value: unknown) => string): void {
   if (filter.statuses !== undefined) conditions.push(`t.status = ANY (${add(filter.statuses)}::text[])`);
@@ -244,13 +266,7 @@ export class TicketQueries {
     if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
     if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
     lifeConditions(filter, conditions, param.add);
-    if (filter.q !== undefined) {
-      const pattern = param.add(containsPattern(filter.q));
-      // The customer too (screen name or name), so an agent finds a ticket by who wrote it.
-      conditions.push(
-        `(t.subject ILIKE ${pattern} OR c.screen_name ILIKE ${pattern} OR c.name ILIKE ${pattern} OR EXISTS (SELECT 1 FROM activities a WHERE a.ticket_id = t.id AND a.text ILIKE ${pattern}))`,
-      );
-    }
+    if (filter.q !== undefined) conditions.push(searchCondition(filter, param.add));
     const key = filter.order === 'lastActivity' ? 't.last_activity_at' : 't.created_at';
     if (filter.after) {
       conditions.push(`(${key}, t.id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);

@@ -1,0 +1,203 @@
+/**
+ * `pnpm bench:reads`: ticketing's reads at a big brand's size. Loads a year of data through
+ * ticketing's own schema (its migrations, then set-based SQL: generate_series) into a database
+ * of its own (created for the run, dropped after), starts ticketing in a process of its own, and
+ * measures each read alone (list, filters, search, detail) and the list while four searches run;
+ * prints the plans of the filters and searches, and ticketing's RSS.
+ *
+ * Sizes at BENCH_SCALE=1 (the default): 1,000 accounts, 1,000,000 tickets (the ten biggest
+ * accounts 50,000 each), 5 activities a ticket (5,000,000), 300,000 contacts, 2 SLA timers a
+ * ticket (2,000,000). BENCH_SCALE=0.02 loads 2% of each. BENCH_SAMPLES: requests per read (50).
+ * The last line: `reads: list p99 X ms, filters p99 Y ms, search p99 Z ms, detail p99 W ms, list p99 under search V ms`.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { migrate } from '../../libs/db/src';
+import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '../../libs/testing/src';
+
+const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? '50');
+const TOKEN = 'bench-reads-token';
+const MIGRATIONS = path.join(__dirname, '../../services/ticketing/migrations');
+
+const sizes = {
+  accounts: Math.max(20, Math.round(1_000 * SCALE)),
+  tickets: Math.max(1_000, Math.round(1_000_000 * SCALE)),
+  contacts: Math.max(300, Math.round(300_000 * SCALE)),
+  activitiesPerTicket: 5,
+};
+/** Tickets loaded per statement: the search triggers refresh each batch's tickets once. */
+const BATCH = 50_000;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Accounts are '7000000000' + n: n < 10 are the ten biggest (half of all tickets, 50,000 each at full size). */
+async function load(pool: pg.Pool): Promise<void> {
+  const started = Date.now();
+  const { accounts, tickets, contacts } = sizes;
+  await pool.query(`INSERT INTO accounts (account_id, status, status_changed_at) SELECT (7000000000 + n)::text, 'connected', now() FROM generate_series(0, $1 - 1) n`, [accounts]);
+  await pool.query(
+    `INSERT INTO contacts (account_id, platform_user_id, screen_name, name)
+     SELECT (7000000000 + n % $2)::text, (100000000 + n)::text, 'user_' || n, 'Customer ' || n FROM generate_series(0, $1 - 1) n`,
+    [contacts, accounts],
+  );
+  for (let from = 0; from < tickets; from += BATCH) {
+    const to = Math.min(tickets, from + BATCH) - 1;
+    await pool.query(
+      `WITH numbered AS (
+         SELECT n, CASE WHEN n % 2 = 0 THEN (n / 2) % 10 ELSE 10 + n % ($3 - 10) END AS account_no FROM generate_series($1::int, $2::int) n)
+       INSERT INTO tickets (id, account_id, status, channel, queue, folder, contact_id, conversation_key, subject, created_at, updated_at, last_activity_at, assignee, priority)
+       SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, (7000000000 + account_no)::text,
+              CASE WHEN n % 10 < 2 THEN 'open' WHEN n % 10 = 2 THEN 'pending' ELSE 'closed' END,
+              CASE WHEN n % 3 = 0 THEN 'public' ELSE 'dm' END,
+              CASE WHEN n % 100 = 0 THEN 'escalations' WHEN n % 5 = 0 THEN 'billing' ELSE 'social' END, 'inbox',
+              (SELECT c.id FROM contacts c WHERE c.account_id = (7000000000 + account_no)::text AND c.platform_user_id = (100000000 + account_no + (n % greatest(1, $4 / $3)) * $3)::text),
+              'conv:' || n, 'Ticket ' || n || ' about ' || (ARRAY['a parcel','an invoice','a refund','a delivery','a login'])[1 + n % 5],
+              now() - interval '365 days' + (n::float / $5) * interval '365 days',
+              now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
+              now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
+              CASE WHEN n % 4 = 0 THEN 'agent' || (n % 200) || '@brand.example' END, 'normal'
+         FROM numbered`,
+      [from, to, accounts, contacts, tickets],
+    );
+    // Five activities a ticket: words of a support conversation; 0.1% mention a chargeback, 10% an order number, 5% a handle; half in English.
+    await pool.query(
+      `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, raw)
+       SELECT t.account_id, t.id, 'dm_received', CASE WHEN k % 2 = 0 THEN 'inbound' ELSE 'outbound' END,
+              (ARRAY['hello, my parcel has not arrived yet','we are sorry, let me check that for you','the package was damaged on delivery',
+                     'I would like a refund please','your refund is on its way','thanks for waiting, anything else?','the courier left it at the wrong door'])[1 + (n + k * 3) % 7]
+              || CASE WHEN (n * 5 + k) % 1000 = 0 THEN ' I will file a chargeback' ELSE '' END
+              || CASE WHEN k = 0 AND n % 10 = 0 THEN ' order #' || (1000000 + n) ELSE '' END
+              || CASE WHEN k = 1 AND n % 20 = 0 THEN ' cc @helper_' || (n % 500) ELSE '' END,
+              (n::bigint * 10 + k)::text, t.created_at + k * interval '10 minutes',
+              CASE WHEN n % 2 = 0 THEN '{"lang":"en"}'::jsonb ELSE '{}'::jsonb END
+         FROM generate_series($1::int, $2::int) n
+         JOIN tickets t ON t.id = ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid
+         CROSS JOIN generate_series(0, ${sizes.activitiesPerTicket - 1}) k`,
+      [from, to],
+    );
+    await pool.query(
+      `INSERT INTO sla_timers (ticket_id, clock, stage, due_at, fired_at)
+       SELECT t.id, clock, 'breach', t.created_at + CASE clock WHEN 'first_response' THEN interval '1 hour' ELSE interval '1 day' END,
+              CASE WHEN t.status = 'closed' THEN t.created_at END
+         FROM tickets t CROSS JOIN unnest(ARRAY['first_response', 'resolution']) clock
+        WHERE t.id BETWEEN ('00000000-0000-4000-8000-' || lpad(to_hex($1::int), 12, '0'))::uuid AND ('00000000-0000-4000-8000-' || lpad(to_hex($2::int), 12, '0'))::uuid`,
+      [from, to],
+    );
+    log(`loaded tickets ${to + 1}/${tickets} (${Math.round((Date.now() - started) / 1000)} s)`);
+  }
+  await pool.query('VACUUM ANALYZE');
+  const counts = await pool.query(
+    `SELECT (SELECT count(*) FROM tickets) tickets, (SELECT count(*) FROM activities) activities, (SELECT count(*) FROM contacts) contacts,
+            (SELECT count(*) FROM sla_timers) timers, (SELECT count(*) FROM ticket_search) documents, pg_size_pretty(pg_database_size(current_database())) size`,
+  );
+  log(`loaded in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(counts.rows[0])}`);
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function timed(base: string, pathAndQuery: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${base}${pathAndQuery}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${pathAndQuery} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+/** Each path `SAMPLES` times in turn, one request at a time; the latencies of all. */
+async function measure(base: string, paths: string[]): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i += 1) for (const one of paths) latencies.push(await timed(base, one));
+  return latencies;
+}
+
+const report = (name: string, latencies: number[]) => {
+  log(`${name}: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (${latencies.length} requests)`);
+  return percentile(latencies, 99);
+};
+
+function rssOf(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return /VmRSS:\s+(\d+) kB/.exec(status)?.[1] ? `${Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024)} MB` : 'unknown';
+}
+
+async function plans(pool: pg.Pool, big: string): Promise<void> {
+  const explain = async (name: string, sql: string, params: unknown[]) => {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
+    log(`plan of ${name}:\n${rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);
+  };
+  const list = (where: string) => `SELECT t.id FROM tickets t WHERE ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT 51`;
+  await explain('assignee', list('t.assignee = $1'), ['agent4@brand.example']);
+  await explain('updatedSince (nothing newer)', list('t.updated_at >= $1'), [new Date(Date.now() + 86_400_000)]);
+  await explain('open queue', list(`t.status = ANY ($1::text[]) AND t.queue = $2`), [['open', 'pending'], 'escalations']);
+  const search = (condition: string) => list(`t.id IN (SELECT s.ticket_id FROM ticket_search s WHERE ${condition})`);
+  await explain('search order number', search('s.keys @> $1::text[]'), [['order:1000010']]);
+  await explain('search word', search('s.document @@ ticket_search_query($1)'), ['chargeback']);
+  await explain('search word in a big account', search('s.account_id = $2 AND s.document @@ ticket_search_query($1)'), ['refund', big]);
+}
+
+async function main(): Promise<void> {
+  let vhost: TestVirtualHost | undefined;
+  let db: TestDatabase | undefined;
+  let pool: pg.Pool | undefined;
+  let child: ReturnType<typeof spawn> | undefined;
+  try {
+    log(`bench:reads at BENCH_SCALE=${SCALE}: ${JSON.stringify(sizes)}`);
+    [vhost, db] = await Promise.all([freshVirtualHost('bench_reads'), freshDatabase('bench_reads')]);
+    await migrate(db.url, MIGRATIONS);
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    await load(pool);
+    const big = '7000000000';
+    await plans(pool, big);
+
+    const env = { NODE_ENV: 'production', PORT: '0', AMQP_URL: vhost.url, DATABASE_URL: db.url, LOG_LEVEL: 'warn', CRM_API_TOKENS: TOKEN, SEARCHES_PER_CREDENTIAL: '8' };
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'service-process.ts'), 'ticketing'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      let output = '';
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        const ready = /ready (\d+)/.exec(output);
+        if (ready) resolve(Number(ready[1]));
+      });
+      child!.once('exit', (code) => reject(new Error(`ticketing exited (${code}) before it was ready`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+    log(`ticketing RSS idle: ${rssOf(child.pid!)}`);
+    const lists = ['/v1/tickets', `/v1/tickets?accountId=${big}`, '/v1/tickets?order=lastActivity'];
+    const filters = ['/v1/tickets?assignee=agent4@brand.example', `/v1/tickets?updatedSince=${encodeURIComponent(new Date(Date.now() + 86_400_000).toISOString())}`, '/v1/tickets?status=open,pending&queue=escalations'];
+    const searches = ['/v1/tickets?q=%231000010', '/v1/tickets?q=chargeback', `/v1/tickets?accountId=${big}&q=refund`, '/v1/tickets?q=%40helper_20', '/v1/tickets?q=%22wrong%20door%22'];
+    const detail = ['/v1/tickets/00000000-0000-4000-8000-000000000100'];
+    await measure(base, [...lists, ...filters, ...searches, ...detail]); // warm
+    const listP99 = report('list', await measure(base, lists));
+    const filtersP99 = report('filters', await measure(base, filters));
+    const searchP99 = report('search', await measure(base, searches));
+    const detailP99 = report('detail', await measure(base, detail));
+    let searching = true;
+    const searchLoops = Array.from({ length: 4 }, async (_, loop) => {
+      for (let i = loop; searching; i += 1) await timed(base, searches[i % searches.length]!);
+    });
+    const underSearch = report('list while four searches run', await measure(base, lists));
+    searching = false;
+    await Promise.all(searchLoops);
+    log(`ticketing RSS after the load: ${rssOf(child.pid!)}`);
+    log(`reads: list p99 ${listP99.toFixed(1)} ms, filters p99 ${filtersP99.toFixed(1)} ms, search p99 ${searchP99.toFixed(1)} ms, detail p99 ${detailP99.toFixed(1)} ms, list p99 under search ${underSearch.toFixed(1)} ms`);
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await pool?.end();
+    await Promise.all([db?.drop(), vhost?.drop()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:reads failed: ${String((error as Error).stack ?? error)}\n`);
+  process.exit(1);
+});
