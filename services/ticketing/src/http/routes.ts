@@ -87,10 +87,10 @@ function ticketRoutes(app: Express, deps: RouteDeps): void {
     res.json({ items: rows.map((row) => ticketJson(row, deps.view, orderShown(viewer, orderOf(row)))), nextCursor: nextTicketCursor(more, rows.at(-1), filter.order) });
   });
 
-  // The workspace's views (docs/tickets.md): not under /v1/tickets/, whose paths name one ticket.
+  // The workspace's views: not under /v1/tickets/, whose paths name one ticket.
   app.get('/v1/ticket-counts', async (req: Request, res: Response) => {
     const accountId = platformIdParam(req.query as Record<string, unknown>, 'accountId');
-    res.json(await queries.counts({ ...visibleAccounts(req, accountId), me: principalOf(req).id }));
+    res.json(await deps.store.read.tickets.counts({ ...visibleAccounts(req, accountId), me: principalOf(req).id }));
   });
 
   const showTicket = ticketShower(deps);
