@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { DELIVERY_KINDS } from '@crm/contracts';
-import { createHttpApp, HttpError } from '@crm/http';
+import { createHttpApp, Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { sign } from '@crm/webhook-signature';
 import type { SimulatorConfig } from './config';
@@ -55,7 +55,7 @@ export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Exp
       if (!(error instanceof WebhookUnreachable)) throw error;
       log.add({ ...entry, webhookStatus: null, error: error.message });
       logger.warn('delivery not answered', { url, ...summary, reason: error.message });
-      throw new HttpError(502, 'webhook_unreachable', `${error.message} (is webhook-ingest running?)`);
+      throw new Refusal('upstream_failed', 'webhook_unreachable', `${error.message} (is webhook-ingest running?)`);
     }
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Express, NextFunction, Request, Response } from 'express';
-import { createHttpApp, HttpError } from '@crm/http';
+import { createHttpApp, Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { registerSecret } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
@@ -23,12 +23,12 @@ const HOLD_MS = 30_000;
 
 type Body = Record<string, unknown>;
 
-const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+const invalid = (field: string, problem: string) => new Refusal('invalid', 'invalid_request', `\`${field}\` ${problem}`);
 const isObject = (value: unknown): value is Body => typeof value === 'object' && value !== null && !Array.isArray(value);
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function requireObject(value: unknown, what = 'the body'): Body {
-  if (!isObject(value)) throw new HttpError(400, 'invalid_request', `${what} must be a JSON object (content-type application/json)`);
+  if (!isObject(value)) throw new Refusal('invalid', 'invalid_request', `${what} must be a JSON object (content-type application/json)`);
   return value;
 }
 
@@ -129,16 +129,16 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
   /** Basic auth: user = the path's clientId, password = its API key (compared in constant time). */
   function authenticate(req: Request, clientId: string): void {
     const given = basicAuthUser(req);
-    if (!given) throw new HttpError(401, 'unauthorized', 'send HTTP basic auth: clientId as user name, the API key as password', { 'www-authenticate': 'Basic realm="tracking"' });
+    if (!given) throw new Refusal('unauthorized', 'unauthorized', 'send HTTP basic auth: clientId as user name, the API key as password', { headers: { 'www-authenticate': 'Basic realm="tracking"' } });
     const key = clients.get(given.username);
     const valid = key !== undefined && sameSecret(given.password, key);
-    if (!valid) throw new HttpError(401, 'unauthorized', 'unknown client or wrong API key', { 'www-authenticate': 'Basic realm="tracking"' });
-    if (given.username !== clientId) throw new HttpError(403, 'forbidden', `client '${given.username}' may not read tasks of client '${clientId}'`);
+    if (!valid) throw new Refusal('unauthorized', 'unauthorized', 'unknown client or wrong API key', { headers: { 'www-authenticate': 'Basic realm="tracking"' } });
+    if (given.username !== clientId) throw new Refusal('forbidden', 'forbidden', `client '${given.username}' may not read tasks of client '${clientId}'`);
   }
 
   function findTask(clientId: string, taskId: string): SimTask {
     const task = tasks.get(taskKey(clientId, taskId));
-    if (!task) throw new HttpError(404, 'task_not_found', `no task '${taskId}' for client '${clientId}'`);
+    if (!task) throw new Refusal('not_found', 'task_not_found', `no task '${taskId}' for client '${clientId}'`);
     return task;
   }
 
@@ -153,7 +153,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
     if (existing) return { task: existing, created: false };
     const user = body.assignedUser;
     if (!isObject(user) || typeof user.userId !== 'string' || typeof user.carrierClientId !== 'string') {
-      throw new HttpError(400, 'invalid_task', 'assignedUser.userId and assignedUser.carrierClientId are required strings');
+      throw new Refusal('invalid', 'invalid_task', 'assignedUser.userId and assignedUser.carrierClientId are required strings');
     }
     const task = newTask({
       clientId,
@@ -193,7 +193,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
         '/v1/client/:clientId/task/:taskId',
         provider((req, res, { clientId, taskId }) => {
           // The provider takes an empty JSON object as the body of its GETs.
-          if (!isObject(req.body)) throw new HttpError(400, 'invalid_request', 'send an empty JSON object `{}` as the body (content-type application/json)');
+          if (!isObject(req.body)) throw new Refusal('invalid', 'invalid_request', 'send an empty JSON object `{}` as the body (content-type application/json)');
           const task = findTask(clientId, taskId!);
           res.json(taskRecord(task, now(), includes(req), trackBase));
         }),
@@ -202,7 +202,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
       app.put(
         '/v1/client/:clientId/mpmdtask/:taskId',
         provider((req, res, { clientId, taskId = '' }) => {
-          if (!ID.test(taskId)) throw new HttpError(400, 'invalid_request', 'the task id must be 1-128 of A-Z a-z 0-9 . _ : -');
+          if (!ID.test(taskId)) throw new Refusal('invalid', 'invalid_request', 'the task id must be 1-128 of A-Z a-z 0-9 . _ : -');
           const { task, created } = createFromBody(clientId, taskId, requireObject(req.body));
           res.status(created ? 201 : 200).json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
         }),
@@ -214,8 +214,8 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
         provider((req, res, { clientId }) => {
           const body = requireObject(req.body);
           const taskId = typeof body.taskId === 'string' && ID.test(body.taskId) ? body.taskId : null;
-          if (!taskId) throw new HttpError(400, 'invalid_request', '`taskId` must be 1-128 of A-Z a-z 0-9 . _ : -');
-          if (tasks.has(taskKey(clientId, taskId))) throw new HttpError(409, 'task_exists', `task '${taskId}' exists already`);
+          if (!taskId) throw new Refusal('invalid', 'invalid_request', '`taskId` must be 1-128 of A-Z a-z 0-9 . _ : -');
+          if (tasks.has(taskKey(clientId, taskId))) throw new Refusal('conflict', 'task_exists', `task '${taskId}' exists already`);
           const { task } = createFromBody(clientId, taskId, body);
           res.status(201).json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
         }),
@@ -254,7 +254,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
         if (typeof body.clientId !== 'string' || !clients.has(body.clientId)) throw invalid('clientId', 'must name a client the simulator knows');
         const taskId = body.taskId === undefined ? `task-${randomUUID().slice(0, 8)}` : body.taskId;
         if (typeof taskId !== 'string' || !ID.test(taskId)) throw invalid('taskId', 'must be 1-128 of A-Z a-z 0-9 . _ : -');
-        if (tasks.has(taskKey(body.clientId, taskId))) throw new HttpError(409, 'task_exists', `task '${taskId}' exists already`);
+        if (tasks.has(taskKey(body.clientId, taskId))) throw new Refusal('conflict', 'task_exists', `task '${taskId}' exists already`);
         const position = body.position ?? 'live';
         if (!POSITION_MODES.includes(position as PositionMode)) throw invalid('position', `must be one of ${POSITION_MODES.join(', ')}`);
         if (body.eta !== undefined && typeof body.eta !== 'boolean') throw invalid('eta', 'must be true or false');
@@ -291,7 +291,7 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
       app.post('/control/tasks/:clientId/:taskId/cancel', (req: Request<{ clientId: string; taskId: string }>, res: Response) => {
         const task = findTask(req.params.clientId, req.params.taskId);
         const status = stateAt(task, now()).status;
-        if (status === 'COMPLETED' || status === 'CANCELLED') throw new HttpError(409, 'task_finished', `task is ${status} already`);
+        if (status === 'COMPLETED' || status === 'CANCELLED') throw new Refusal('conflict', 'task_finished', `task is ${status} already`);
         task.cancelledAtMs = now();
         res.json(taskRecord(task, now(), new Set(INCLUDE_GROUPS), trackBase));
       });

@@ -1,4 +1,4 @@
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
 import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
 import { PRIORITIES } from '../domain/workflow';
@@ -9,7 +9,7 @@ const MAX_LIMIT = 200;
 
 type Query = Record<string, unknown>;
 
-const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
+const invalid = (message: string) => new Refusal('invalid', 'invalid_parameter', message);
 
 /**
  * One query parameter as a string: absent or empty is undefined, a repeated one is an error. A

@@ -1,3 +1,4 @@
+import { Refusal } from '@crm/contracts';
 import type { TrackingErrorCode } from '@crm/contracts';
 
 /**
@@ -86,26 +87,12 @@ export class InvalidPartnerConfig extends Error {
 }
 
 /**
- * A refusal of a ticket's life (changes, notes, merges, actions, webhook endpoints): `kind` says
- * how the API answers it (invalid 400, not_found 404, conflict 409), `code` is the machine code,
- * the message names the field or the current state.
+ * A refusal of a ticket's life (changes, notes, merges, actions, webhook endpoints): invalid,
+ * not_found or conflict, with the machine code; the message names the field or the current state.
  */
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
-
-export class Refused extends Error {
-  override name = 'Refused';
-  constructor(
-    readonly kind: RefusalKind,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const invalid = (code: string, problems: string[]) => new Refused('invalid', code, problems.join('; '));
-export const conflict = (code: string, message: string) => new Refused('conflict', code, message);
-export const notFound = (code: string, message: string) => new Refused('not_found', code, message);
+export const invalid = (code: string, problems: string[]) => new Refusal('invalid', code, problems.join('; '));
+export const conflict = (code: string, message: string) => new Refusal('conflict', code, message);
+export const notFound = (code: string, message: string) => new Refusal('not_found', code, message);
 
 /**
  * A conversation of the delivery is being recorded by another transaction right now (a large

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { appRevoked } from '../activity-deliveries';
 import { UserRefError } from '../users';
 import { recheckWebhooks } from './account-activity-routes';
@@ -9,11 +9,11 @@ import type { Fault, UserRecord } from './state';
 
 type Body = Record<string, unknown>;
 
-const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+const invalid = (field: string, problem: string) => new Refusal('invalid', 'invalid_request', `\`${field}\` ${problem}`);
 
 function body(value: unknown): Body {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'send a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('invalid', 'invalid_request', 'send a JSON object');
   return value as Body;
 }
 
