@@ -25,3 +25,4 @@ export * from './credentials';
 export * from './crm-events';
 export * from './routes';
 export { REFUSAL_KINDS, Refusal, type RefusalKind, type RefusalDetails } from './refusal';
+export * from './ticket-lists';

@@ -1,5 +1,5 @@
 import { addBusinessMillis, businessMillisBetween, type BusinessHours } from './business-hours';
-import type { TicketStatus } from './tickets';
+import type { TicketPriority, TicketStatus } from '@crm/contracts';
 
 /**
  * A ticket's SLA clocks, as a pure function of its status history, its first response and
@@ -12,9 +12,6 @@ import type { TicketStatus } from './tickets';
  * With business hours only business time counts. A clock's due time is when its budget of
  * minutes is used up; its at-risk time when `atRiskPercent` of that budget is.
  */
-
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
 
 export const SLA_CLOCKS = ['first_response', 'resolution'] as const;
 export type SlaClock = (typeof SLA_CLOCKS)[number];
@@ -32,7 +29,7 @@ export interface SlaPolicy extends SlaMinutes {
   businessHours: BusinessHours | null;
   /** Share of a clock's budget after which the ticket is at risk (1-99); null: no at-risk warning. */
   atRiskPercent: number | null;
-  byPriority: Partial<Record<Priority, Partial<SlaMinutes>>>;
+  byPriority: Partial<Record<TicketPriority, Partial<SlaMinutes>>>;
 }
 
 export interface StatusChange {
@@ -98,7 +95,7 @@ function exhaustion(segments: Segment[], budgetMs: number, hours: BusinessHours 
 
 /** The minutes of each clock for a priority: its own when the policy sets them, else the general ones. */
 export function minutesFor(policy: SlaPolicy, priority: string | null): SlaMinutes {
-  const own = priority ? policy.byPriority[priority as Priority] : undefined;
+  const own = priority ? policy.byPriority[priority as TicketPriority] : undefined;
   return {
     firstResponseMinutes: own?.firstResponseMinutes ?? policy.firstResponseMinutes,
     resolutionMinutes: own?.resolutionMinutes ?? policy.resolutionMinutes,

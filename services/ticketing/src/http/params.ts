@@ -1,7 +1,6 @@
+import { TICKET_PRIORITIES, TICKET_STATUSES, type TicketStatus } from '@crm/contracts';
 import { Refusal } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
-import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
-import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
@@ -82,7 +81,7 @@ function lifeFilters(query: Query, filter: TicketFilter): void {
   if (assignee !== undefined) filter.assignee = assignee;
   const priority = single(query, 'priority');
   if (priority !== undefined) {
-    if (!(PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${PRIORITIES.join(', ')}`);
+    if (!(TICKET_PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${TICKET_PRIORITIES.join(', ')}`);
     filter.priority = priority;
   }
   const tag = text(query, 'tag', 50);

@@ -3,6 +3,8 @@ import { TONE } from '../colors';
 import { Alert, Badge, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useInterval } from '@mantine/hooks';
 import { Link } from 'wouter';
+// The lists alone, not the package's index: the page bundle takes no schema library.
+import { SETTABLE_TICKET_STATUSES } from '@crm/contracts/src/ticket-lists';
 import { api, ApiError } from '../api';
 import { countdown, isBreached } from '../format';
 import { useLiveUpdates } from '../live';
@@ -16,7 +18,6 @@ interface Filters {
   breached: boolean;
 }
 
-const STATUSES = ['open', 'pending', 'resolved', 'closed'];
 
 function useTickets(filters: Filters) {
   const [items, setItems] = useState<Ticket[]>([]);
@@ -54,7 +55,7 @@ function FilterBar({ filters, onChange }: { filters: Filters; onChange: (next: F
     <Group align="end">
       <TextInput label="Queue" value={filters.queue} onChange={(e) => set('queue')(e.currentTarget.value)} />
       <TextInput label="Folder" value={filters.folder} onChange={(e) => set('folder')(e.currentTarget.value)} />
-      <Select label="Status" data={STATUSES} value={filters.status || null} onChange={set('status')} clearable placeholder="any" />
+      <Select label="Status" data={[...SETTABLE_TICKET_STATUSES]} value={filters.status || null} onChange={set('status')} clearable placeholder="any" />
       <TextInput label="Assignee" value={filters.assignee} onChange={(e) => set('assignee')(e.currentTarget.value)} />
       <Checkbox label="SLA breached only" checked={filters.breached} onChange={(e) => set('breached')(e.currentTarget.checked)} />
     </Group>
