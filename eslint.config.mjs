@@ -61,6 +61,11 @@ function boundaries() {
       { files: [`${root}/domain/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: IO_PACKAGES, patterns: [others, noHttp, noAdapters] }] } },
     );
   }
+  // Test support sits below the simulators of the outside world: the test runner hands them over.
+  configs.push({
+    files: ['services/*/src/testing/**/*.ts', 'libs/*/src/testing/**/*.ts', 'libs/testing/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^@crm/[a-z-]+-simulator(/|$)', message: "Test support does not import the simulators: use simulators() of @crm/testing." }] }] },
+  });
   return configs;
 }
 
