@@ -15,13 +15,9 @@ const LONG_FUNCTIONS_TO_SPLIT = [
   'bench/ticketing/bench.ts',
   'bench/tracking/live-view.ts',
   'infra/scripts/fuzz/rights.ts',
-  'infra/scripts/fuzz/stack.ts',
   'infra/simulators/social-platform/src/activity-requests.ts',
-  'infra/simulators/social-platform/src/app.ts',
   'infra/simulators/social-platform/src/cli-commands.ts',
   'infra/simulators/social-platform/src/platform/control-routes.ts',
-  'infra/simulators/social-platform/src/platform/oauth-routes.ts',
-  'infra/simulators/social-platform/src/platform/oauth2-routes.ts',
 ];
 const SERVICES = ['auth', 'console', 'ticketing', 'tracking', 'webhook-ingest'];
 

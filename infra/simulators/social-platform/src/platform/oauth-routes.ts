@@ -34,6 +34,38 @@ function pendingRequest(ctx: PlatformContext, token: string | undefined) {
   return request;
 }
 
+/** The user's answer on the authorize page: a PIN or a redirect to the app's callback on approval, nothing shared on a cancel. */
+function decideAuthorization(ctx: PlatformContext, res: Response): void {
+  const { state } = ctx;
+  const token = param(res, 'oauth_token');
+  const request = pendingRequest(ctx, token);
+  if (!request || request.approved) {
+    page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired.</p>');
+    return;
+  }
+  if (param(res, 'decision') !== 'approve') {
+    state.requestTokens.delete(token!);
+    if (request.callback === 'oob') page(res, 200, 'You cancelled', '<p>Nothing was shared with the app.</p>');
+    else res.redirect(302, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
+    return;
+  }
+  let userId: string;
+  try {
+    userId = state.user(param(res, 'user')?.trim() || '@simulated_user').id;
+  } catch (error) {
+    page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
+    return;
+  }
+  const verifier = randomBytes(16).toString('hex');
+  request.approved = { userId, verifier };
+  if (request.callback === 'oob') {
+    page(res, 200, 'Enter this PIN in the app', `<p><code>${verifier}</code></p>`);
+    return;
+  }
+  const separator = request.callback.includes('?') ? '&' : '?';
+  res.redirect(302, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
+}
+
 /**
  * User authorisation (three-legged OAuth 1.0a) and the app-only bearer token:
  * request_token, the authorize page, access_token, oauth2/token.
@@ -74,35 +106,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     );
   });
 
-  router.post('/oauth/authorize', (_req, res) => {
-    const token = param(res, 'oauth_token');
-    const request = pendingRequest(ctx, token);
-    if (!request || request.approved) {
-      page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired.</p>');
-      return;
-    }
-    if (param(res, 'decision') !== 'approve') {
-      state.requestTokens.delete(token!);
-      if (request.callback === 'oob') page(res, 200, 'You cancelled', '<p>Nothing was shared with the app.</p>');
-      else res.redirect(302, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
-      return;
-    }
-    let userId: string;
-    try {
-      userId = state.user(param(res, 'user')?.trim() || '@simulated_user').id;
-    } catch (error) {
-      page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
-      return;
-    }
-    const verifier = randomBytes(16).toString('hex');
-    request.approved = { userId, verifier };
-    if (request.callback === 'oob') {
-      page(res, 200, 'Enter this PIN in the app', `<p><code>${verifier}</code></p>`);
-      return;
-    }
-    const separator = request.callback.includes('?') ? '&' : '?';
-    res.redirect(302, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
-  });
+  router.post('/oauth/authorize', (_req, res) => decideAuthorization(ctx, res));
 
   router.post('/oauth/access_token', authenticate(ctx, 'request-token'), (_req, res) => {
     const who = callerOf(res);
