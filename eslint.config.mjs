@@ -15,9 +15,7 @@ const LONG_FUNCTIONS_TO_SPLIT = [
   'bench/ticketing/bench.ts',
   'bench/tracking/live-view.ts',
   'infra/scripts/fuzz/rights.ts',
-  'infra/simulators/social-platform/src/activity-requests.ts',
   'infra/simulators/social-platform/src/cli-commands.ts',
-  'infra/simulators/social-platform/src/platform/control-routes.ts',
 ];
 const SERVICES = ['auth', 'console', 'ticketing', 'tracking', 'webhook-ingest'];
 
