@@ -48,6 +48,11 @@ function boundaries() {
       { files: [`${root}/domain/**/*.ts`], ignores: TESTS, rules: { 'no-restricted-imports': ['error', { paths: IO_PACKAGES, patterns: [others, noHttp, noAdapters] }] } },
     );
   }
+  // Test support sits below the simulators of the outside world: the test runner hands them over.
+  configs.push({
+    files: ['services/*/src/testing/**/*.ts', 'libs/*/src/testing/**/*.ts', 'libs/testing/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^@crm/[a-z-]+-simulator(/|$)', message: "Test support does not import the simulators: use simulators() of @crm/testing." }] }] },
+  });
   return configs;
 }
 
@@ -64,8 +69,9 @@ export default tseslint.config(
   },
   ...boundaries(),
   {
-    // Production functions stay short enough to read at once; tests' describe blocks are exempt.
-    files: ['services/*/src/**/*.ts', 'services/*/web/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
+    // Production functions stay short enough to read at once, the simulators', scripts' and
+    // benchmarks' too; tests' describe blocks are exempt.
+    files: ['services/*/src/**/*.ts', 'services/*/web/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts'],
     ignores: TESTS,
     rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
   },

@@ -4,6 +4,8 @@ module.exports = {
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/infra'],
   testMatch: ['**/src/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  // The simulators of the outside world, handed to test support (libs/testing's simulators.ts).
+  setupFiles: ['<rootDir>/infra/testing/provide-simulators.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,

@@ -197,6 +197,154 @@ async function sendLarge(post: (delivery: object) => Promise<number>, committed:
   };
 }
 
+/** Posts signed bytes over a kept-alive connection; resolves with the moment webhook-ingest's 200 arrived. */
+function postSigned(webhook: string, agent: http.Agent, { bytes, signature }: Signed): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(webhook, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': bytes.length, [SIGNATURE_HEADER]: signature } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const acceptedAt = performance.now();
+        if (response.statusCode === 200) resolve(acceptedAt);
+        else reject(new WebhookRefused(`webhook answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`));
+      });
+    });
+    request.on('error', reject);
+    request.end(bytes);
+  });
+}
+
+type Sender = ReturnType<typeof webhookSender>;
+type Sent = { eventId: string; acceptedAt: number }[];
+
+/** Webhook accepted -> ticket committed: paced at the configured rate, then saturated; after a warm-up. */
+async function measureLatency(sender: Pick<Sender, 'nextDeliveries' | 'sendMany' | 'sendAtRate'>, committed: Map<string, number>, ticketingDbUrl: string) {
+  const { nextDeliveries, sendMany, sendAtRate } = sender;
+  const latencyOf = (batch: Sent) => {
+    const sorted = batch.map((s) => Math.max(0, committed.get(s.eventId)! - s.acceptedAt)).sort((a, b) => a - b);
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    return { p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(sorted.at(-1)!) };
+  };
+  // Warm-up: a first DM of every customer (their conversations have tickets, the processes' code is compiled).
+  const warmup = await sendMany(nextDeliveries(settings.customers, 0), settings.concurrency);
+  await waitUntil(() => warmup.every((s) => committed.has(s.eventId)));
+  await outboxEmptied(ticketingDbUrl); // the warm-up's CRM events out too: the steady phase starts steady
+  const paced = await sendAtRate(nextDeliveries(settings.deliveries), settings.rate);
+  await waitUntil(() => paced.every((s) => committed.has(s.eventId)));
+  const started = performance.now();
+  const saturated = await sendMany(nextDeliveries(settings.deliveries), settings.concurrency);
+  await waitUntil(() => saturated.every((s) => committed.has(s.eventId)));
+  const lastCommit = Math.max(...saturated.map((s) => committed.get(s.eventId)!));
+  const endToEndRate = settings.deliveries / ((lastCommit - started) / 1000);
+  return {
+    latencyAtRate: { deliveries: settings.deliveries, perSecond: settings.rate, ...latencyOf(paced) },
+    saturated: { deliveries: settings.deliveries, concurrency: settings.concurrency, endToEndDeliveriesPerSecond: Math.round(endToEndRate), ...latencyOf(saturated) },
+  };
+}
+
+/** How many tickets and activities the run left. */
+async function countRows(databaseUrl: string): Promise<{ tickets: number; activities: number } | undefined> {
+  const counting = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  const { rows } = await counting.query<{ tickets: number; activities: number }>(
+    'SELECT (SELECT count(*)::int FROM tickets) AS tickets, (SELECT count(*)::int FROM activities) AS activities',
+  );
+  await counting.end();
+  return rows[0];
+}
+
+/** Sends signed DM deliveries to webhook-ingest as the platform does: one at a time, many at once, or at a fixed rate. */
+function webhookSender(ingestPort: number) {
+  const webhook = `http://127.0.0.1:${ingestPort}/webhooks/${ENV_NAME}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  /**
+   * Posts a signed delivery; resolves when webhook-ingest answered 200. A connection that failed (reset, connect
+   * timeout on a busy machine) is tried again, as the platform retries a webhook; the same bytes are the same
+   * delivery, recorded once.
+   */
+  async function post(delivery: Signed | object): Promise<number> {
+    const signed = 'signature' in delivery ? (delivery as Signed) : signedOf(delivery);
+    const attempt = () => postSigned(webhook, agent, signed);
+    const again = (error: unknown) => (error instanceof WebhookRefused ? Promise.reject(error) : attempt());
+    return attempt().catch(again).catch(again);
+  }
+  let sequence = 0;
+  /**
+   * The next `count` DM deliveries, signed ahead so that sending costs the machine as little as it can (the platform
+   * signs elsewhere): from the BENCH_CUSTOMERS customers in turn, every 1/BENCH_NEW_SHARE-th from a customer never
+   * seen before (a new conversation: a ticket opened).
+   */
+  function nextDeliveries(count: number, newShare = settings.newShare): (Signed & { eventId: string })[] {
+    const every = newShare > 0 ? Math.round(1 / newShare) : 0;
+    return Array.from({ length: count }, () => {
+      sequence += 1;
+      const fresh = every > 0 && sequence % every === 0;
+      const n = fresh ? settings.customers + sequence : sequence % settings.customers;
+      const customer = { id: String(9_000_000_000 + n), screenName: `customer${n}` };
+      const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
+      return { eventId: delivery.direct_message_events[0]!.id, ...signedOf(delivery) };
+    });
+  }
+  async function sendMany(deliveries: (Signed & { eventId: string })[], concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+    const sent: { eventId: string; acceptedAt: number }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < deliveries.length) {
+          const delivery = deliveries[next]!;
+          next += 1;
+          sent.push({ eventId: delivery.eventId, acceptedAt: await post(delivery) });
+        }
+      }),
+    );
+    return sent;
+  }
+
+  /** Sends the deliveries at a fixed rate, whatever the answers' pace (as the platform does). */
+  async function sendAtRate(deliveries: (Signed & { eventId: string })[], perSecond: number): Promise<{ eventId: string; acceptedAt: number }[]> {
+    const start = performance.now();
+    const pending: Promise<{ eventId: string; acceptedAt: number }>[] = [];
+    for (const [i, delivery] of deliveries.entries()) {
+      const wait = start + (i * 1000) / perSecond - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      pending.push(post(delivery).then((acceptedAt) => ({ eventId: delivery.eventId, acceptedAt })));
+    }
+    return Promise.all(pending);
+  }
+  return { post, nextDeliveries, sendMany, sendAtRate };
+}
+
+/** auth, with no platform behind it: the bench only needs its webhook key for webhook-ingest. */
+function startBenchAuth(common: Record<string, string>, databaseUrl: string) {
+  return startAuth(
+    readAuthConfig({
+      ...common,
+      DATABASE_URL: databaseUrl,
+      SOCIAL_API_URL: 'http://127.0.0.1:9',
+      SOCIAL_CONSUMER_KEY: 'bench-consumer-key',
+      SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
+      SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+      SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
+      SOCIAL_ENV_NAME: ENV_NAME,
+      PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
+      CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+      CRM_API_TOKENS: TOKEN,
+    }),
+    { logger },
+  );
+}
+
+/** Both accounts configured in ticketing (tickets opened for their DMs). */
+async function configureAccounts(ticketingPort: number): Promise<void> {
+  for (const account of [ACCOUNT, OTHER_ACCOUNT]) {
+    const put = await fetch(`http://127.0.0.1:${ticketingPort}/v1/partner-configs/${account}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pageName: 'Bench' }),
+    });
+    if (put.status !== 201) throw new Error(`partner configuration: HTTP ${put.status}`);
+  }
+}
+
 async function main(): Promise<void> {
   const cleanup: (() => Promise<void>)[] = [];
   let vhost: TestVirtualHost | undefined;
@@ -206,22 +354,7 @@ async function main(): Promise<void> {
     databases.push(await freshDatabase('bench_auth'), await freshDatabase('bench_ticketing'));
     const [authDb, ticketingDb] = databases as [TestDatabase, TestDatabase];
     const common = { NODE_ENV: 'production', PORT: '0', AMQP_URL: vhost.url, LOG_LEVEL: 'warn' };
-    const auth = await startAuth(
-      readAuthConfig({
-        ...common,
-        DATABASE_URL: authDb.url,
-        SOCIAL_API_URL: 'http://127.0.0.1:9',
-        SOCIAL_CONSUMER_KEY: 'bench-consumer-key',
-        SOCIAL_CONSUMER_SECRET: CONSUMER_SECRET,
-        SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
-        SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
-        SOCIAL_ENV_NAME: ENV_NAME,
-        PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${ENV_NAME}`,
-        CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-        CRM_API_TOKENS: TOKEN,
-      }),
-      { logger },
-    );
+    const auth = await startBenchAuth(common, authDb.url);
     cleanup.unshift(auth.stop);
     const ingest = await runService('webhook-ingest', { ...common, BODY_LIMIT: '4mb' });
     cleanup.unshift(ingest.stop);
@@ -230,107 +363,12 @@ async function main(): Promise<void> {
     let stopTicketing = ticketing.stop;
     cleanup.unshift(() => stopTicketing());
 
-    for (const account of [ACCOUNT, OTHER_ACCOUNT]) {
-      const put = await fetch(`http://127.0.0.1:${ticketing.port}/v1/partner-configs/${account}`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ pageName: 'Bench' }),
-      });
-      if (put.status !== 201) throw new Error(`partner configuration: HTTP ${put.status}`);
-    }
+    await configureAccounts(ticketing.port);
 
-    const webhook = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-    /** Posts signed bytes over a kept-alive connection; resolves with the moment webhook-ingest's 200 arrived. */
-    function postSigned({ bytes, signature }: Signed): Promise<number> {
-      return new Promise((resolve, reject) => {
-        const request = http.request(webhook, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': bytes.length, [SIGNATURE_HEADER]: signature } }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const acceptedAt = performance.now();
-            if (response.statusCode === 200) resolve(acceptedAt);
-            else reject(new WebhookRefused(`webhook answered ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`));
-          });
-        });
-        request.on('error', reject);
-        request.end(bytes);
-      });
-    }
-    /**
-     * Posts a signed delivery; resolves when webhook-ingest answered 200. A connection that failed (reset, connect
-     * timeout on a busy machine) is tried again, as the platform retries a webhook; the same bytes are the same
-     * delivery, recorded once.
-     */
-    async function post(delivery: Signed | object): Promise<number> {
-      const signed = 'signature' in delivery ? (delivery as Signed) : signedOf(delivery);
-      const attempt = () => postSigned(signed);
-      const again = (error: unknown) => (error instanceof WebhookRefused ? Promise.reject(error) : attempt());
-      return attempt().catch(again).catch(again);
-    }
-    let sequence = 0;
-    /**
-     * The next `count` DM deliveries, signed ahead so that sending costs the machine as little as it can (the platform
-     * signs elsewhere): from the BENCH_CUSTOMERS customers in turn, every 1/BENCH_NEW_SHARE-th from a customer never
-     * seen before (a new conversation: a ticket opened).
-     */
-    function nextDeliveries(count: number, newShare = settings.newShare): (Signed & { eventId: string })[] {
-      const every = newShare > 0 ? Math.round(1 / newShare) : 0;
-      return Array.from({ length: count }, () => {
-        sequence += 1;
-        const fresh = every > 0 && sequence % every === 0;
-        const n = fresh ? settings.customers + sequence : sequence % settings.customers;
-        const customer = { id: String(9_000_000_000 + n), screenName: `customer${n}` };
-        const delivery = directMessageReceived({ account: ACCOUNT, customer, text: `where is my order ${sequence}?` });
-        return { eventId: delivery.direct_message_events[0]!.id, ...signedOf(delivery) };
-      });
-    }
-    async function sendMany(deliveries: (Signed & { eventId: string })[], concurrency: number): Promise<{ eventId: string; acceptedAt: number }[]> {
-      const sent: { eventId: string; acceptedAt: number }[] = [];
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < deliveries.length) {
-            const delivery = deliveries[next]!;
-            next += 1;
-            sent.push({ eventId: delivery.eventId, acceptedAt: await post(delivery) });
-          }
-        }),
-      );
-      return sent;
-    }
-
-    /** Sends the deliveries at a fixed rate, whatever the answers' pace (as the platform does). */
-    async function sendAtRate(deliveries: (Signed & { eventId: string })[], perSecond: number): Promise<{ eventId: string; acceptedAt: number }[]> {
-      const start = performance.now();
-      const pending: Promise<{ eventId: string; acceptedAt: number }>[] = [];
-      for (const [i, delivery] of deliveries.entries()) {
-        const wait = start + (i * 1000) / perSecond - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        pending.push(post(delivery).then((acceptedAt) => ({ eventId: delivery.eventId, acceptedAt })));
-      }
-      return Promise.all(pending);
-    }
-    const latencyOf = (batch: { eventId: string; acceptedAt: number }[]) => {
-      const sorted = batch.map((s) => Math.max(0, watch.committed.get(s.eventId)! - s.acceptedAt)).sort((a, b) => a - b);
-      const round = (ms: number) => Math.round(ms * 10) / 10;
-      return { p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(sorted.at(-1)!) };
-    };
-
-    // 1. Latency, webhook accepted -> ticket committed.
+    const { post, nextDeliveries, sendMany, sendAtRate } = webhookSender(ingest.port);
     const watch = await watchCommits(ticketingDb.url);
     cleanup.push(watch.stop);
-    // Warm-up: a first DM of every customer (their conversations have tickets, the processes' code is compiled).
-    const warmup = await sendMany(nextDeliveries(settings.customers, 0), settings.concurrency);
-    await waitUntil(() => warmup.every((s) => watch.committed.has(s.eventId)));
-    await outboxEmptied(ticketingDb.url); // the warm-up's CRM events out too: the steady phase starts steady
-    const paced = await sendAtRate(nextDeliveries(settings.deliveries), settings.rate);
-    await waitUntil(() => paced.every((s) => watch.committed.has(s.eventId)));
-    const started = performance.now();
-    const saturated = await sendMany(nextDeliveries(settings.deliveries), settings.concurrency);
-    await waitUntil(() => saturated.every((s) => watch.committed.has(s.eventId)));
-    const lastCommit = Math.max(...saturated.map((s) => watch.committed.get(s.eventId)!));
-    const endToEndRate = settings.deliveries / ((lastCommit - started) / 1000);
+    const latency = await measureLatency({ nextDeliveries, sendMany, sendAtRate }, watch.committed, ticketingDb.url);
 
     // 2. Throughput of one ticketing process over a backlog.
     await ticketing.stop();
@@ -345,11 +383,7 @@ async function main(): Promise<void> {
     const backlogRate = (commits.length - 1) / window;
     // 3. One large delivery in one conversation, the same customer writing on, another account's DM meanwhile.
     const large = await sendLarge(post, watch.committed);
-    const counting = createPool(ticketingDb.url, { max: 1, applicationName: 'bench' });
-    const { rows } = await counting.query<{ tickets: number; activities: number }>(
-      'SELECT (SELECT count(*)::int FROM tickets) AS tickets, (SELECT count(*)::int FROM activities) AS activities',
-    );
-    await counting.end();
+    const database = await countRows(ticketingDb.url);
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     console.log(
@@ -358,11 +392,10 @@ async function main(): Promise<void> {
           date: new Date().toISOString(),
           machine: { cores: os.cpus().length, cpu, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: round2(os.loadavg()) },
           settings,
-          latencyAtRate: { deliveries: settings.deliveries, perSecond: settings.rate, ...latencyOf(paced) },
-          saturated: { deliveries: settings.deliveries, concurrency: settings.concurrency, endToEndDeliveriesPerSecond: Math.round(endToEndRate), ...latencyOf(saturated) },
+          ...latency,
           throughput: { backlog: settings.backlog, customers: settings.customers, seconds: Math.round(window * 100) / 100, deliveriesPerSecond: Math.round(backlogRate) },
           largeDelivery: large,
-          database: rows[0],
+          database,
         },
         null,
         2,

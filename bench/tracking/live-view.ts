@@ -43,6 +43,85 @@ const SCENARIOS: Scenario[] = [
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+type Sim = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+/** Runs the lookups of a load, each through `timed`, until LOOKUPS or DEADLINE_MS; resolves with the time taken. */
+async function driveLoad(load: Load, taskIds: string[], timed: (taskId: string) => Promise<void>): Promise<number> {
+  const started = performance.now();
+  const inTime = () => performance.now() - started < DEADLINE_MS;
+  if (load.kind === 'closed') {
+    let next = 0;
+    const worker = async () => {
+      while (next < LOOKUPS && inTime()) await timed(taskIds[next++ % TASKS]!);
+    };
+    await Promise.all(Array.from({ length: load.concurrency }, worker));
+  } else {
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < LOOKUPS && inTime(); i += 1) {
+      const due = started + (i * 1000) / load.perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      pending.push(timed(taskIds[i % TASKS]!));
+    }
+    await Promise.all(pending);
+  }
+  return performance.now() - started;
+}
+
+/** One scenario: tracking started with its settings, the cache warmed, the load driven; its figures. */
+async function runScenario(scenario: Scenario, at: { amqpUrl: string; databaseUrl: string; simUrl: string; sim: Sim; taskIds: string[] }) {
+  const config = readConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    AMQP_URL: at.amqpUrl,
+    DATABASE_URL: at.databaseUrl,
+    TRACKING_API_URL: at.simUrl,
+    ROUTING_URL: at.simUrl,
+    CRM_API_TOKENS: TOKEN,
+    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    ...scenario.env,
+  });
+  const service = await startTracking(config, { logger: testLogger('tracking') });
+  const base = `http://127.0.0.1:${service.port}`;
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  const put = await fetch(`${base}/v1/clients/${CLIENT}`, { method: 'PUT', headers, body: JSON.stringify({ enabled: true, apiKey: API_KEY }) });
+  if (!put.ok) throw new Error(`enabling the client answered ${put.status}`);
+  const live = async (taskId: string) => {
+    const res = await fetch(`${base}/v1/clients/${CLIENT}/tasks/${taskId}/live`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`live view answered ${res.status}`);
+  };
+
+  // Warm: every task's record and route are cached once.
+  for (const taskId of at.taskIds) await live(taskId);
+  await at.sim('DELETE', '/control/calls');
+
+  const latencies: number[] = [];
+  const elapsedMs = await driveLoad(scenario.load, at.taskIds, async (taskId) => {
+    const t0 = performance.now();
+    await live(taskId);
+    latencies.push(performance.now() - t0);
+  });
+  const calls = await at.sim('GET', '/control/calls');
+  await service.stop();
+
+  latencies.sort((a, b) => a - b);
+  const per1000 = (n: number) => Math.round((n / latencies.length) * 1000 * 10) / 10;
+  const { load } = scenario;
+  return {
+    scenario: scenario.name,
+    lookups: latencies.length,
+    load: load.kind === 'closed' ? `${load.concurrency} in flight` : `${load.perSecond}/s`,
+    seconds: Math.round(elapsedMs) / 1000,
+    lookupsPerSecond: Math.round(latencies.length / (elapsedMs / 1000)),
+    p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
+    p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
+    maxMs: Math.round(latencies[latencies.length - 1]! * 100) / 100,
+    providerCallsPer1000: per1000(calls.provider as number),
+    routerCallsPer1000: per1000(calls.router as number),
+  };
+}
+
 async function main(): Promise<void> {
   const [db, vhost] = await Promise.all([freshDatabase('bench_tracking'), freshVirtualHost('bench-tracking')]);
   const simApp = createTrackingSimulatorApp({ config: loadSimulatorConfig({ SIM_CLIENTS: `${CLIENT}:${API_KEY}` }), logger: testLogger('tracking-provider-simulator') });
@@ -50,7 +129,7 @@ async function main(): Promise<void> {
     const server = simApp.listen(0, '127.0.0.1', () => resolve(server));
   });
   const simUrl = `http://127.0.0.1:${(simServer.address() as AddressInfo).port}`;
-  const sim = (method: string, path: string, body?: unknown) =>
+  const sim: Sim = (method, path, body) =>
     fetch(`${simUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
 
   const taskIds = Array.from({ length: TASKS }, (_, i) => `busy-${i + 1}`);
@@ -59,77 +138,7 @@ async function main(): Promise<void> {
 
   const results = [];
   try {
-    for (const scenario of SCENARIOS) {
-      const config = readConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        AMQP_URL: vhost.url,
-        DATABASE_URL: db.url,
-        TRACKING_API_URL: simUrl,
-        ROUTING_URL: simUrl,
-        CRM_API_TOKENS: TOKEN,
-        CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-        ...scenario.env,
-      });
-      const service = await startTracking(config, { logger: testLogger('tracking') });
-      const base = `http://127.0.0.1:${service.port}`;
-      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-      const put = await fetch(`${base}/v1/clients/${CLIENT}`, { method: 'PUT', headers, body: JSON.stringify({ enabled: true, apiKey: API_KEY }) });
-      if (!put.ok) throw new Error(`enabling the client answered ${put.status}`);
-      const live = async (taskId: string) => {
-        const res = await fetch(`${base}/v1/clients/${CLIENT}/tasks/${taskId}/live`, { headers });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`live view answered ${res.status}`);
-      };
-
-      // Warm: every task's record and route are cached once.
-      for (const taskId of taskIds) await live(taskId);
-      await sim('DELETE', '/control/calls');
-
-      const latencies: number[] = [];
-      const timed = async (taskId: string) => {
-        const t0 = performance.now();
-        await live(taskId);
-        latencies.push(performance.now() - t0);
-      };
-      const started = performance.now();
-      const inTime = () => performance.now() - started < DEADLINE_MS;
-      const { load } = scenario;
-      if (load.kind === 'closed') {
-        let next = 0;
-        const worker = async () => {
-          while (next < LOOKUPS && inTime()) await timed(taskIds[next++ % TASKS]!);
-        };
-        await Promise.all(Array.from({ length: load.concurrency }, worker));
-      } else {
-        const pending: Promise<void>[] = [];
-        for (let i = 0; i < LOOKUPS && inTime(); i += 1) {
-          const due = started + (i * 1000) / load.perSecond;
-          const wait = due - performance.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-          pending.push(timed(taskIds[i % TASKS]!));
-        }
-        await Promise.all(pending);
-      }
-      const elapsedMs = performance.now() - started;
-      const calls = await sim('GET', '/control/calls');
-      await service.stop();
-
-      latencies.sort((a, b) => a - b);
-      const per1000 = (n: number) => Math.round((n / latencies.length) * 1000 * 10) / 10;
-      results.push({
-        scenario: scenario.name,
-        lookups: latencies.length,
-        load: load.kind === 'closed' ? `${load.concurrency} in flight` : `${load.perSecond}/s`,
-        seconds: Math.round(elapsedMs) / 1000,
-        lookupsPerSecond: Math.round(latencies.length / (elapsedMs / 1000)),
-        p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
-        p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
-        maxMs: Math.round(latencies[latencies.length - 1]! * 100) / 100,
-        providerCallsPer1000: per1000(calls.provider as number),
-        routerCallsPer1000: per1000(calls.router as number),
-      });
-    }
+    for (const scenario of SCENARIOS) results.push(await runScenario(scenario, { amqpUrl: vhost.url, databaseUrl: db.url, simUrl, sim, taskIds }));
   } finally {
     simServer.closeAllConnections();
     await new Promise((resolve) => simServer.close(resolve));

@@ -223,6 +223,40 @@ function collect(response: Response, into: { text: string }): void {
   void pump();
 }
 
+/** The event streams, straight and through the console: the tenant's own DM arrives, the other's never. */
+async function streamProblems(stack: RightsStack, token: string, admin: Caller['send'], secrets: { marker: string; foreign: string }): Promise<RightsProblem[]> {
+  const problems: RightsProblem[] = [];
+  const { marker, foreign } = secrets;
+  const streams = [
+    { via: 'direct', url: `http://127.0.0.1:${stack.ports.ticketing}/v1/events`, headers: { authorization: `Bearer ${token}` } },
+    { via: 'direct ?accountId=2002', url: `http://127.0.0.1:${stack.ports.ticketing}/v1/events?accountId=${FOREIGN}`, headers: { authorization: `Bearer ${token}` } },
+  ];
+  const abort = new AbortController();
+  const heard = streams.map(() => ({ text: '' }));
+  const opened = await Promise.all(streams.map((stream) => fetch(stream.url, { headers: stream.headers, signal: abort.signal }).catch(() => null)));
+  opened.forEach((response, index) => {
+    if (!response) return;
+    if (response.status === 200) collect(response, heard[index]!);
+    else void response.body?.cancel();
+  });
+  const consoleStream = { text: '' };
+  const consoleEvents = await consoleEventsOf(stack, token, abort.signal);
+  if (consoleEvents) collect(consoleEvents, consoleStream);
+  const laterMarker = `foreign-${randomBytes(6).toString('hex')}`;
+  const laterOwn = `own-${randomBytes(6).toString('hex')}`;
+  await deliverDm(stack, FOREIGN, laterMarker);
+  await deliverDm(stack, OWN, laterOwn);
+  await ticketHolding(admin, OWN, laterOwn);
+  await sleep(1000);
+  abort.abort();
+  for (const [index, stream] of [...streams, { via: 'console /api/events' }].entries()) {
+    const text = index < heard.length ? heard[index]!.text : consoleStream.text;
+    if ([marker, laterMarker, foreign].some((secret) => text.includes(secret))) problems.push({ verdict: 'cross_tenant', route: `GET events (${stream.via})`, status: 200, what: "the stream carried the other tenant's events" });
+  }
+  if (!heard[0]!.text.includes(laterOwn)) problems.push({ verdict: 'cross_tenant', route: 'GET /v1/events (direct)', status: 0, what: "the tenant's own stream did not carry its own DM (the check above proves nothing)" });
+  return problems;
+}
+
 export async function rightsRound(stack: RightsStack, d: Draw, variants: number): Promise<{ problems: RightsProblem[]; requests: number }> {
   const problems: RightsProblem[] = [];
   const admin = bearer(stack.ports.ticketing, stack.token);
@@ -270,34 +304,7 @@ export async function rightsRound(stack: RightsStack, d: Draw, variants: number)
   const linked = JSON.parse((await admin('GET', `/v1/tickets/${own}`)).text) as { order?: { clientId?: string } | null };
   if (linked.order?.clientId === 'other') problems.push({ verdict: 'cross_tenant', route: 'PUT /v1/tickets/:id/order', status: 0, what: 'an order link to a tracking client outside the credential was stored' });
 
-  // The event streams, straight and through the console: the tenant's own DM arrives, the other's never.
-  const streams = [
-    { via: 'direct', url: `http://127.0.0.1:${stack.ports.ticketing}/v1/events`, headers: { authorization: `Bearer ${token}` } },
-    { via: 'direct ?accountId=2002', url: `http://127.0.0.1:${stack.ports.ticketing}/v1/events?accountId=${FOREIGN}`, headers: { authorization: `Bearer ${token}` } },
-  ];
-  const abort = new AbortController();
-  const heard = streams.map(() => ({ text: '' }));
-  const opened = await Promise.all(streams.map((stream) => fetch(stream.url, { headers: stream.headers, signal: abort.signal }).catch(() => null)));
-  opened.forEach((response, index) => {
-    if (!response) return;
-    if (response.status === 200) collect(response, heard[index]!);
-    else void response.body?.cancel();
-  });
-  const consoleStream = { text: '' };
-  const consoleEvents = await consoleEventsOf(stack, token, abort.signal);
-  if (consoleEvents) collect(consoleEvents, consoleStream);
-  const laterMarker = `foreign-${randomBytes(6).toString('hex')}`;
-  const laterOwn = `own-${randomBytes(6).toString('hex')}`;
-  await deliverDm(stack, FOREIGN, laterMarker);
-  await deliverDm(stack, OWN, laterOwn);
-  await ticketHolding(admin, OWN, laterOwn);
-  await sleep(1000);
-  abort.abort();
-  for (const [index, stream] of [...streams, { via: 'console /api/events' }].entries()) {
-    const text = index < heard.length ? heard[index]!.text : consoleStream.text;
-    if ([marker, laterMarker, foreign].some((secret) => text.includes(secret))) problems.push({ verdict: 'cross_tenant', route: `GET events (${stream.via})`, status: 200, what: "the stream carried the other tenant's events" });
-  }
-  if (!heard[0]!.text.includes(laterOwn)) problems.push({ verdict: 'cross_tenant', route: 'GET /v1/events (direct)', status: 0, what: "the tenant's own stream did not carry its own DM (the check above proves nothing)" });
+  problems.push(...(await streamProblems(stack, token, admin, { marker, foreign })));
 
   // One reply for concurrent identical requests under one key, straight and through the console together.
   const key = `fuzz-${randomBytes(6).toString('hex')}`;

@@ -96,6 +96,50 @@ async function simulators(options: StackOptions, consumerSecret: string, envName
   return { socialUrl: `http://127.0.0.1:${portOf(social)}`, socialPort: portOf(social), trackingUrl: `http://127.0.0.1:${portOf(tracking)}` };
 }
 
+type CommonEnv = Record<string, string>;
+
+/** auth against the social simulator, its webhook checks off. */
+function startFuzzAuth(
+  at: { options: StackOptions; common: CommonEnv; databaseUrl: string; socialUrl: string; consumerSecret: string; envName: string; credentialsKey: string },
+  logger: Logger,
+) {
+  return startAuth(
+    readAuthConfig({
+      ...at.common,
+      PORT: port(at.options, 3),
+      DATABASE_URL: at.databaseUrl,
+      SOCIAL_API_URL: at.socialUrl,
+      SOCIAL_CONSUMER_KEY: 'fuzz-consumer-key',
+      SOCIAL_CONSUMER_SECRET: at.consumerSecret,
+      SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
+      SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
+      SOCIAL_ENV_NAME: at.envName,
+      PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${at.envName}`,
+      WEBHOOK_URL_LOCAL_ALLOWED: 'true', // the local stack's plain-http webhook
+      CREDENTIALS_KEY: at.credentialsKey,
+      WEBHOOK_CHECK_INTERVAL_MS: '0',
+    }),
+    { logger },
+  );
+}
+
+/** The console over the started services, in production mode on plain http. */
+function startFuzzConsole(options: StackOptions, common: CommonEnv, ports: { ticketing: number; auth: number; tracking: number }, token: string, logger: Logger) {
+  return startConsole(
+    readConsoleConfig({
+      ...common,
+      PORT: port(options, 5),
+      TICKETING_URL: `http://127.0.0.1:${ports.ticketing}`,
+      AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+      TRACKING_URL: `http://127.0.0.1:${ports.tracking}`,
+      SERVICE_TOKEN: token,
+      SESSION_SECRET: randomBytes(32).toString('base64'),
+      COOKIE_SECURE: 'false',
+    }),
+    { logger, host: '127.0.0.1', nodeEnv: 'production' },
+  );
+}
+
 export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> {
   const logger = createLogger('fuzz-stack', options.logLevel);
   const stops: (() => Promise<void>)[] = [];
@@ -114,24 +158,7 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
     stops.unshift(canary.close);
     const common = { NODE_ENV: 'production', AMQP_URL: vhost.url, LOG_LEVEL: options.logLevel, CRM_API_TOKENS: token };
     const credentialsKey = randomBytes(32).toString('base64');
-    const auth = await startAuth(
-      readAuthConfig({
-        ...common,
-        PORT: port(options, 3),
-        DATABASE_URL: authDb!.url,
-        SOCIAL_API_URL: sims.socialUrl,
-        SOCIAL_CONSUMER_KEY: 'fuzz-consumer-key',
-        SOCIAL_CONSUMER_SECRET: consumerSecret,
-        SOCIAL_OAUTH2_CLIENT_ID: 'oauth2-client-id',
-        SOCIAL_OAUTH2_CLIENT_SECRET: 'oauth2-client-secret',
-        SOCIAL_ENV_NAME: envName,
-        PUBLIC_WEBHOOK_URL: `http://127.0.0.1:9/webhooks/${envName}`,
-        WEBHOOK_URL_LOCAL_ALLOWED: 'true', // the local stack's plain-http webhook
-        CREDENTIALS_KEY: credentialsKey,
-        WEBHOOK_CHECK_INTERVAL_MS: '0',
-      }),
-      { logger },
-    );
+    const auth = await startFuzzAuth({ options, common, databaseUrl: authDb!.url, socialUrl: sims.socialUrl, consumerSecret, envName, credentialsKey }, logger);
     stops.unshift(auth.stop);
     const ingest = await startWebhookIngest(readIngestConfig({ ...common, PORT: port(options, 1) }), { logger });
     stops.unshift(ingest.stop);
@@ -144,19 +171,7 @@ export async function startFuzzStack(options: StackOptions): Promise<FuzzStack> 
       { logger },
     );
     stops.unshift(tracking.stop);
-    const consoleApp = await startConsole(
-      readConsoleConfig({
-        ...common,
-        PORT: port(options, 5),
-        TICKETING_URL: `http://127.0.0.1:${ticketing.port}`,
-        AUTH_URL: `http://127.0.0.1:${auth.port}`,
-        TRACKING_URL: `http://127.0.0.1:${tracking.port}`,
-        SERVICE_TOKEN: token,
-        SESSION_SECRET: randomBytes(32).toString('base64'),
-        COOKIE_SECURE: 'false',
-      }),
-      { logger, host: '127.0.0.1', nodeEnv: 'production' },
-    );
+    const consoleApp = await startFuzzConsole(options, common, { ticketing: ticketing.port, auth: auth.port, tracking: tracking.port }, token, logger);
     stops.unshift(consoleApp.stop);
     const targets: Target[] = [
       { service: 'webhook-ingest', port: ingest.port, app: appOf(ingest.server) },

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CredentialGrant, Scope } from '@crm/contracts';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
 import { bootstrapPrincipal, Principal, sessionIssuerPrincipal } from './principal';
@@ -79,7 +79,7 @@ export function perMinute(points: number) {
   };
 }
 
-const tooMany = (code: string, message: string, seconds: number) => new HttpError(429, code, `${message}; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+const tooMany = (code: string, message: string, seconds: number) => new Refusal('rate_limited', code, `${message}; try again in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
 
 async function verifiedPrincipal(token: string, options: AuthenticateOptions): Promise<Principal | null> {
   if (!parseApiToken(token)) return null;
@@ -88,17 +88,17 @@ async function verifiedPrincipal(token: string, options: AuthenticateOptions): P
     grant = await options.verify(token);
   } catch (error) {
     options.logger.warn('could not verify an API credential', { reason: (error as Error).message });
-    throw new HttpError(503, 'auth_unavailable', 'the credential could not be checked right now; try again shortly', { 'retry-after': '5' });
+    throw new Refusal('unavailable', 'auth_unavailable', 'the credential could not be checked right now; try again shortly', { headers: { 'retry-after': '5' } });
   }
   return grant ? new Principal(grant) : null;
 }
 
 /** Logs a refused authentication (never the token; the credential id when the token has one). */
-function refusal(req: Request, logger: Logger, reason: string, token?: string): HttpError {
+function refusal(req: Request, logger: Logger, reason: string, token?: string): Refusal {
   // Logged as principalId: a key named like 'credential' would be masked by the logger.
   const principalId = token ? parseApiToken(token)?.id : undefined;
   logger.warn('authentication failed', { reason, principalId, method: req.method, path: requestPath(req), ip: req.ip });
-  return new HttpError(401, 'unauthorized', reason === 'no bearer token' ? 'send an API token as `Authorization: Bearer <token>`' : 'the API token is not valid', challenge);
+  return new Refusal('unauthorized', 'unauthorized', reason === 'no bearer token' ? 'send an API token as `Authorization: Bearer <token>`' : 'the API token is not valid', { headers: challenge });
 }
 
 /**
@@ -138,7 +138,7 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
       throw tooMany('rate_limited', `this credential may send ${options.ratePerMinute} requests a minute`, wait);
     }
     if (principal.ticketIds !== null && !options.servesTicketLimited) {
-      throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
+      throw new Refusal('forbidden', 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
     }
     req.principal = principal;
     next();
@@ -151,8 +151,8 @@ export function principalOf(req: Request): Principal {
   return req.principal;
 }
 
-export function missingScope(scope: Scope): HttpError {
-  return new HttpError(403, 'missing_scope', `this credential lacks the scope ${scope}`);
+export function missingScope(scope: Scope): Refusal {
+  return new Refusal('forbidden', 'missing_scope', `this credential lacks the scope ${scope}`);
 }
 
 /** 403 `missing_scope` naming the scope unless the principal holds it (or admin). */

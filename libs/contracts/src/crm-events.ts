@@ -1,3 +1,4 @@
+import { TICKET_PRIORITIES, TICKET_STATUSES } from './ticket-lists';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { defineContract, type Contract } from './envelope';
 import { AnyObject, Nullable, StringEnum } from './schema';
@@ -26,8 +27,6 @@ const uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
 const nullableString = Nullable(Type.String());
 const timestamp = Type.String({ format: 'date-time' });
 
-export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
-export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 
 export const CrmTicketSummarySchema = Type.Object(
   {

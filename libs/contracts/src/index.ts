@@ -24,3 +24,5 @@ export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';
 export * from './crm-events';
 export * from './routes';
+export { REFUSAL_KINDS, Refusal, type RefusalKind, type RefusalDetails } from './refusal';
+export * from './ticket-lists';

@@ -1,3 +1,4 @@
+import type { RefusalKind } from './refusal';
 import { Type, type Static } from '@sinclair/typebox';
 import { defineContract } from './envelope';
 import { AnyObject, Nullable, StringEnum } from './schema';
@@ -30,6 +31,18 @@ export const TRACKING_ERROR_CODES = [
   'circuit_open',
 ] as const;
 export type TrackingErrorCode = (typeof TRACKING_ERROR_CODES)[number];
+
+/** The kind of refusal each failed lookup is, wherever it is answered (tracking's API, ticketing's). */
+export const TRACKING_ERROR_KIND: Record<TrackingErrorCode, RefusalKind> = {
+  client_not_found: 'not_found',
+  client_disabled: 'forbidden',
+  task_not_found: 'not_found',
+  provider_auth_failed: 'upstream_failed',
+  provider_rejected: 'upstream_rejected',
+  provider_unavailable: 'unavailable',
+  provider_timeout: 'upstream_timeout',
+  circuit_open: 'unavailable',
+};
 
 const clientId = Type.String({ pattern: TRACKING_CLIENT_ID_PATTERN });
 const taskId = Type.String({ pattern: TRACKING_TASK_ID_PATTERN });

@@ -71,7 +71,7 @@ describe('withTransaction', () => {
 
 describe('prepared statements', () => {
   it('prepares a parameterised statement once per connection, runs other statements as given, and keeps a bounded number', async () => {
-    const own = createPool(db.url, { max: 1 });
+    const own = testPool(db.url, { max: 1 });
     const client = await own.connect();
     try {
       const prepared = async () => (await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((row) => row.statement);

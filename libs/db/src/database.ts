@@ -148,8 +148,16 @@ const isRetryable = (error: unknown) => RETRYABLE.has((error as { code?: string 
 /** A short random pause, growing per attempt, so the transactions that collided do not collide again in step. */
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** (attempt - 1)));
 
+/**
+ * Heard while a connection is checked out: the pool stops listening for its errors then, and a
+ * connection the server ends between two statements (57P01: a failover, an administrator) would
+ * otherwise throw out of the process. The next statement fails with it instead.
+ */
+const endedWhileCheckedOut = () => undefined;
+
 async function runOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  client.on('error', endedWhileCheckedOut);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -159,6 +167,7 @@ async function runOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promis
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.removeListener('error', endedWhileCheckedOut);
     client.release();
   }
 }

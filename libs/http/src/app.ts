@@ -5,7 +5,8 @@ import { cleanJson, exceedsJsonDepth, MAX_JSON_DEPTH } from '@crm/contracts';
 import helmet from 'helmet';
 import { runWithContext, type Logger } from '@crm/logging';
 import { sameSecret } from '@crm/secrets';
-import { errorHandler, HttpError, notFound } from './errors';
+import { Refusal } from '@crm/contracts';
+import { errorHandler, notFound } from './errors';
 import { addHotRoutes, type AnswerBasics, type HotRoute } from './hot-routes';
 import { countAnswer, metricsRoute, routeOf } from './metrics';
 import { docsAssetRoutes, docsRoutes, openApiErrors, openApiValidator, type OpenApiOptions } from './openapi';
@@ -62,7 +63,7 @@ function requestIds(headers: Request['headers']): { requestId: string; correlati
 const cleanBody: RequestHandler = (req, _res, next) => {
   // Nesting is checked on the bytes, before anything walks the parsed body recursively.
   if (req.rawBody && exceedsJsonDepth(req.rawBody.toString('utf8'), MAX_JSON_DEPTH)) {
-    throw new HttpError(400, 'too_deep', `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new Refusal('invalid', 'too_deep', `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   if (req.body !== undefined) req.body = cleanJson(req.body as unknown);
   next();
@@ -185,11 +186,11 @@ export function requireBearerToken(tokens: string[]): RequestHandler {
   return (req, _res, next) => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer (.+)$/.exec(header);
-    if (!match) throw new HttpError(401, 'unauthorized', 'send an API token as `Authorization: Bearer <token>`', { 'www-authenticate': 'Bearer' });
+    if (!match) throw new Refusal('unauthorized', 'unauthorized', 'send an API token as `Authorization: Bearer <token>`', { headers: { 'www-authenticate': 'Bearer' } });
     let valid = false;
     // Every token is compared, so the time taken does not tell which one matched.
     for (const known of tokens) valid = sameSecret(match[1]!, known) || valid;
-    if (!valid) throw new HttpError(401, 'unauthorized', 'the API token is not valid', { 'www-authenticate': 'Bearer' });
+    if (!valid) throw new Refusal('unauthorized', 'unauthorized', 'the API token is not valid', { headers: { 'www-authenticate': 'Bearer' } });
     next();
   };
 }

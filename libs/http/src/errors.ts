@@ -1,30 +1,42 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { Refusal, type RefusalKind } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 
-/** An error with the status and machine code to answer; the message is for a person. */
-export class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
+/** The HTTP status of each kind of refusal: the one place a service's errors become statuses. */
+export const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  upstream_rejected: 422,
+  rate_limited: 429,
+  not_implemented: 501,
+  upstream_failed: 502,
+  unavailable: 503,
+  upstream_timeout: 504,
+};
+
+/** The kind of refusal an HTTP status is, for an answer relayed from another API (4xx and 5xx outside the table: undefined). */
+export function refusalKindOf(status: number): RefusalKind | undefined {
+  return (Object.keys(REFUSAL_STATUS) as RefusalKind[]).find((kind) => REFUSAL_STATUS[kind] === status);
 }
 
-export function errorBody(code: string, message: string) {
-  return { error: { code, message } };
+export function errorBody(code: string, message: string, fields?: unknown[]) {
+  return { error: fields === undefined ? { code, message } : { code, message, fields } };
 }
 
-export const notFound: RequestHandler = (req, res) => {
-  res.status(404).json(errorBody('not_found', `no route for ${req.method} ${req.path}`));
+export const notFound: RequestHandler = (req) => {
+  throw new Refusal('not_found', 'not_found', `no route for ${req.method} ${req.path}`);
 };
 
 /** The answer to an error: its status, headers and `{"error":{"code","message"}}` body; internal details go to the log. */
 export function errorAnswer(error: unknown, logger: Logger): { status: number; headers: Record<string, string>; body: ReturnType<typeof errorBody> } {
-  if (error instanceof HttpError) return { status: error.status, headers: error.headers, body: errorBody(error.code, error.message) };
+  if (error instanceof Refusal) return { status: REFUSAL_STATUS[error.kind], headers: error.details.headers ?? {}, body: errorBody(error.code, error.message, error.details.fields) };
   const parserError = error as { type?: string; status?: number; limit?: number };
   if (parserError.type === 'entity.too.large') {
     return { status: 413, headers: {}, body: errorBody('payload_too_large', `the body is larger than the limit of ${parserError.limit} bytes`) };

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { capturingLogger } from '@crm/testing';
 import { currentCorrelationId } from '@crm/logging';
 import { createHttpApp } from './app';
-import { HttpError } from './errors';
+import { Refusal } from '@crm/contracts';
 import { closeServer, listen, portOf } from './service';
 
 class Refused extends Error {}
@@ -20,11 +20,11 @@ const app = createHttpApp({
       successLogLevel: 'debug',
       handle: async (_req, { name = '' }) => {
         if (name === 'refused') throw new Refused('no');
-        if (name === 'teapot') throw new HttpError(418, 'teapot', 'short and stout', { 'retry-after': '7' });
+        if (name === 'teapot') throw new Refusal('rate_limited', 'teapot', 'short and stout', { headers: { 'retry-after': '7' } });
         if (name === 'broken') throw new Error('a bug');
         return { status: 201, json: { name, correlationId: currentCorrelationId() } };
       },
-      translateError: (error) => (error instanceof Refused ? new HttpError(403, 'refused', 'not this one') : error),
+      translateError: (error) => (error instanceof Refused ? new Refusal('forbidden', 'refused', 'not this one') : error),
     },
   ],
   routes: (a) => {
@@ -67,7 +67,7 @@ describe('hot routes', () => {
     expect(await refused.json()).toEqual({ error: { code: 'refused', message: 'not this one' } });
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
     const teapot = await fetch(`${base}/hot/teapot`, { method: 'POST' });
-    expect([teapot.status, teapot.headers.get('retry-after')]).toEqual([418, '7']);
+    expect([teapot.status, teapot.headers.get('retry-after')]).toEqual([429, '7']);
     const broken = await fetch(`${base}/hot/broken`, { method: 'POST' });
     expect(broken.status).toBe(500);
     expect(((await broken.json()) as { error: { code: string } }).error.code).toBe('internal');

@@ -25,7 +25,7 @@ export interface HotRoute {
   /** An Express path, e.g. `/webhooks/:envName`; also the route label of the metrics. */
   path: string;
   handle: (req: IncomingMessage, params: Record<string, string>) => Promise<HotAnswer>;
-  /** Turns the route's own errors into HttpErrors (others go on: 4xx from the body reader, 500). */
+  /** Turns the route's own errors into Refusals (others go on: 4xx from the body reader, 500). */
   translateError?: (error: unknown, params: Record<string, string>) => unknown;
   /**
    * Level of the access log line of a 2xx answer (others: as every route). `debug` where

@@ -2,7 +2,8 @@ import type { ErrorRequestHandler, Express, Request, RequestHandler } from 'expr
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from '@crm/logging';
-import { errorBody, HttpError } from './errors';
+import { Refusal } from '@crm/contracts';
+import { errorBody } from './errors';
 import { shippedFile } from './shipped-files';
 
 /** A parsed OpenAPI 3.1 document. */
@@ -69,7 +70,7 @@ export function docsAssetRoutes(app: Express): void {
   for (const [name, { file, type }] of Object.entries(RENDERER_FILES)) assets.set(name, { text: shippedFile(file), type });
   app.get('/docs/assets/:name', (req, res) => {
     const asset = assets.get(String(req.params.name));
-    if (!asset) throw new HttpError(404, 'not_found', `no docs asset ${String(req.params.name).slice(0, 64)}`);
+    if (!asset) throw new Refusal('not_found', 'not_found', `no docs asset ${String(req.params.name).slice(0, 64)}`);
     res.set('cache-control', 'public, max-age=3600').type(asset.type).send(asset.text);
   });
 }
@@ -228,15 +229,15 @@ export function openApiErrors(logger: Logger, options: Pick<OpenApiOptions, 'inv
       return;
     }
     if (error.headers?.Allow) res.set('allow', error.headers.Allow);
-    if (error.status === 404) return void res.status(404).json(errorBody('not_found', `no route for ${req.method} ${req.path}`));
-    if (error.status === 405) return void res.status(405).json(errorBody('method_not_allowed', `${req.method} is not allowed on ${req.path}`));
+    if (error.status === 404) return next(new Refusal('not_found', 'not_found', `no route for ${req.method} ${req.path}`));
+    if (error.status === 405) return next(new Refusal('method_not_allowed', 'method_not_allowed', `${req.method} is not allowed on ${req.path}`));
     if (error.status === 415) {
       const sent = (res.locals.sentMediaType as string | undefined) ?? req.headers['content-type'];
       const body = sent ? `a body of ${sent}` : 'a body without a content-type';
-      return void res.status(415).json(errorBody('unsupported_media_type', `${body} is not what ${req.method} ${req.path} takes; see /openapi.json (JSON is sent as application/json)`));
+      return next(new Refusal('unsupported_media_type', 'unsupported_media_type', `${body} is not what ${req.method} ${req.path} takes; see /openapi.json (JSON is sent as application/json)`));
     }
     if (error.status !== 400 || problems.length === 0) return void res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', error.message));
     const code = options.invalidRequestCode?.(problems[0]!.in, req) ?? 'invalid_request';
-    res.status(400).json({ error: { ...errorBody(code, describe(problems)).error, fields: problems } });
+    next(new Refusal('invalid', code, describe(problems), { fields: problems }));
   };
 }

@@ -2,3 +2,4 @@ export { amqpUrl, databaseServerUrl, freshVirtualHost, type TestVirtualHost } fr
 export { freePort, startPrivateBroker, type PrivateBroker } from './private-broker';
 export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, testPool, testClient, type TestDatabase } from './helpers';
 export { browserSession } from './browser';
+export { provideSimulators, simulators, type RunningSimulator, type SimulatorStarters } from './simulators';

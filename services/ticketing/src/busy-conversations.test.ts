@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Queues } from '@crm/contracts';
 import { listDeadLetters } from '@crm/messaging';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
-import { capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost, testClient } from '@crm/testing';
+import { capturingLogger, freshDatabase, freshVirtualHost, queueDepth, waitFor, type TestDatabase, type TestVirtualHost, testClient } from '@crm/testing';
 import { startTicketing, type RunningTicketing } from './service';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
 import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
@@ -72,7 +72,8 @@ it(`records a ${DMS}-DM delivery in one conversation while another account's DM 
     const event = dmEvent({ id: `8301${String(i).padStart(6, '0')}`, from: SENDER, to: BIG_ACCOUNT, text: `and one more (${i})`, at: T0 + (DMS + i) * 1000 });
     sameSender.push(await publisher.delivery(dmDelivery(BIG_ACCOUNT, [event], users)));
   }
-  await new Promise((resolve) => setTimeout(resolve, 200)); // they reach the consumer first
+  // They reach the consumer first: none waits in the queue any more.
+  await waitFor(async () => (await queueDepth(Queues.ticketingActivity, vhost.url)) === 0, { what: 'the same sender\'s deliveries taken by the consumer', intervalMs: 10 });
 
   const sentAt = Date.now();
   const other = await publisher.delivery(directMessageReceived({ account: OTHER_ACCOUNT, customer: { id: '9730000002', screenName: 'ana', name: 'Ana' }, text: 'where is my parcel?' }));

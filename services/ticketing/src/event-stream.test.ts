@@ -248,7 +248,8 @@ describe('limits', () => {
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.pause();
     socket.write(`GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The stream is open once its answer's head arrives (a paused socket still buffers what comes).
+    await waitFor(() => socket.readableLength > 0, { what: 'the stream being open' });
 
     // Committed changes of the account as the database announces them: about 20 MB, more than any socket buffers hold.
     const padding = 'x'.repeat(6_000);

@@ -85,10 +85,10 @@ async function metric(name: string): Promise<number> {
   return values.reduce((sum, value) => sum + value.value, 0);
 }
 
-/** Publishes what the check put in the outbox, and lets the listener hear it. */
-async function published(): Promise<void> {
+/** Publishes what the check put in the outbox and waits until the listener heard `routingKey` of the account on both exchanges. */
+async function published(routingKey: string, accountId: string): Promise<void> {
   await stack.service.relay.kick();
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await waitFor(() => [Exchanges.accountEvents, Exchanges.crmEvents].every((exchange) => heardOf(exchange, routingKey, accountId).length > 0), { what: `${routingKey} of ${accountId}` });
 }
 
 describe('decideSilence (pure)', () => {
@@ -141,7 +141,7 @@ describe('the silence alarm', () => {
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [], delivering: [] });
     now = new Date(now.getTime() + 120 * MINUTE); // later still: the same silence, and still no alarm for the others
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [], delivering: [] });
-    await published();
+    await published('account.silent', usual);
 
     const [event] = heardOf(Exchanges.accountEvents, 'account.silent', usual);
     expect(heardOf(Exchanges.accountEvents, 'account.silent', usual)).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('the silence alarm', () => {
 
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [], delivering: [usual] });
     expect(await stack.service.silences.check()).toEqual({ skipped: false, silent: [], delivering: [] });
-    await published();
+    await published('account.delivering', usual);
 
     const delivering = heardOf(Exchanges.accountEvents, 'account.delivering', usual);
     expect(delivering).toHaveLength(1);
@@ -197,7 +197,7 @@ describe('the silence alarm', () => {
       const raised = await metric('account_silences_raised_total');
       const outcomes = await Promise.all([stack.service.silences.check(), second.silences.check()]);
       expect(outcomes.flatMap((outcome) => outcome.silent)).toEqual([account]);
-      await Promise.all([published(), second.relay.kick()]);
+      await Promise.all([stack.service.relay.kick(), second.relay.kick()]);
       await waitFor(() => heardOf(Exchanges.crmEvents, 'account.silent', account).length === 1, { what: 'the CRM event' });
       expect(heardOf(Exchanges.accountEvents, 'account.silent', account)).toHaveLength(1);
       expect(await metric('account_silences_raised_total')).toBe(raised + 1);

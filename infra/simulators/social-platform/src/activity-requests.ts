@@ -45,13 +45,8 @@ function required<T>(value: T | undefined, field: string, what: string): T {
   return value;
 }
 
-/**
- * Turns a control request into the delivery the platform would send. `account` is the
- * subscribed account, `user` the other party; `byAccount` says the account did it (its
- * reply, quote, repost, like, follow, typing), otherwise the user did it to the account.
- * Posts referred to default their author to the other side.
- */
-export function activityDelivery(body: Body): { kind: ActivityKind; delivery: Record<string, unknown> } {
+/** What every kind of activity request gives: its parties, its timing, and how to read its post fields. */
+function activityRequest(body: Body) {
   if (typeof body.kind !== 'string' || !(ACTIVITY_KINDS as readonly string[]).includes(body.kind)) throw invalid('kind', `must be one of ${ACTIVITY_KINDS.join(', ')}`);
   const kind = body.kind as ActivityKind;
   const account = userRef(body, 'account');
@@ -62,38 +57,56 @@ export function activityDelivery(body: Body): { kind: ActivityKind; delivery: Re
   const timing = { ...(eventId ? { eventId } : {}), ...(createdAt !== undefined ? { createdAt } : {}) };
   const lang = optionalText(body, 'lang', 10);
   const media = optionalMedia(body, 'media');
-  const postText = () => required(optionalText(body, 'text', MAX_POST_LENGTH), 'text', 'the text of the post');
-  /** The post this activity refers to; its author is the other side unless given. */
-  const target = (field: string, defaultAuthor: () => UserInput): PostTarget => {
-    const ref = required(optionalPostRef(body, field), field, '{id, author?, text?} of the post');
-    return { id: ref.id, author: ref.author ?? defaultAuthor(), ...(ref.text ? { text: ref.text } : {}) };
+  return {
+    kind,
+    account,
+    timing,
+    media,
+    other,
+    common: { account, ...timing, ...(lang ? { lang } : {}), ...(media ? { media: [media] } : {}) },
+    actor: () => (byAccount ? account : other()),
+    counterpart: () => (byAccount ? other() : account),
+    postText: () => required(optionalText(body, 'text', MAX_POST_LENGTH), 'text', 'the text of the post'),
+    /** The post this activity refers to; its author is the other side unless given. */
+    target: (field: string, defaultAuthor: () => UserInput): PostTarget => {
+      const ref = required(optionalPostRef(body, field), field, '{id, author?, text?} of the post');
+      return { id: ref.id, author: ref.author ?? defaultAuthor(), ...(ref.text ? { text: ref.text } : {}) };
+    },
   };
-  const actor = () => (byAccount ? account : other());
-  const counterpart = () => (byAccount ? other() : account);
-  const common = { account, ...timing, ...(lang ? { lang } : {}), ...(media ? { media: [media] } : {}) };
+}
 
+/** A post of the other party naming the account (its handle added to the text when missing). */
+function mentionDelivery(body: Body, request: ReturnType<typeof activityRequest>): Record<string, unknown> {
+  const user = request.other();
+  const handle = `@${resolveUser(request.account).screenName}`;
+  const text = request.postText();
+  const userHasBlocked = body.userHasBlocked;
+  if (userHasBlocked !== undefined && typeof userHasBlocked !== 'boolean' && userHasBlocked !== 'true' && userHasBlocked !== 'false') {
+    throw invalid('userHasBlocked', 'must be true, false, "true" or "false"');
+  }
+  return postCreated({
+    ...request.common,
+    author: user,
+    text: text.includes(handle) ? text : `${handle} ${text}`,
+    mentions: [request.account],
+    ...(userHasBlocked !== undefined ? { userHasBlocked } : {}),
+  });
+}
+
+/**
+ * Turns a control request into the delivery the platform would send. `account` is the
+ * subscribed account, `user` the other party; `byAccount` says the account did it (its
+ * reply, quote, repost, like, follow, typing), otherwise the user did it to the account.
+ * Posts referred to default their author to the other side.
+ */
+export function activityDelivery(body: Body): { kind: ActivityKind; delivery: Record<string, unknown> } {
+  const request = activityRequest(body);
+  const { kind, account, timing, media, common, other, actor, counterpart, postText, target } = request;
   switch (kind) {
     case 'post':
       return { kind: 'post', delivery: postCreated({ ...common, author: account, text: postText() }) };
-    case 'mention': {
-      const user = other();
-      const handle = `@${resolveUser(account).screenName}`;
-      const text = postText();
-      const userHasBlocked = body.userHasBlocked;
-      if (userHasBlocked !== undefined && typeof userHasBlocked !== 'boolean' && userHasBlocked !== 'true' && userHasBlocked !== 'false') {
-        throw invalid('userHasBlocked', 'must be true, false, "true" or "false"');
-      }
-      return {
-        kind: 'mention',
-        delivery: postCreated({
-          ...common,
-          author: user,
-          text: text.includes(handle) ? text : `${handle} ${text}`,
-          mentions: [account],
-          ...(userHasBlocked !== undefined ? { userHasBlocked } : {}),
-        }),
-      };
-    }
+    case 'mention':
+      return { kind: 'mention', delivery: mentionDelivery(body, request) };
     case 'reply':
       return { kind: 'reply', delivery: postCreated({ ...common, author: actor(), text: postText(), inReplyTo: target('inReplyTo', counterpart) }) };
     case 'quote':

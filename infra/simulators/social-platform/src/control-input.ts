@@ -1,4 +1,4 @@
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { resolveUser, UserRefError, type UserInput } from './users';
 import type { Signing } from './delivery-log';
 
@@ -6,13 +6,13 @@ import type { Signing } from './delivery-log';
 
 export type Body = Record<string, unknown>;
 
-export function invalid(field: string, problem: string): HttpError {
-  return new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+export function invalid(field: string, problem: string): Refusal {
+  return new Refusal('invalid', 'invalid_request', `\`${field}\` ${problem}`);
 }
 
 export function requireBody(value: unknown): Body {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, 'invalid_request', 'send a JSON object with content-type application/json');
+    throw new Refusal('invalid', 'invalid_request', 'send a JSON object with content-type application/json');
   }
   return value as Body;
 }
@@ -107,7 +107,7 @@ function within<T>(field: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof HttpError && error.message.startsWith('`')) throw new HttpError(400, 'invalid_request', `\`${field}.${error.message.slice(1)}`);
+    if (error instanceof Refusal && error.message.startsWith('`')) throw new Refusal('invalid', 'invalid_request', `\`${field}.${error.message.slice(1)}`);
     throw error;
   }
 }

@@ -20,31 +20,8 @@
  * - `oauth.revoke`: `{date_time, user_id, app_id}`, an empty filter.
  */
 import { createHash } from 'node:crypto';
+import { XAA_EVENT_TYPES, type XaaEventType } from '@crm/contracts';
 
-export const XAA_EVENT_TYPES = [
-  'post.create',
-  'post.mention.create',
-  'post.reply.create',
-  'post.quote.create',
-  'post.repost.create',
-  'post.delete',
-  'like.create',
-  'follow.follow',
-  'follow.unfollow',
-  'block.block',
-  'block.unblock',
-  'mute.mute',
-  'mute.unmute',
-  'dm.received',
-  'dm.sent',
-  'dm.read',
-  'dm.indicate_typing',
-  'chat.received',
-  'chat.sent',
-  'oauth.revoke',
-] as const;
-
-export type XaaEventType = (typeof XAA_EVENT_TYPES)[number];
 export type Direction = 'inbound' | 'outbound';
 
 /** Event types whose subscription may name a direction. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import type { SocialAction } from '@crm/contracts';
 import { principalOf, requireScope } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { refusalKindOf, Refusal } from '@crm/http';
 import { ACTIONS } from '../domain/actions';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
 import { allowedAccountIdParam } from './params';
@@ -131,29 +131,30 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,100}$/;
 export const httpCommandId = (principalId: string, accountId: string, key: string): string => `http:${principalId}:${accountId}:${key}`;
 
 /** The HTTP answer for a result that did not succeed: status by code, the platform's message kept. */
-export function failureToHttp(result: ActionResult): HttpError {
+export function failureToHttp(result: ActionResult): Refusal {
   const failure = result.error!;
-  if (result.outcome === 'unknown') return new HttpError(504, 'outcome_unknown', failure.message);
+  if (result.outcome === 'unknown') return new Refusal('upstream_timeout', 'outcome_unknown', failure.message);
   const platform = failure.platformCode !== null ? ` (platform code ${failure.platformCode})` : '';
   switch (failure.code) {
     case 'account_not_connected':
-      return new HttpError(404, failure.code, failure.message);
+      return new Refusal('not_found', failure.code, failure.message);
     case 'reconnect_needed':
     case 'needs_oauth1':
-      return new HttpError(409, failure.code, failure.message);
+      return new Refusal('conflict', failure.code, failure.message);
     case 'platform_rejected': {
+      // The platform's own kind of refusal is kept where it is one of the caller's (a 401 is the account's token: forbidden here).
       const status = failure.platformStatus;
-      const mapped = status === 400 || status === 403 || status === 404 || status === 409 ? status : status === 401 ? 403 : 422;
-      return new HttpError(mapped, failure.code, `${failure.message}${platform}`);
+      const kind = status === 400 || status === 403 || status === 404 || status === 409 ? refusalKindOf(status)! : status === 401 ? 'forbidden' : 'upstream_rejected';
+      return new Refusal(kind, failure.code, `${failure.message}${platform}`);
     }
     case 'invalid_input':
-      return new HttpError(400, failure.code, failure.message);
+      return new Refusal('invalid', failure.code, failure.message);
     case 'usage_capped':
-      return new HttpError(429, failure.code, failure.message);
+      return new Refusal('rate_limited', failure.code, failure.message);
     case 'credits_depleted':
-      return new HttpError(503, failure.code, failure.message);
+      return new Refusal('unavailable', failure.code, failure.message);
     default:
-      return new HttpError(503, failure.code, `${failure.message}${platform}`);
+      return new Refusal('unavailable', failure.code, `${failure.message}${platform}`);
   }
 }
 
@@ -171,7 +172,7 @@ export function actionRoutes(router: Router, executor: ActionExecutor): void {
       let commandId: string | null = null;
       if (write) {
         const key = req.get('idempotency-key');
-        if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new HttpError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1-100 letters, digits or ._:-');
+        if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new Refusal('invalid', 'invalid_idempotency_key', 'Idempotency-Key must be 1-100 letters, digits or ._:-');
         commandId = httpCommandId(principalOf(req).id, accountId, key ?? randomUUID());
       }
       const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input: actionInput(route, req) }, { final: false });

@@ -1,7 +1,7 @@
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { Router, type Express, type Request, type RequestHandler } from 'express';
 import { principalOf, requireScope } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import type { AccountSummary } from '../adapters/accounts';
@@ -83,7 +83,7 @@ function browserRoutes(router: Router, deps: AuthRoutesDeps): void {
 }
 
 function accountRoutes(router: Router, deps: AuthRoutesDeps): void {
-  const notConnected = (accountId: string) => new HttpError(404, 'account_not_connected', `account ${accountId} is not connected in auth`);
+  const notConnected = (accountId: string) => new Refusal('not_found', 'account_not_connected', `account ${accountId} is not connected in auth`);
 
   router.post('/v1/connections', requireScope('accounts:manage'), async (req, res) => {
     // The document allows only oauth1 and oauth2 (400 otherwise).
@@ -126,7 +126,7 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
   const owner = (req: Parameters<typeof bodyOf>[0]) => optionalString(bodyOf(req), 'ownerAccountId', ACCOUNT_ID);
   const webhookId = (value: unknown) => {
     const id = String(value);
-    if (!/^[0-9]{1,20}$/.test(id)) throw new HttpError(400, 'invalid_webhook_id', '`webhookId` must be the platform webhook id (digits)');
+    if (!/^[0-9]{1,20}$/.test(id)) throw new Refusal('invalid', 'invalid_webhook_id', '`webhookId` must be the platform webhook id (digits)');
     return id;
   };
 
@@ -158,7 +158,7 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
     res.json({ subscribed: await webhooks.isSubscribed(allowedAccountIdParam(req)) });
   });
   router.delete('/v1/accounts/:accountId/subscription', manage, async (req, res) => {
-    if (!(await webhooks.unsubscribe(allowedAccountIdParam(req)))) throw new HttpError(404, 'not_subscribed', `account ${String(req.params.accountId)} is not subscribed`);
+    if (!(await webhooks.unsubscribe(allowedAccountIdParam(req)))) throw new Refusal('not_found', 'not_subscribed', `account ${String(req.params.accountId)} is not subscribed`);
     res.status(204).end();
   });
   router.get('/v1/subscriptions', admin, async (_req, res) => {
@@ -171,7 +171,7 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
 
 /** A launch session (limited to tickets) reaches nothing of auth but its own sign-out: 403, as every service but ticketing answers it. */
 const outsideTicketScope: RequestHandler = (req, _res, next) => {
-  if (principalOf(req).ticketIds !== null) throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
+  if (principalOf(req).ticketIds !== null) throw new Refusal('forbidden', 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
   next();
 };
 

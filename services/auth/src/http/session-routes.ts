@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { principalOf, requireScope } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { LaunchAgent, SessionService } from '../operations/sessions';
 import { bodyOf } from './params';
 
@@ -12,7 +12,7 @@ type IssueBody =
 
 /** A session holds no right to make sessions, whatever its scopes: only the console's own credential issues them. */
 const notASession: RequestHandler = (req, _res, next) => {
-  if (principalOf(req).sessionId !== undefined) throw new HttpError(403, 'missing_scope', "a session may not issue sessions: issue them with the console's own credential");
+  if (principalOf(req).sessionId !== undefined) throw new Refusal('forbidden', 'missing_scope', "a session may not issue sessions: issue them with the console's own credential");
   next();
 };
 
@@ -37,9 +37,9 @@ export function sessionRoutes(router: Router, sessions: SessionService): void {
 
   router.delete('/v1/sessions/current', async (req, res) => {
     const { sessionId } = principalOf(req);
-    if (sessionId === undefined) throw new HttpError(400, 'not_a_session', 'this token is not a session: a credential is revoked with `cli credentials revoke`');
+    if (sessionId === undefined) throw new Refusal('invalid', 'not_a_session', 'this token is not a session: a credential is revoked with `cli credentials revoke`');
     // Ended since this process last checked the token (its cache had not heard yet): as invalid as any other ended session.
-    if (!(await sessions.end(sessionId))) throw new HttpError(401, 'unauthorized', 'the API token is not valid', { 'www-authenticate': 'Bearer' });
+    if (!(await sessions.end(sessionId))) throw new Refusal('unauthorized', 'unauthorized', 'the API token is not valid', { headers: { 'www-authenticate': 'Bearer' } });
     res.status(204).end();
   });
 }

@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { closeServer, listen, portOf } from '@crm/http';
 import amqplib from 'amqplib';
 import axios, { type AxiosInstance } from 'axios';
 import express from 'express';
 import { Exchanges, validateEnvelope, type Envelope } from '@crm/contracts';
-import { closeServer, listen, portOf } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
-import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { browserSession, capturingLogger, freshDatabase, freshVirtualHost, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { browserSession, capturingLogger, freshDatabase, freshVirtualHost, simulators, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { crcResponse, isPlausibleCrcToken } from '@crm/webhook-signature';
 import { readConfig, type AuthConfig } from '../config';
 import { startAuth, type RunningService } from '../service';
@@ -135,7 +132,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     stops.push(webhook.close);
   }
 
-  const simulatorConfig = loadSimulatorConfig({
+  const simulator = await simulators().socialPlatform({
     // Test files register the Account Activity and X Activity webhooks side by side and subscribe
     // many accounts: above pay-per-use's 1 webhook and 3 subscriptions (the simulator's defaults).
     WEBHOOK_LIMIT: '2',
@@ -148,9 +145,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     SOCIAL_ENV_NAME: envName,
     WEBHOOK_URL: webhookUrl,
     ...options.simulatorEnv,
-  });
-  const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
-  const simulatorUrl = `http://127.0.0.1:${portOf(simulator)}`;
+  }, logger);
+  const simulatorUrl = simulator.url;
 
   const config = readConfig({
     NODE_ENV: 'production',
@@ -291,7 +287,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     waitForPublished,
     stop: async () => {
       await auth.stop();
-      await closeServer(simulator);
+      await simulator.close();
       for (const stop of stops) await stop();
       await connection.close();
       await Promise.all([db.drop(), vhost.drop()]);

@@ -1,5 +1,5 @@
 import { currentCorrelationId } from '@crm/logging';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 
 /** An answer of ticketing, auth or tracking, whatever its status. */
 export interface UpstreamAnswer {
@@ -41,7 +41,7 @@ export class Upstream {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new HttpError(timedOut ? 504 : 502, timedOut ? 'upstream_timeout' : 'upstream_unavailable', `${this.options.name} ${timedOut ? 'did not answer in time' : 'cannot be reached'}; try again shortly`);
+      throw new Refusal(timedOut ? 'upstream_timeout' : 'upstream_failed', timedOut ? 'upstream_timeout' : 'upstream_unavailable', `${this.options.name} ${timedOut ? 'did not answer in time' : 'cannot be reached'}; try again shortly`);
     }
     const text = await response.text();
     let parsed: unknown = null;

@@ -1,5 +1,5 @@
 import type { Express, Request, Response } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { mergeAccounts } from '../domain/accounts';
 import { sessionEnded, type SessionSettings } from './session';
@@ -27,7 +27,7 @@ const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A path parameter checked before it goes into another service's URL. */
 function param(req: Request, name: string): string {
   const value = req.params[name];
-  if (typeof value !== 'string' || !ID.test(value)) throw new HttpError(400, 'invalid_parameter', `\`${name}\` must be 1-128 of A-Z a-z 0-9 . _ : -`);
+  if (typeof value !== 'string' || !ID.test(value)) throw new Refusal('invalid', 'invalid_parameter', `\`${name}\` must be 1-128 of A-Z a-z 0-9 . _ : -`);
   return encodeURIComponent(value);
 }
 
@@ -43,7 +43,7 @@ function relay(res: Response, answer: UpstreamAnswer): void {
 }
 
 function bodyOf(req: Request): unknown {
-  if (!req.is('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send a JSON body (content-type: application/json)');
+  if (!req.is('application/json')) throw new Refusal('unsupported_media_type', 'unsupported_media_type', 'send a JSON body (content-type: application/json)');
   return req.body;
 }
 
@@ -65,7 +65,7 @@ const PROTOCOLS = ['oauth1', 'oauth2'];
 function protocolQuery(req: Request): string {
   const protocol = req.query.protocol;
   if (protocol === undefined) return '';
-  if (typeof protocol !== 'string' || !PROTOCOLS.includes(protocol)) throw new HttpError(400, 'invalid_parameter', '`protocol` must be oauth1 or oauth2');
+  if (typeof protocol !== 'string' || !PROTOCOLS.includes(protocol)) throw new Refusal('invalid', 'invalid_parameter', '`protocol` must be oauth1 or oauth2');
   return `?protocol=${protocol}`;
 }
 
@@ -148,7 +148,7 @@ export function ticketRoutes(app: Express, { ticketing, auth }: Upstreams, setti
     const ticket = await call(req, res, 'GET', ticketPath(req));
     if (ticket.status !== 200) return relay(res, ticket);
     const { accountId, contact } = ticket.body as { accountId: string; contact: { screenName?: string | null } | null };
-    if (!contact?.screenName) throw new HttpError(404, 'no_customer_profile', 'this ticket names no customer on the platform');
+    if (!contact?.screenName) throw new Refusal('not_found', 'no_customer_profile', 'this ticket names no customer on the platform');
     const key = `${accountId}:${contact.screenName.toLowerCase()}`;
     const cached = profiles.get(key);
     if (cached) return relay(res, cached);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Express } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Upstream } from '../adapters/upstream';
 import { sessionEnded, tooManyRequests, type SessionSettings } from './session';
@@ -36,16 +36,16 @@ export function eventRoutes(app: Express, ticketing: Upstream, settings: Session
     try {
       upstream = await ticketing.stream(session.token, '/v1/events', abort.signal);
     } catch {
-      throw new HttpError(502, 'upstream_unavailable', 'ticketing cannot be reached for live events');
+      throw new Refusal('upstream_failed', 'upstream_unavailable', 'ticketing cannot be reached for live events');
     }
     if (upstream.status === 401) throw sessionEnded(res, settings, Boolean(session.ticketId));
     if (upstream.status === 429) throw tooManyRequests({ status: 429, body: await upstream.json().catch(() => null), headers: upstream.headers }, 'rate_limited');
-    if (upstream.status === 404) throw new HttpError(501, 'events_unavailable', 'ticketing has no event stream; poll instead');
+    if (upstream.status === 404) throw new Refusal('not_implemented', 'events_unavailable', 'ticketing has no event stream; poll instead');
     if (upstream.status >= 400 && upstream.status < 500) {
       res.status(upstream.status).json((await upstream.json().catch(() => null)) ?? { error: { code: 'events_refused', message: `ticketing refused the event stream (${upstream.status})` } });
       return;
     }
-    if (!upstream.ok || !upstream.body) throw new HttpError(502, 'upstream_unavailable', `ticketing's event stream answered ${upstream.status}`);
+    if (!upstream.ok || !upstream.body) throw new Refusal('upstream_failed', 'upstream_unavailable', `ticketing's event stream answered ${upstream.status}`);
     res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();
     const only = session.ticketId;

@@ -1,5 +1,5 @@
 import type { Express, Response } from 'express';
-import { HttpError, requireBearerToken } from '@crm/http';
+import { Refusal, REFUSAL_STATUS, requireBearerToken } from '@crm/http';
 import { sign, verify } from '../domain/signed';
 import type { Upstream } from '../adapters/upstream';
 import { issueSession, setSessionCookie, type SessionSealer } from './session';
@@ -36,7 +36,7 @@ function launchAgent(value: unknown): LaunchAgent | undefined {
   const named = typeof agent.externalId === 'string' || typeof agent.email === 'string';
   const email = agent.email === undefined || (typeof agent.email === 'string' && /^[^@\s]+@[^@\s]+$/.test(agent.email.trim()) && agent.email.length <= 320);
   if (!named || !text(agent.externalId, 200) || !email || !text(agent.displayName, 200)) {
-    throw new HttpError(400, 'invalid_launch', '`agent` names who opens the link: `externalId` (your id of the person, up to 200 characters) and/or `email`, and optionally `displayName`');
+    throw new Refusal('invalid', 'invalid_launch', '`agent` names who opens the link: `externalId` (your id of the person, up to 200 characters) and/or `email`, and optionally `displayName`');
   }
   return { externalId: agent.externalId as string | undefined, email: agent.email as string | undefined, displayName: agent.displayName as string | undefined };
 }
@@ -60,7 +60,7 @@ export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream
 
   app.post('/v1/launch-links', requireBearerToken(launch.crmTokens), (req, res) => {
     const { ticketId, agent: named } = (req.body ?? {}) as { ticketId?: unknown; agent?: unknown };
-    if (typeof ticketId !== 'string' || !TICKET_ID.test(ticketId)) throw new HttpError(400, 'invalid_launch', '`ticketId` must be a ticket id (1-128 of A-Z a-z 0-9 . _ : -)');
+    if (typeof ticketId !== 'string' || !TICKET_ID.test(ticketId)) throw new Refusal('invalid', 'invalid_launch', '`ticketId` must be a ticket id (1-128 of A-Z a-z 0-9 . _ : -)');
     const agent = launchAgent(named);
     const exp = Math.floor(Date.now() / 1000) + launch.ttlSeconds;
     const token = sign(session.secret, 'launch', { exp, ticketId, ...(agent ? { agent } : {}) });
@@ -81,9 +81,9 @@ export function launchRoutes(app: Express, sealer: SessionSealer, auth: Upstream
       // auth opens one session per link (its id), whichever console replica is asked.
       issued = await issueSession(auth, session, { launch: { ticketId: claims.ticketId, linkId: claims.jti, ...(agent ? { agent } : {}) }, ttlSeconds: launch.sessionTtlSeconds });
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      if (!(error instanceof Refusal)) throw error;
       if (error.code === 'invalid_launch') launchProblemPage(res, 401, 'This link was used already', 'Each link opens the ticket once. Open the ticket again from the CRM to get a new one.');
-      else launchProblemPage(res, error.status, 'The ticket could not be opened just now', 'The console could not start a session for it. Wait a moment, then open the ticket again from the CRM.');
+      else launchProblemPage(res, REFUSAL_STATUS[error.kind], 'The ticket could not be opened just now', 'The console could not start a session for it. Wait a moment, then open the ticket again from the CRM.');
       return;
     }
     setSessionCookie(res, sealer, issued, claims.ticketId);

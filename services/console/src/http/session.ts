@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { csrfTokenOf, sameCsrf, sign, verify, type Claims } from '../domain/signed';
@@ -105,16 +105,16 @@ export function clearSessionCookie(res: Response, settings: SessionSettings, lau
 }
 
 /** The answer when a service no longer accepts the session (signed out, revoked or expired): the cookie goes too. */
-export function sessionEnded(res: Response, settings: SessionSettings, launch = false): HttpError {
+export function sessionEnded(res: Response, settings: SessionSettings, launch = false): Refusal {
   clearSessionCookie(res, settings, launch);
-  return new HttpError(401, 'session_ended', 'your session has ended; sign in again');
+  return new Refusal('unauthorized', 'session_ended', 'your session has ended; sign in again');
 }
 
 /** A 429 of a service, relayed with its Retry-After. */
-export function tooManyRequests(answer: UpstreamAnswer, fallbackCode: string): HttpError {
+export function tooManyRequests(answer: UpstreamAnswer, fallbackCode: string): Refusal {
   const retryAfter = answer.headers.get('retry-after') ?? '60';
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
-  return new HttpError(429, error?.code ?? fallbackCode, `too many attempts; try again in ${retryAfter} s`, { 'retry-after': retryAfter });
+  return new Refusal('rate_limited', error?.code ?? fallbackCode, `too many attempts; try again in ${retryAfter} s`, { headers: { 'retry-after': retryAfter } });
 }
 
 /** Asks auth for a session with the console's own credential: a sign-in's (subjectToken) or a launch link's. */
@@ -123,12 +123,12 @@ export async function issueSession(auth: Upstream, settings: SessionSettings, bo
   if (answer.status === 201) return answer.body as IssuedSession;
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
   if (answer.status === 429) throw tooManyRequests(answer, 'too_many_failures');
-  if (answer.status === 401 && 'subjectToken' in body) throw new HttpError(401, 'invalid_credential', 'this credential is not accepted (unknown, revoked or mistyped); check it and try again');
+  if (answer.status === 401 && 'subjectToken' in body) throw new Refusal('unauthorized', 'invalid_credential', 'this credential is not accepted (unknown, revoked or mistyped); check it and try again');
   // One answer whichever of the two was wrong: the page never tells whether the email exists.
-  if (answer.status === 401 && 'email' in body) throw new HttpError(401, 'invalid_credential', 'the email or password is not right; check both and try again');
-  if (answer.status === 409 && error?.code === 'launch_link_used') throw new HttpError(401, 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
-  if (answer.status === 400) throw new HttpError(400, error?.code ?? 'invalid_request', error?.message ?? 'auth refused the request');
-  throw new HttpError(502, 'upstream_unavailable', `auth could not open a session (it answered ${answer.status}); try again shortly`);
+  if (answer.status === 401 && 'email' in body) throw new Refusal('unauthorized', 'invalid_credential', 'the email or password is not right; check both and try again');
+  if (answer.status === 409 && error?.code === 'launch_link_used') throw new Refusal('unauthorized', 'invalid_launch', 'this launch link was used already; open the ticket again from the CRM');
+  if (answer.status === 400) throw new Refusal('invalid', error?.code ?? 'invalid_request', error?.message ?? 'auth refused the request');
+  throw new Refusal('upstream_failed', 'upstream_unavailable', `auth could not open a session (it answered ${answer.status}); try again shortly`);
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -137,9 +137,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function requireSession(sealer: SessionSealer): RequestHandler {
   return (req, _res, next) => {
     const session = sealer.open(req);
-    if (!session) throw new HttpError(401, 'not_signed_in', 'sign in first (your session is missing or has expired)');
+    if (!session) throw new Refusal('unauthorized', 'not_signed_in', 'sign in first (your session is missing or has expired)');
     if (WRITE_METHODS.has(req.method) && !sameCsrf(sealer.settings.secret, session.jti, req.get('x-csrf-token'))) {
-      throw new HttpError(403, 'csrf_failed', "the request lacks this session's CSRF token; reload the page");
+      throw new Refusal('forbidden', 'csrf_failed', "the request lacks this session's CSRF token; reload the page");
     }
     req.session = session;
     next();
@@ -158,12 +158,12 @@ function signInBody(body: unknown): { email: string; password: string } | { subj
   if (typeof given.email === 'string' || typeof given.password === 'string') {
     const email = typeof given.email === 'string' ? given.email.trim() : '';
     const password = typeof given.password === 'string' ? given.password : '';
-    if (!email) throw new HttpError(400, 'invalid_sign_in', 'enter your email address');
-    if (!password) throw new HttpError(400, 'invalid_sign_in', 'enter your password');
+    if (!email) throw new Refusal('invalid', 'invalid_sign_in', 'enter your email address');
+    if (!password) throw new Refusal('invalid', 'invalid_sign_in', 'enter your password');
     return { email, password };
   }
   const token = typeof given.token === 'string' ? given.token.trim() : '';
-  if (!CREDENTIAL_TEXT.test(token)) throw new HttpError(400, 'invalid_token', 'the credential holds characters no credential has (or is empty or over 512 characters); paste it again');
+  if (!CREDENTIAL_TEXT.test(token)) throw new Refusal('invalid', 'invalid_token', 'the credential holds characters no credential has (or is empty or over 512 characters); paste it again');
   return { subjectToken: token };
 }
 
@@ -173,7 +173,7 @@ export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticke
 
   app.post('/api/session', async (req, res) => {
     // JSON only: a cross-site form cannot send it without a CORS preflight, which is refused.
-    if (!req.is('application/json')) throw new HttpError(415, 'unsupported_media_type', 'send the sign-in as JSON: {"email": "...", "password": "..."} or {"token": "..."}');
+    if (!req.is('application/json')) throw new Refusal('unsupported_media_type', 'unsupported_media_type', 'send the sign-in as JSON: {"email": "...", "password": "..."} or {"token": "..."}');
     const issued = await issueSession(auth, settings, { ...signInBody(req.body), clientAddress: req.ip ?? '', ttlSeconds: settings.ttlSeconds });
     setSessionCookie(res, sealer, issued);
     res.status(201).json({ signedIn: true });
@@ -181,7 +181,7 @@ export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticke
 
   app.get('/api/session', async (req, res) => {
     const session = sealer.open(req);
-    if (!session) throw new HttpError(401, 'not_signed_in', 'sign in first');
+    if (!session) throw new Refusal('unauthorized', 'not_signed_in', 'sign in first');
     // ticketing's view of the session: it still verifies, and its account limits as they are now.
     const me = await ticketing.call(session.token, 'GET', '/v1/me');
     if (me.status === 401) throw sessionEnded(res, settings, Boolean(session.ticketId));
@@ -203,7 +203,7 @@ export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticke
     const session = req.session!;
     const answer = await auth.call(session.token, 'DELETE', '/v1/sessions/current');
     // 401: the session had ended already; either way the cookie goes.
-    if (answer.status !== 204 && answer.status !== 401) throw new HttpError(502, 'upstream_unavailable', `auth could not end the session (it answered ${answer.status}); try again`);
+    if (answer.status !== 204 && answer.status !== 401) throw new Refusal('upstream_failed', 'upstream_unavailable', `auth could not end the session (it answered ${answer.status}); try again`);
     clearSessionCookie(res, settings, Boolean(session.ticketId));
     res.status(204).end();
   });
@@ -219,6 +219,6 @@ export const launchScope: RequestHandler = (req, _res, next) => {
   const path = req.baseUrl + req.path;
   const own = `/api/tickets/${encodeURIComponent(ticketId)}`;
   const allowed = path === '/api/events' || path === own || (path.startsWith(`${own}/`) && path !== `${own}/merge`);
-  if (!allowed) throw new HttpError(403, 'outside_launch_scope', 'this session was opened for one ticket only');
+  if (!allowed) throw new Refusal('forbidden', 'outside_launch_scope', 'this session was opened for one ticket only');
   next();
 };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
+import { Refusal } from '@crm/http';
 
 /** The routes a CRM may frame: the embedded ticket and the launch link that leads to it. */
 export function isEmbedRoute(path: string): boolean {
@@ -47,10 +48,7 @@ export function webRoutes(app: Express, webDir: string): void {
   const index = join(webDir, 'index.html');
   app.use(express.static(webDir, { index: false, maxAge: '1h' }));
   app.get(['/', '/accounts', '/accounts/*rest', '/inbox', '/tickets/*rest', '/embed/*rest', '/signin'], (_req, res) => {
-    if (!existsSync(index)) {
-      res.status(503).json({ error: { code: 'web_not_built', message: 'the web application is not built: run `pnpm --filter @crm/console build:web`' } });
-      return;
-    }
+    if (!existsSync(index)) throw new Refusal('unavailable', 'web_not_built', 'the web application is not built: run `pnpm --filter @crm/console build:web`');
     res.set('cache-control', 'no-store').sendFile(index);
   });
 }

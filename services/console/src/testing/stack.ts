@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
 import { runCredentialsCli } from '@crm/auth/src/cli-credentials';
 import { readConfig as readAuthConfig, type AuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
-import { closeServer, listen, portOf } from '@crm/http';
-import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
-import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
-import { freePort, freshDatabase, testLogger, type TestDatabase } from '@crm/testing';
+import { freePort, freshDatabase, simulators, testLogger, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
 import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { startStack as startTrackingStack, TOKEN as TRACKING_TEST_TOKEN, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -79,10 +75,10 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
   const ingest = await startWebhookIngest(readIngestConfig(common), { logger });
   stops.unshift(ingest.stop);
   const webhookUrl = `http://127.0.0.1:${ingest.port}/webhooks/${ENV_NAME}`;
-  const simulatorConfig = loadSimulatorConfig({ PORT: '0', SOCIAL_CONSUMER_KEY: 'console-key', SOCIAL_CONSUMER_SECRET: secret, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl, WEBHOOK_HTTP_ALLOWED: 'true' }); // webhook-ingest listens on plain http here
-  const simulator: Server = await listen(createSimulatorApp({ config: simulatorConfig, logger }), 0, '127.0.0.1');
-  stops.push(() => closeServer(simulator));
-  const socialUrl = `http://127.0.0.1:${portOf(simulator)}`;
+  // webhook-ingest listens on plain http here.
+  const simulator = await simulators().socialPlatform({ PORT: '0', SOCIAL_CONSUMER_KEY: 'console-key', SOCIAL_CONSUMER_SECRET: secret, SOCIAL_ENV_NAME: ENV_NAME, WEBHOOK_URL: webhookUrl, WEBHOOK_HTTP_ALLOWED: 'true' }, logger);
+  stops.push(simulator.close);
+  const socialUrl = simulator.url;
   const authConfig = readAuthConfig({
       ...common,
       DATABASE_URL: databases[0]!.url,

@@ -1,6 +1,6 @@
-import { ajv, describeErrors } from '@crm/contracts';
+import { ajv, describeErrors, TICKET_PRIORITIES, type TicketPriority } from '@crm/contracts';
 import { checkBusinessHours, type BusinessHours } from './business-hours';
-import { PRIORITIES, type Priority, type SlaMinutes, type SlaPolicy } from './sla';
+import type { SlaMinutes, SlaPolicy } from './sla';
 import { SOCIAL_EVENT_KINDS, type SocialEventKind } from './social-events';
 
 /**
@@ -66,7 +66,7 @@ export const DEFAULT_SEARCH_INTERVAL_SECONDS = 300;
 export interface SlaConfig extends SlaMinutes {
   businessHours?: BusinessHours | null;
   atRiskPercent?: number | null;
-  byPriority?: Partial<Record<Priority, Partial<SlaMinutes>>>;
+  byPriority?: Partial<Record<TicketPriority, Partial<SlaMinutes>>>;
 }
 
 export interface PartnerConfig {
@@ -132,7 +132,7 @@ const inputSchema = {
         byPriority: {
           type: 'object',
           additionalProperties: false,
-          properties: Object.fromEntries(PRIORITIES.map((priority) => [priority, { type: 'object', additionalProperties: false, properties: slaMinutes }])),
+          properties: Object.fromEntries(TICKET_PRIORITIES.map((priority) => [priority, { type: 'object', additionalProperties: false, properties: slaMinutes }])),
         },
       },
     },

@@ -1,5 +1,5 @@
 import type { BusinessHours } from './business-hours';
-import { evaluateSla, isAtRisk, type SlaFacts, type SlaPolicy, type StatusChange } from './sla';
+import { evaluateSla, isAtRisk, planSla, type SlaFacts, type SlaPolicy, type SlaTicketClocks, type StatusChange } from './sla';
 
 const t0 = new Date('2026-03-16T10:00:00Z');
 const after = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
@@ -63,5 +63,52 @@ describe('SLA clocks', () => {
     // Monday 10:00 open, pending 12:00-Tuesday 09:30: 2 h used, 2 h left from Tuesday 09:30.
     const sla = evaluateSla(facts(history(['open', 0], ['pending', 120], ['open', 23 * 60 + 30])), { ...policy, businessHours: utcOffice });
     expect(sla.resolution.dueAt).toEqual(new Date('2026-03-17T11:30:00Z'));
+  });
+});
+
+describe('the SLA plan of a ticket', () => {
+  const ticket = (more: Partial<SlaTicketClocks> = {}): SlaTicketClocks => ({ status: 'open', createdAt: t0, firstResponseAt: null, priority: null, history: history(['open', 0]), ...more });
+  const warned: SlaPolicy = { ...policy, atRiskPercent: 50 };
+
+  it('appends the opening to an empty history and the current status when it changed', () => {
+    expect(planSla(ticket({ history: [] }), policy, after(1)).appended).toEqual(history(['open', 0]));
+    expect(planSla(ticket({ status: 'pending' }), policy, after(5)).appended).toEqual(history(['pending', 5]));
+    expect(planSla(ticket(), policy, after(5)).appended).toEqual([]);
+  });
+
+  it('without a policy decides nothing but the history', () => {
+    expect(planSla(ticket({ history: [] }), null, after(1))).toEqual({ appended: history(['open', 0]), evaluation: null, due: [], scheduled: [], state: null });
+  });
+
+  it('schedules every timer not due yet, with its due time', () => {
+    const plan = planSla(ticket(), warned, after(10));
+    expect(plan.due).toEqual([]);
+    expect(plan.scheduled).toEqual([
+      { clock: 'first_response', stage: 'at_risk', dueAt: after(30) },
+      { clock: 'first_response', stage: 'breach', dueAt: after(60) },
+      { clock: 'resolution', stage: 'at_risk', dueAt: after(120) },
+      { clock: 'resolution', stage: 'breach', dueAt: after(240) },
+    ]);
+    expect(plan.state).toEqual({ firstResponseDueAt: after(60), resolutionDueAt: after(240), breached: false, atRisk: false });
+  });
+
+  it('fires a due at-risk timer and marks the ticket at risk', () => {
+    const plan = planSla(ticket(), warned, after(40));
+    expect(plan.due).toEqual([{ clock: 'first_response', stage: 'at_risk', dueAt: after(30), silent: false }]);
+    expect(plan.state).toMatchObject({ breached: false, atRisk: true });
+  });
+
+  it('keeps an at-risk timer silent when the breach is due as well: the breach says it all', () => {
+    const plan = planSla(ticket(), warned, after(70));
+    expect(plan.due).toEqual([
+      { clock: 'first_response', stage: 'at_risk', dueAt: after(30), silent: true },
+      { clock: 'first_response', stage: 'breach', dueAt: after(60), silent: false },
+    ]);
+    expect(plan.state).toMatchObject({ breached: true, atRisk: false });
+  });
+
+  it('schedules no due time for a paused clock', () => {
+    const plan = planSla(ticket({ status: 'pending', history: history(['open', 0], ['pending', 5]) }), policy, after(10));
+    expect(plan.scheduled).toContainEqual({ clock: 'resolution', stage: 'breach', dueAt: null });
   });
 });

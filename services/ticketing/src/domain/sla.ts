@@ -1,5 +1,5 @@
 import { addBusinessMillis, businessMillisBetween, type BusinessHours } from './business-hours';
-import type { TicketStatus } from './tickets';
+import type { TicketPriority, TicketStatus } from '@crm/contracts';
 
 /**
  * A ticket's SLA clocks, as a pure function of its status history, its first response and
@@ -12,9 +12,6 @@ import type { TicketStatus } from './tickets';
  * With business hours only business time counts. A clock's due time is when its budget of
  * minutes is used up; its at-risk time when `atRiskPercent` of that budget is.
  */
-
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
 
 export const SLA_CLOCKS = ['first_response', 'resolution'] as const;
 export type SlaClock = (typeof SLA_CLOCKS)[number];
@@ -32,7 +29,7 @@ export interface SlaPolicy extends SlaMinutes {
   businessHours: BusinessHours | null;
   /** Share of a clock's budget after which the ticket is at risk (1-99); null: no at-risk warning. */
   atRiskPercent: number | null;
-  byPriority: Partial<Record<Priority, Partial<SlaMinutes>>>;
+  byPriority: Partial<Record<TicketPriority, Partial<SlaMinutes>>>;
 }
 
 export interface StatusChange {
@@ -98,7 +95,7 @@ function exhaustion(segments: Segment[], budgetMs: number, hours: BusinessHours 
 
 /** The minutes of each clock for a priority: its own when the policy sets them, else the general ones. */
 export function minutesFor(policy: SlaPolicy, priority: string | null): SlaMinutes {
-  const own = priority ? policy.byPriority[priority as Priority] : undefined;
+  const own = priority ? policy.byPriority[priority as TicketPriority] : undefined;
   return {
     firstResponseMinutes: own?.firstResponseMinutes ?? policy.firstResponseMinutes,
     resolutionMinutes: own?.resolutionMinutes ?? policy.resolutionMinutes,
@@ -138,4 +135,74 @@ export function isAtRisk(evaluation: SlaEvaluation, now: Date): boolean {
   return [evaluation.firstResponse, evaluation.resolution].some(
     (state) => state.running && state.atRiskAt !== null && state.atRiskAt <= now && (state.dueAt === null || state.dueAt > now),
   );
+}
+
+/** What the clocks of one ticket are read from: its current status, opening, status history, first response and priority. */
+export interface SlaTicketClocks {
+  status: TicketStatus;
+  createdAt: Date;
+  firstResponseAt: Date | null;
+  priority: string | null;
+  /** The stored status history, in order. */
+  history: StatusChange[];
+}
+
+export interface SlaTimer {
+  clock: SlaClock;
+  stage: SlaStage;
+}
+
+/** What an evaluation of a ticket's SLA decides, before anything is written. */
+export interface SlaPlan {
+  /** Status changes the stored history lacks (the opening, the current status). */
+  appended: StatusChange[];
+  /** Null when the account has no SLA policy (no partner configuration). */
+  evaluation: SlaEvaluation | null;
+  /**
+   * Timers due now, in clock then stage order. A silent one is only marked fired: at risk and
+   * breached at once (the service was down, or minutes were shortened), the breach says it all.
+   */
+  due: (SlaTimer & { dueAt: Date; silent: boolean })[];
+  /** Timers not due yet, with their due time (null while a clock is paused or stopped). */
+  scheduled: (SlaTimer & { dueAt: Date | null })[];
+  /** The ticket's SLA fields; null without a policy. */
+  state: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null; breached: boolean; atRisk: boolean } | null;
+}
+
+/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed); and what it adds to the stored one. */
+function syncHistory(ticket: SlaTicketClocks, now: Date): { history: StatusChange[]; appended: StatusChange[] } {
+  const appended: StatusChange[] = [];
+  if (ticket.history.length === 0) appended.push({ status: 'open', at: ticket.createdAt });
+  const last = [...ticket.history, ...appended].at(-1)!;
+  if (last.status !== ticket.status) appended.push({ status: ticket.status, at: last.at > now ? last.at : now });
+  return { history: [...ticket.history, ...appended], appended };
+}
+
+/**
+ * Decides a ticket's SLA at `now` from its clocks and its account's policy: the history to
+ * append, both clocks, the timers due (to fire) and the others (to schedule), and the ticket's
+ * SLA fields. No I/O: the operation applies the plan in its transaction.
+ */
+export function planSla(ticket: SlaTicketClocks, policy: SlaPolicy | null, now: Date): SlaPlan {
+  const { history, appended } = syncHistory(ticket, now);
+  if (!policy) return { appended, evaluation: null, due: [], scheduled: [], state: null };
+  const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, policy);
+  const due: SlaPlan['due'] = [];
+  const scheduled: SlaPlan['scheduled'] = [];
+  for (const clock of SLA_CLOCKS) {
+    const breachDue = timerDue(evaluation, clock, 'breach');
+    for (const stage of SLA_STAGES) {
+      const dueAt = timerDue(evaluation, clock, stage);
+      if (!dueAt || dueAt > now) scheduled.push({ clock, stage, dueAt });
+      else due.push({ clock, stage, dueAt, silent: stage === 'at_risk' && breachDue !== null && breachDue <= now });
+    }
+  }
+  const breached = due.some((timer) => timer.stage === 'breach');
+  return {
+    appended,
+    evaluation,
+    due,
+    scheduled,
+    state: { firstResponseDueAt: evaluation.firstResponse.dueAt, resolutionDueAt: evaluation.resolution.dueAt, breached, atRisk: isAtRisk(evaluation, now) },
+  };
 }

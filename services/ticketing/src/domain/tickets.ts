@@ -1,10 +1,9 @@
+import type { TicketStatus } from '@crm/contracts';
 import { addBusinessMinutes } from './business-hours';
 import { slaPolicyOf, type PartnerConfig, type RoutingDecision } from './partner-config';
 import { minutesFor } from './sla';
 import type { SocialEventKind } from './social-events';
 
-export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed', 'merged'] as const;
-export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** Statuses in which a ticket still takes new activity of its conversation. */
 const ACTIVE_STATUSES = ['open', 'pending'] as const satisfies readonly TicketStatus[];

@@ -1,4 +1,4 @@
-import type { TicketStatus } from './tickets';
+import { SETTABLE_TICKET_STATUSES, TICKET_PRIORITIES, type TicketPriority, type TicketStatus } from '@crm/contracts';
 
 /**
  * The ticket workflow: which status a person may move a ticket to. `merged` is reached by a
@@ -22,15 +22,12 @@ export function forbiddenMove(from: TicketStatus, to: TicketStatus): string | nu
   return `the ticket is ${from}: ${next}, not ${to}`;
 }
 
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
-
 /** What a person may change on a ticket (PATCH); every field optional, at least one given. */
 export interface TicketChange {
   status?: TicketStatus;
   assignee?: string | null;
   team?: string | null;
-  priority?: Priority;
+  priority?: TicketPriority;
   queue?: string;
   folder?: string;
   tags?: string[];
@@ -40,7 +37,6 @@ export const CHANGE_FIELDS = ['status', 'assignee', 'team', 'priority', 'queue',
 export const MAX_TAGS = 50;
 const NAME_MAX = 100;
 const TAG_MAX = 50;
-const SETTABLE_STATUSES: readonly TicketStatus[] = ['open', 'pending', 'resolved', 'closed'];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -75,12 +71,12 @@ export function readTicketChange(body: unknown): { change: TicketChange } | { pr
   if (Object.keys(body).length === 0) problems.push(`give at least one of ${CHANGE_FIELDS.join(', ')}`);
   const change: TicketChange = {};
   if ('status' in body) {
-    if (SETTABLE_STATUSES.includes(body.status as TicketStatus)) change.status = body.status as TicketStatus;
-    else problems.push(`/status must be one of ${SETTABLE_STATUSES.join(', ')} (merge with POST /v1/tickets/{id}/merge)`);
+    if ((SETTABLE_TICKET_STATUSES as readonly unknown[]).includes(body.status)) change.status = body.status as TicketStatus;
+    else problems.push(`/status must be one of ${SETTABLE_TICKET_STATUSES.join(', ')} (merge with POST /v1/tickets/{id}/merge)`);
   }
   if ('priority' in body) {
-    if ((PRIORITIES as readonly unknown[]).includes(body.priority)) change.priority = body.priority as Priority;
-    else problems.push(`/priority must be one of ${PRIORITIES.join(', ')}`);
+    if ((TICKET_PRIORITIES as readonly unknown[]).includes(body.priority)) change.priority = body.priority as TicketPriority;
+    else problems.push(`/priority must be one of ${TICKET_PRIORITIES.join(', ')}`);
   }
   for (const field of ['assignee', 'team'] as const) if (field in body) change[field] = name(body[field], field, true, problems);
   for (const field of ['queue', 'folder'] as const) if (field in body) change[field] = name(body[field], field, false, problems) ?? undefined;

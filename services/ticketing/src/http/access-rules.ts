@@ -1,6 +1,6 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { principalOf, requireScope, whoAmI, type Principal } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { ActorDirectory } from '../adapters/db/actors';
 import type { TicketingStore } from '../adapters/db/store';
 import { isUuid } from '../domain/ids';
@@ -55,7 +55,7 @@ const TICKET_LIMITED_REACH = [/^\/events$/, /^\/tickets\/[^/]+(\/.*)?$/];
 function requireTicketScope(req: Request): void {
   if (principalOf(req).ticketIds === null) return;
   const reached = TICKET_LIMITED_REACH.some((path) => path.test(req.path)) && (req.method === 'GET' || req.method === 'HEAD' || !req.path.startsWith('/events'));
-  if (!reached) throw new HttpError(403, 'outside_ticket_scope', 'this session was opened for one ticket and reaches only that ticket and the event stream');
+  if (!reached) throw new Refusal('forbidden', 'outside_ticket_scope', 'this session was opened for one ticket and reaches only that ticket and the event stream');
 }
 
 const idsIn = (body: unknown, field: 'ids' | 'sourceIds'): unknown[] => {

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
-import type { TrackingErrorCode } from '@crm/contracts';
-import { HttpError, type RequestPart } from '@crm/http';
+import { TRACKING_ERROR_KIND } from '@crm/contracts';
+import { Refusal, type RefusalKind, type RequestPart } from '@crm/http';
 import {
   AccountNotFound,
   AccountUnavailable,
@@ -11,53 +11,36 @@ import {
   NoRecipient,
   NothingToReplyTo,
   PartnerConfigNotFound,
-  Refused,
   SearchBusy,
   SearchTimedOut,
   TicketNotFound,
   TrackingLookupFailed,
   TrackingUnavailable,
-  type RefusalKind,
 } from '../operations/errors';
 
-/** Each error a use case throws, as the API answers it: status and code. */
-const ANSWERS: [new (...args: never[]) => Error, number, string][] = [
-  [TicketNotFound, 404, 'ticket_not_found'],
-  [ContactNotFound, 404, 'contact_not_found'],
-  [PartnerConfigNotFound, 404, 'partner_config_not_found'],
-  [AccountNotFound, 404, 'account_not_found'],
-  [InvalidReply, 400, 'invalid_reply'],
-  [InvalidOrderLink, 400, 'invalid_order_link'],
-  [InvalidPartnerConfig, 400, 'invalid_partner_config'],
-  [AccountUnavailable, 409, 'account_unavailable'],
-  [NoRecipient, 409, 'no_recipient'],
-  [NothingToReplyTo, 409, 'nothing_to_reply_to'],
+/** Each error a use case throws, as the refusal it is: kind and code. */
+const ANSWERS: [new (...args: never[]) => Error, RefusalKind, string][] = [
+  [TicketNotFound, 'not_found', 'ticket_not_found'],
+  [ContactNotFound, 'not_found', 'contact_not_found'],
+  [PartnerConfigNotFound, 'not_found', 'partner_config_not_found'],
+  [AccountNotFound, 'not_found', 'account_not_found'],
+  [InvalidReply, 'invalid', 'invalid_reply'],
+  [InvalidOrderLink, 'invalid', 'invalid_order_link'],
+  [InvalidPartnerConfig, 'invalid', 'invalid_partner_config'],
+  [AccountUnavailable, 'conflict', 'account_unavailable'],
+  [NoRecipient, 'conflict', 'no_recipient'],
+  [NothingToReplyTo, 'conflict', 'nothing_to_reply_to'],
 ];
 
-/** The status of each failure of tracking, as tracking's own API answers it. */
-const TRACKING_STATUS: Record<TrackingErrorCode, number> = {
-  client_not_found: 404,
-  client_disabled: 403,
-  task_not_found: 404,
-  provider_auth_failed: 502,
-  provider_rejected: 422,
-  provider_unavailable: 503,
-  provider_timeout: 504,
-  circuit_open: 503,
-};
-
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409, unprocessable: 422 };
-
-/** Turns the use cases' errors into HTTP answers; anything else goes on to the shared handler (500). */
+/** Turns the use cases' errors into refusals (libs/http answers them); anything else goes on to the shared handler (500). */
 export function domainErrors(): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => {
-    if (error instanceof Refused) return next(new HttpError(REFUSAL_STATUS[error.kind], error.code, error.message));
-    if (error instanceof TrackingLookupFailed) return next(new HttpError(TRACKING_STATUS[error.code], error.code, error.message));
-    if (error instanceof SearchBusy) return next(new HttpError(429, 'search_busy', error.message, { 'retry-after': '1' }));
-    if (error instanceof SearchTimedOut) return next(new HttpError(503, 'search_timeout', error.message, { 'retry-after': '5' }));
-    if (error instanceof TrackingUnavailable) return next(new HttpError(503, 'tracking_unavailable', error.message, { 'retry-after': '5' }));
+    if (error instanceof TrackingLookupFailed) return next(new Refusal(TRACKING_ERROR_KIND[error.code], error.code, error.message));
+    if (error instanceof SearchBusy) return next(new Refusal('rate_limited', 'search_busy', error.message, { headers: { 'retry-after': '1' } }));
+    if (error instanceof SearchTimedOut) return next(new Refusal('unavailable', 'search_timeout', error.message, { headers: { 'retry-after': '5' } }));
+    if (error instanceof TrackingUnavailable) return next(new Refusal('unavailable', 'tracking_unavailable', error.message, { headers: { 'retry-after': '5' } }));
     const answer = ANSWERS.find(([type]) => error instanceof type);
-    next(answer ? new HttpError(answer[1], answer[2], (error as Error).message) : error);
+    next(answer ? new Refusal(answer[1], answer[2], (error as Error).message) : error);
   };
 }
 

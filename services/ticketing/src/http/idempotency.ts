@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
 import { principalOf } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { readIdempotencyKey } from '../domain/idempotency';
 import type { IdempotencyKey } from '../operations/idempotency';
 
 /** The request's `Idempotency-Key`, scoped to its principal; undefined without one; 400 invalid_idempotency_key when malformed. */
 export function idempotencyKeyOf(req: Request): IdempotencyKey | undefined {
   const read = readIdempotencyKey(req.headers['idempotency-key']);
-  if ('problem' in read) throw new HttpError(400, 'invalid_idempotency_key', read.problem);
+  if ('problem' in read) throw new Refusal('invalid', 'invalid_idempotency_key', read.problem);
   return read.key === null ? undefined : { principalId: principalOf(req).id, key: read.key };
 }
 

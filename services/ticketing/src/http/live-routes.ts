@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { principalOf, type Principal } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { ChangeNotice } from '../adapters/db/crm-events';
 import { eventStreamsDropped, eventStreamsOpen } from '../adapters/metrics';
 import { AccountNotFound } from '../operations/errors';
@@ -39,7 +39,7 @@ export class EventStreams {
 
   /** Throws 429 too_many_streams when the principal or the process holds as many as allowed. */
   admit(principal: Principal): void {
-    const refuse = (message: string) => new HttpError(429, 'too_many_streams', message, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    const refuse = (message: string) => new Refusal('rate_limited', 'too_many_streams', message, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } });
     if (this.open.size >= this.limits.perProcess) throw refuse(`this server holds ${this.limits.perProcess} event streams already; try again later`);
     let mine = 0;
     for (const holder of this.open.values()) if (holder.id === principal.id) mine += 1;

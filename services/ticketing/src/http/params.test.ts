@@ -1,12 +1,12 @@
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { decodeCursor, encodeCursor } from './cursor';
 import { DEFAULT_LIMIT, parseTicketListQuery } from './params';
 
-function rejection(query: Record<string, unknown>): HttpError {
+function rejection(query: Record<string, unknown>): Refusal {
   try {
     parseTicketListQuery(query);
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof Refusal) return error;
     throw error;
   }
   throw new Error('expected a 400');
@@ -39,7 +39,7 @@ describe('GET /v1/tickets query', () => {
     [{ q: 'x'.repeat(201) }, 'q'],
   ])('rejects %j naming %s', (query, name) => {
     const error = rejection(query);
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.code).toBe('invalid_parameter');
     expect(error.message.startsWith(name)).toBe(true);
   });

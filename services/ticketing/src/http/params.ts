@@ -1,8 +1,7 @@
-import { HttpError } from '@crm/http';
+import { TICKET_PRIORITIES, TICKET_STATUSES, type TicketStatus } from '@crm/contracts';
+import { Refusal } from '@crm/http';
 import type { ContactFilter, Position, TicketFilter } from '../adapters/db/ticket-queries';
 import { InvalidSearch, MAX_SEARCH_LENGTH, parseTicketSearch, type TicketSearch } from '../domain/ticket-search';
-import { TICKET_STATUSES, type TicketStatus } from '../domain/tickets';
-import { PRIORITIES } from '../domain/workflow';
 import { decodeCursor, decodeIdCursor } from './cursor';
 
 export const DEFAULT_LIMIT = 50;
@@ -10,7 +9,7 @@ const MAX_LIMIT = 200;
 
 type Query = Record<string, unknown>;
 
-const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
+const invalid = (message: string) => new Refusal('invalid', 'invalid_parameter', message);
 
 /**
  * One query parameter as a string: absent or empty is undefined, a repeated one is an error. A
@@ -77,7 +76,7 @@ function searchParam(q: string): TicketSearch {
   try {
     return parseTicketSearch(q);
   } catch (error) {
-    if (error instanceof InvalidSearch) throw new HttpError(400, 'invalid_search', error.message);
+    if (error instanceof InvalidSearch) throw new Refusal('invalid', 'invalid_search', error.message);
     throw error;
   }
 }
@@ -96,7 +95,7 @@ function lifeFilters(query: Query, filter: TicketFilter, me: string | undefined)
   if (assignee !== undefined) filter.assignee = assignee === 'none' ? null : assignee === 'me' ? me! : assignee;
   const priority = single(query, 'priority');
   if (priority !== undefined) {
-    if (!(PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${PRIORITIES.join(', ')}`);
+    if (!(TICKET_PRIORITIES as readonly string[]).includes(priority)) throw invalid(`priority must be one of ${TICKET_PRIORITIES.join(', ')}`);
     filter.priority = priority;
   }
   const tag = text(query, 'tag', 50);

@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { principalOf } from '@crm/access';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { TicketingStore } from '../adapters/db/store';
 import { Presence, PRESENCE_STATES, type PresenceState } from '../operations/presence';
 
@@ -14,7 +14,7 @@ export function presenceRoutes(store: TicketingStore): (app: Express) => void {
   return (app) => {
     app.put('/v1/tickets/:id/presence', async (req: Request<{ id: string }>, res: Response) => {
       const state = (req.body as { state?: unknown } | undefined)?.state;
-      if (typeof state !== 'string' || !(PRESENCE_STATES as readonly string[]).includes(state)) throw new HttpError(400, 'invalid_presence', `/state must be one of ${PRESENCE_STATES.join(', ')}`);
+      if (typeof state !== 'string' || !(PRESENCE_STATES as readonly string[]).includes(state)) throw new Refusal('invalid', 'invalid_presence', `/state must be one of ${PRESENCE_STATES.join(', ')}`);
       const { id, grant } = principalOf(req);
       const notice = await presence.announce(req.params.id, { id, name: grant.name }, state as PresenceState);
       res.json({ state, expiresAt: notice.expiresAt });

@@ -1,3 +1,4 @@
+import { Refusal } from '@crm/contracts';
 import type { TrackingErrorCode } from '@crm/contracts';
 
 /**
@@ -86,28 +87,14 @@ export class InvalidPartnerConfig extends Error {
 }
 
 /**
- * A refusal of a ticket's life (changes, notes, merges, actions, webhook endpoints): `kind` says
- * how the API answers it (invalid 400, not_found 404, conflict 409, unprocessable 422), `code` is the machine code,
- * the message names the field or the current state.
+ * A refusal of a ticket's life (changes, notes, merges, actions, webhook endpoints): invalid,
+ * not_found, conflict or unprocessable, with the machine code; the message names the field or the current state.
  */
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'unprocessable';
-
-export class Refused extends Error {
-  override name = 'Refused';
-  constructor(
-    readonly kind: RefusalKind,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const invalid = (code: string, problems: string[]) => new Refused('invalid', code, problems.join('; '));
-export const conflict = (code: string, message: string) => new Refused('conflict', code, message);
-export const notFound = (code: string, message: string) => new Refused('not_found', code, message);
+export const invalid = (code: string, problems: string[]) => new Refusal('invalid', code, problems.join('; '));
+export const conflict = (code: string, message: string) => new Refusal('conflict', code, message);
+export const notFound = (code: string, message: string) => new Refusal('not_found', code, message);
 /** Well-formed, but what it names does not exist elsewhere (tracking has no such client or task): 422. */
-export const unprocessable = (code: string, message: string) => new Refused('unprocessable', code, message);
+export const unprocessable = (code: string, message: string) => new Refusal('unprocessable', code, message);
 
 /**
  * A conversation of the delivery is being recorded by another transaction right now (a large

@@ -3,7 +3,7 @@ import type { SlaTicket } from '../adapters/db/sla';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { slaPolicyOf, type PartnerConfig } from '../domain/partner-config';
 import { SYSTEM_ACTOR } from '../domain/workflow';
-import { evaluateSla, isAtRisk, SLA_CLOCKS, SLA_STAGES, timerDue, type SlaClock, type SlaEvaluation, type SlaStage, type StatusChange } from '../domain/sla';
+import { planSla, type SlaClock, type SlaEvaluation, type SlaStage } from '../domain/sla';
 import { TicketNotFound } from './errors';
 import { slaTimersFired } from '../adapters/metrics';
 
@@ -25,16 +25,6 @@ export interface SlaOutcome {
 
 const NOTHING: SlaOutcome = { fired: [], evaluation: null };
 
-/** The status history as the clocks need it: the opening first, the current status last (appended at `now` when it changed); and what it adds to the stored one. */
-function syncHistory(ticket: SlaTicket, now: Date): { history: StatusChange[]; appended: StatusChange[] } {
-  const history = [...ticket.history];
-  const appended: StatusChange[] = [];
-  if (history.length === 0) appended.push({ status: 'open', at: ticket.createdAt });
-  const last = [...history, ...appended].at(-1)!;
-  if (last.status !== ticket.status) appended.push({ status: ticket.status, at: last.at > now ? last.at : now });
-  return { history: [...history, ...appended], appended };
-}
-
 /** Flags, records and announces one timer that is due; false when it had fired before. */
 async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock; stage: SlaStage; dueAt: Date }, now: Date): Promise<boolean> {
   if (!(await tx.sla.markFired(ticket.id, timer.clock, timer.stage, timer.dueAt, now))) return false;
@@ -47,43 +37,21 @@ async function fire(tx: TicketingTx, ticket: SlaTicket, timer: { clock: SlaClock
 }
 
 /**
- * Re-evaluates a locked ticket's SLA in the caller's transaction: brings the status history
- * up to date, computes both clocks, fires the timers that are due (the breach flag, a
- * timeline entry and `ticket.sla_breached` in the outbox; or `ticket.sla_at_risk`), and
- * schedules the others (none while a clock is paused or stopped).
+ * Re-evaluates a locked ticket's SLA in the caller's transaction: decides the plan from the
+ * ticket's clocks (`planSla`), then applies it here, the one place that does: the history
+ * appended, the due timers fired (the breach flag, a timeline entry and `ticket.sla_breached`
+ * in the outbox; or `ticket.sla_at_risk`), the others scheduled, the ticket's SLA fields saved.
  */
 export async function evaluateTicketSla(tx: TicketingTx, ticket: SlaTicket, now: Date, knownConfig?: PartnerConfig): Promise<SlaOutcome> {
-  const { history, appended } = syncHistory(ticket, now);
   const config = knownConfig ?? (await tx.partnerConfigs.load(ticket.accountId));
-  if (!config) {
-    await tx.sla.saveEvaluation(ticket.id, { statuses: appended, timers: [], state: null });
-    return NOTHING;
-  }
-  const evaluation = evaluateSla({ history, firstResponseAt: ticket.firstResponseAt, priority: ticket.priority }, slaPolicyOf(config));
+  const plan = planSla(ticket, config ? slaPolicyOf(config) : null, now);
   const fired: SlaOutcome['fired'] = [];
-  const scheduled: { clock: SlaClock; stage: SlaStage; dueAt: Date | null }[] = [];
-  let breached = false;
-  for (const clock of SLA_CLOCKS) {
-    const breachDue = timerDue(evaluation, clock, 'breach');
-    for (const stage of SLA_STAGES) {
-      const dueAt = timerDue(evaluation, clock, stage);
-      if (!dueAt || dueAt > now) {
-        scheduled.push({ clock, stage, dueAt });
-        continue;
-      }
-      if (stage === 'breach') breached = true;
-      // At risk and breached at once (the service was down, or minutes were shortened): the breach says it all.
-      const silent = stage === 'at_risk' && breachDue !== null && breachDue <= now;
-      if (silent) await tx.sla.markFired(ticket.id, clock, stage, dueAt, now);
-      else if (await fire(tx, ticket, { clock, stage, dueAt }, now)) fired.push({ clock, stage, dueAt });
-    }
+  for (const { silent, ...timer } of plan.due) {
+    if (silent) await tx.sla.markFired(ticket.id, timer.clock, timer.stage, timer.dueAt, now);
+    else if (await fire(tx, ticket, timer, now)) fired.push(timer);
   }
-  await tx.sla.saveEvaluation(ticket.id, {
-    statuses: appended,
-    timers: scheduled,
-    state: { firstResponseDueAt: evaluation.firstResponse.dueAt, resolutionDueAt: evaluation.resolution.dueAt, breached, atRisk: isAtRisk(evaluation, now) },
-  });
-  return { fired, evaluation };
+  await tx.sla.saveEvaluation(ticket.id, { statuses: plan.appended, timers: plan.scheduled, state: plan.state });
+  return { fired, evaluation: plan.evaluation };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ajv, TRACKING_CLIENT_ID_PATTERN, TRACKING_INCLUDE_PATTERN, TRACKING_MAX_INCLUDES, TRACKING_TASK_ID_PATTERN } from '@crm/contracts';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import type { ClientSettings } from '../adapters/clients-store';
 import { describeFieldErrors, fieldErrors } from '../domain/field-errors';
 
@@ -7,7 +7,7 @@ const CLIENT_ID = new RegExp(TRACKING_CLIENT_ID_PATTERN);
 const TASK_ID = new RegExp(TRACKING_TASK_ID_PATTERN);
 const INCLUDE = new RegExp(TRACKING_INCLUDE_PATTERN);
 
-const invalid = (message: string) => new HttpError(400, 'invalid_parameter', message);
+const invalid = (message: string) => new Refusal('invalid', 'invalid_parameter', message);
 
 export function clientIdParam(value: string): string {
   if (!CLIENT_ID.test(value)) throw invalid('clientId must be 1-64 of A-Z a-z 0-9 . _ -, starting with a letter or digit');
@@ -44,6 +44,6 @@ const validateClientSettings = ajv.compile<ClientSettings>({
 
 /** The body of `PUT /v1/clients/:clientId`; a bad one answers 400 naming each bad field. */
 export function clientSettingsBody(body: unknown): ClientSettings {
-  if (!validateClientSettings(body)) throw new HttpError(400, 'invalid_client', describeFieldErrors(fieldErrors(validateClientSettings.errors)));
+  if (!validateClientSettings(body)) throw new Refusal('invalid', 'invalid_client', describeFieldErrors(fieldErrors(validateClientSettings.errors)));
   return { enabled: body.enabled, apiKey: body.apiKey, include: [...new Set(body.include ?? [])] };
 }

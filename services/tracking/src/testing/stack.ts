@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import axios, { type AxiosInstance } from 'axios';
-import { closeServer, listen, portOf } from '@crm/http';
 import type { Logger } from '@crm/logging';
-import { freshDatabase, freshVirtualHost, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
-import { createTrackingSimulatorApp } from '@crm/tracking-provider-simulator/src/app';
-import { loadSimulatorConfig } from '@crm/tracking-provider-simulator/src/config';
+import { freshDatabase, freshVirtualHost, simulators, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { readConfig } from '../config';
 import { startTracking, type RunningService } from '../service';
 
@@ -45,12 +41,8 @@ export interface StackOptions {
 
 export async function startStack(options: StackOptions = {}): Promise<TrackingStack> {
   const [db, vhost]: [TestDatabase, TestVirtualHost] = await Promise.all([freshDatabase('tracking'), freshVirtualHost('tracking')]);
-  const simApp = createTrackingSimulatorApp({
-    config: loadSimulatorConfig({ SIM_CLIENTS: 'seed:seed-api-key-0', PUBLIC_URL: 'http://sim.test' }),
-    logger: testLogger('tracking-provider-simulator'),
-  });
-  const simServer: Server = await listen(simApp, 0, '127.0.0.1');
-  const simUrl = `http://127.0.0.1:${portOf(simServer)}`;
+  const simulator = await simulators().trackingProvider({ SIM_CLIENTS: 'seed:seed-api-key-0', PUBLIC_URL: 'http://sim.test' }, testLogger('tracking-provider-simulator'));
+  const simUrl = simulator.url;
   const config = readConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -89,7 +81,7 @@ export async function startStack(options: StackOptions = {}): Promise<TrackingSt
     stop: async () => {
       await service.stop();
       await sim.delete('/control/failures');
-      await closeServer(simServer);
+      await simulator.close();
       await Promise.all([db.drop(), vhost.drop()]);
     },
   };

@@ -1,6 +1,6 @@
 import type { Express, Request } from 'express';
 import getRawBody from 'raw-body';
-import { HttpError, type HotRoute } from '@crm/http';
+import { Refusal, type HotRoute } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Publisher } from '@crm/messaging';
 import { crcResponse, isPlausibleCrcToken, SIGNATURE_HEADER, verifySignature } from '@crm/webhook-signature';
@@ -33,7 +33,7 @@ function signedWith(key: WebhookKey, raw: Buffer, signature: string): boolean {
 /** The signature covers the bytes on the wire, so a body is taken as sent: any content-encoding but identity is refused. */
 function refuseEncodedBodies(contentEncoding: string | undefined): void {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'identity' && encoding !== '') throw new HttpError(415, 'unsupported_encoding', 'send the delivery uncompressed: only content-encoding identity is accepted');
+  if (encoding !== 'identity' && encoding !== '') throw new Refusal('unsupported_media_type', 'unsupported_encoding', 'send the delivery uncompressed: only content-encoding identity is accepted');
 }
 
 /** A delivery (`POST /webhooks/:envName`, `POST /webhooks/:envName/xaa`): its route reads and checks the raw body itself. */
@@ -60,11 +60,11 @@ function deliveryRoute(deps: WebhookRouteDeps, path: string, inspect: (raw: Buff
       refuseEncodedBodies(req.headers['content-encoding']);
       const raw = await getRawBody(req, { limit: deps.bodyLimit, length: req.headers['content-length'] });
       const signature = req.headers[SIGNATURE_HEADER];
-      if (typeof signature !== 'string' || !signature) throw new HttpError(401, 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
+      if (typeof signature !== 'string' || !signature) throw new Refusal('unauthorized', 'missing_signature', `the ${SIGNATURE_HEADER} header is required`);
       const key = deps.keys.knownKey(envName) ?? (await keyFor(deps.keys, envName));
       if (!signedWith(key, raw, signature)) throw invalidSignature();
       const delivery = inspect(raw);
-      if (!delivery.ok) throw new HttpError(400, delivery.code, delivery.message);
+      if (!delivery.ok) throw new Refusal('invalid', delivery.code, delivery.message);
       if (delivery.ok === 'notice') {
         deps.logger.info('platform notice', { envName, eventType: delivery.eventType, payload: delivery.payload });
         return { status: 200, json: ACCEPTED };
@@ -95,7 +95,7 @@ export function webhookRoutes(app: Express, deps: WebhookRouteDeps): void {
     app.get(path, async (req, res) => {
       const token = req.query.crc_token;
       // The OpenAPI document refuses such tokens first; signing one must never depend on it.
-      if (!isPlausibleCrcToken(token)) throw new HttpError(400, 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
+      if (!isPlausibleCrcToken(token)) throw new Refusal('invalid', 'invalid_crc_token', 'crc_token must be 16 to 128 characters of A-Z, a-z, 0-9, +, /, =, _ or -');
       const key = await keyFor(deps.keys, String(req.params.envName));
       res.set('cache-control', 'no-store').json(crcResponse(key.current, token));
     });

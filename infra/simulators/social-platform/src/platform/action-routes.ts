@@ -89,13 +89,17 @@ function text(res: Response, name: string, max: number, field = name): string {
   return value;
 }
 
-/** The v1.1 REST routes a connected account acts through (user context). */
-export function actionRoutes(router: Router, ctx: PlatformContext): void {
-  const { state } = ctx;
-  const user = authenticate(ctx, 'user');
-  const v = (path: string) => `/1.1/${path}`;
+/** What every group of action routes mounts with: the router, the platform, user-context authentication and the v1.1 path. */
+interface ActionRouteKit {
+  router: Router;
+  ctx: PlatformContext;
+  state: PlatformState;
+  user: ReturnType<typeof authenticate>;
+  v: (path: string) => string;
+}
 
-  // --- profile and settings ---
+/** The profile and settings. */
+function profileRoutes({ router, state, user, v }: ActionRouteKit): void {
   router.get(v('account/verify_credentials.json'), user, async (_req, res) => answer(res, 200, userObject(actingUser(res))));
   router.get(v('users/show.json'), user, async (_req, res) => answer(res, 200, userObject(targetUser(state, res))));
   router.get(v('account/settings.json'), user, async (_req, res) => {
@@ -126,8 +130,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     }
     await answer(res, 200, userObject(me));
   });
+}
 
-  // --- timelines ---
+/** The timelines. */
+function timelineRoutes({ router, state, user, v }: ActionRouteKit): void {
   router.get(v('statuses/home_timeline.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const followed = state.setOf(state.following, me.id);
@@ -141,8 +147,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     const posts = [...state.posts.values()].filter((p) => p.authorId === author.id);
     await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
   });
+}
 
-  // --- posts ---
+/** The posts. */
+function postRoutes({ router, ctx, state, user, v }: ActionRouteKit): void {
   router.post(v('statuses/update.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const status = text(res, 'status', 280);
@@ -175,8 +183,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     if (!state.setOf(state.likes, me.id).delete(post.id)) throw Errors.noStatus();
     await answer(res, 200, postObject(state, post, me.id));
   });
+}
 
-  // --- followed accounts, mutes, blocks, reports ---
+/** The followed accounts, mutes, blocks, reports. */
+function relationRoutes({ router, ctx, state, user, v }: ActionRouteKit): void {
   router.get(v('friends/list.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const count = countParam(res, 20, 200);
@@ -207,8 +217,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     await answer(res, 200, userObject(target));
     blocked?.announce();
   });
+}
 
-  // --- lists ---
+/** The lists. */
+function listRoutes({ router, state, user, v }: ActionRouteKit): void {
   router.get(v('lists/list.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const lists = [...state.lists.values()].filter((l) => l.ownerId === me.id || l.subscribers.has(me.id));
@@ -253,8 +265,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
       await answer(res, 200, listObject(state, list, me.id));
     });
   }
+}
 
-  // --- collections ---
+/** The collections. */
+function collectionRoutes({ router, state, user, v }: ActionRouteKit): void {
   router.get(v('collections/list.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const owner = targetUser(state, res, me);
@@ -299,8 +313,10 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
       await answer(res, 200, { objects: {}, response: { errors } });
     });
   }
+}
 
-  // --- direct messages ---
+/** The direct messages. */
+function directMessageRoutes({ router, ctx, state, user, v }: ActionRouteKit): void {
   router.post(v('direct_messages/events/new.json'), user, async (req, res) => {
     const me = actingUser(res);
     const event = (req.body as { event?: { type?: unknown; message_create?: { target?: { recipient_id?: unknown }; message_data?: { text?: unknown } } } } | undefined)?.event;
@@ -350,6 +366,18 @@ export function actionRoutes(router: Router, ctx: PlatformContext): void {
     await answer(res, 204);
   });
   undoAndIdRoutes(router, ctx);
+}
+
+/** The v1.1 REST routes a connected account acts through (user context). */
+export function actionRoutes(router: Router, ctx: PlatformContext): void {
+  const kit: ActionRouteKit = { router, ctx, state: ctx.state, user: authenticate(ctx, 'user'), v: (path) => `/1.1/${path}` };
+  profileRoutes(kit);
+  timelineRoutes(kit);
+  postRoutes(kit);
+  relationRoutes(kit);
+  listRoutes(kit);
+  collectionRoutes(kit);
+  directMessageRoutes(kit);
 }
 
 /** Taking a repost back, and the ids of followed accounts (routes clients such as twitter-api-v2 and tweepy call). */

@@ -1,19 +1,19 @@
 import type { Router } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { appRevoked } from '../activity-deliveries';
 import { UserRefError } from '../users';
 import { recheckWebhooks } from './account-activity-routes';
 import type { PlatformContext } from './context';
 import { postObject, userObject } from './objects';
-import type { Fault, UserRecord } from './state';
+import type { Fault, PlatformState, UserRecord } from './state';
 
 type Body = Record<string, unknown>;
 
-const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+const invalid = (field: string, problem: string) => new Refusal('invalid', 'invalid_request', `\`${field}\` ${problem}`);
 
 function body(value: unknown): Body {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'send a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('invalid', 'invalid_request', 'send a JSON object');
   return value as Body;
 }
 
@@ -24,27 +24,21 @@ function optional<T>(b: Body, field: string, type: 'string' | 'number' | 'boolea
   return value as T;
 }
 
-/**
- * Knobs for tests and people, beside the platform API: users and their posts, tokens as if
- * issued elsewhere, revocation, faults (errors, 429s, late answers), the periodic CRC, and
- * what the platform received and delivered.
- */
-export function platformControlRoutes(router: Router, ctx: PlatformContext): void {
-  const { state, activity, requests } = ctx;
-  const base = '/control/platform';
-
-  function userFrom(b: Body, field: string): UserRecord {
-    const value = b[field];
-    try {
-      if (typeof value === 'string' && value.trim() !== '') return state.user(value);
-      if (typeof value === 'object' && value !== null) return state.user(value as { id?: string; screenName?: string });
-    } catch (error) {
-      if (error instanceof UserRefError) throw invalid(field, error.message);
-      throw error;
-    }
-    throw invalid(field, 'is required: "@screen_name", a numeric id, or {id, screenName}');
+function userFrom(state: PlatformState, b: Body, field: string): UserRecord {
+  const value = b[field];
+  try {
+    if (typeof value === 'string' && value.trim() !== '') return state.user(value);
+    if (typeof value === 'object' && value !== null) return state.user(value as { id?: string; screenName?: string });
+  } catch (error) {
+    if (error instanceof UserRefError) throw invalid(field, error.message);
+    throw error;
   }
+  throw invalid(field, 'is required: "@screen_name", a numeric id, or {id, screenName}');
+}
 
+/** Users, their posts, and tokens as if issued elsewhere (and revoked). */
+function userAndTokenRoutes(router: Router, ctx: PlatformContext, base: string): void {
+  const { state, activity } = ctx;
   router.post(`${base}/users`, (req, res) => {
     const b = body(req.body);
     try {
@@ -63,7 +57,7 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
 
   router.post(`${base}/posts`, (req, res) => {
     const b = body(req.body);
-    const author = userFrom(b, 'author');
+    const author = userFrom(state, b, 'author');
     const text = optional<string>(b, 'text', 'string');
     if (!text) throw invalid('text', 'must be a non-empty string');
     res.json(postObject(state, state.addPost({ authorId: author.id, text })));
@@ -71,7 +65,7 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
 
   router.post(`${base}/tokens`, (req, res) => {
     const b = body(req.body);
-    const user = userFrom(b, 'user');
+    const user = userFrom(state, b, 'user');
     // `oauth2Scopes`: an OAuth 2.0 user token with those scopes, as if the user had consented (an hour long).
     if (b.oauth2Scopes !== undefined) {
       if (!Array.isArray(b.oauth2Scopes) || !b.oauth2Scopes.every((scope) => typeof scope === 'string')) throw invalid('oauth2Scopes', 'must be a list of scopes');
@@ -84,7 +78,7 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
   });
 
   router.post(`${base}/tokens/revoke`, (req, res) => {
-    const user = userFrom(body(req.body), 'user');
+    const user = userFrom(state, body(req.body), 'user');
     const revoked = state.revokeAccessTokens(user.id);
     activity.deliver(user.id, appRevoked({ account: user.id }));
     res.json({ revoked });
@@ -95,7 +89,11 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
     state.bearerTokens.clear();
     res.json({ invalidated });
   });
+}
 
+/** Faults of single calls (errors, 429s, late answers) and of the app as a whole. */
+function faultRoutes(router: Router, ctx: PlatformContext, base: string): void {
+  const { state } = ctx;
   router.post(`${base}/faults`, (req, res) => {
     const b = body(req.body);
     const path = optional<string>(b, 'path', 'string');
@@ -135,7 +133,11 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
     state.faults.length = 0;
     res.status(204).end();
   });
+}
 
+/** The periodic CRC on demand, and what the platform received and delivered. */
+function observationRoutes(router: Router, ctx: PlatformContext, base: string): void {
+  const { activity, requests } = ctx;
   router.post(`${base}/webhooks/check`, async (_req, res) => {
     res.json({ items: await recheckWebhooks(ctx) });
   });
@@ -155,4 +157,16 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
     await activity.idle();
     res.json({ items: activity.list() });
   });
+}
+
+/**
+ * Knobs for tests and people, beside the platform API: users and their posts, tokens as if
+ * issued elsewhere, revocation, faults (errors, 429s, late answers), the periodic CRC, and
+ * what the platform received and delivered.
+ */
+export function platformControlRoutes(router: Router, ctx: PlatformContext): void {
+  const base = '/control/platform';
+  userAndTokenRoutes(router, ctx, base);
+  faultRoutes(router, ctx, base);
+  observationRoutes(router, ctx, base);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { answer, authenticate, callerOf, param } from './authn';
 import type { PlatformContext } from './context';
@@ -32,6 +32,38 @@ function pendingRequest(ctx: PlatformContext, token: string | undefined) {
   const request = token ? ctx.state.requestTokens.get(token) : undefined;
   if (!request || Date.now() - request.createdAt > REQUEST_TOKEN_TTL_MS) return undefined;
   return request;
+}
+
+/** The user's answer on the authorize page: a PIN or a redirect to the app's callback on approval, nothing shared on a cancel. */
+function decideAuthorization(ctx: PlatformContext, req: Request, res: Response): void {
+  const { state } = ctx;
+  const token = param(res, 'oauth_token');
+  const request = pendingRequest(ctx, token);
+  if (!request || request.approved) {
+    page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired.</p>');
+    return;
+  }
+  if (param(res, 'decision') !== 'approve') {
+    state.requestTokens.delete(token!);
+    if (request.callback === 'oob') page(res, 200, 'You cancelled', '<p>Nothing was shared with the app.</p>');
+    else sendBackToApp(req, res, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
+    return;
+  }
+  let userId: string;
+  try {
+    userId = state.user(param(res, 'user')?.trim() || '@simulated_user').id;
+  } catch (error) {
+    page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
+    return;
+  }
+  const verifier = randomBytes(16).toString('hex');
+  request.approved = { userId, verifier };
+  if (request.callback === 'oob') {
+    page(res, 200, 'Enter this PIN in the app', `<p><code>${verifier}</code></p>`);
+    return;
+  }
+  const separator = request.callback.includes('?') ? '&' : '?';
+  sendBackToApp(req, res, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
 }
 
 /**
@@ -74,35 +106,7 @@ export function oauthRoutes(router: Router, ctx: PlatformContext): void {
     );
   });
 
-  router.post('/oauth/authorize', (req, res) => {
-    const token = param(res, 'oauth_token');
-    const request = pendingRequest(ctx, token);
-    if (!request || request.approved) {
-      page(res, 400, 'This page is no longer valid', '<p>The request token is unknown, used or expired.</p>');
-      return;
-    }
-    if (param(res, 'decision') !== 'approve') {
-      state.requestTokens.delete(token!);
-      if (request.callback === 'oob') page(res, 200, 'You cancelled', '<p>Nothing was shared with the app.</p>');
-      else sendBackToApp(req, res, `${request.callback}${request.callback.includes('?') ? '&' : '?'}denied=${encodeURIComponent(token!)}`);
-      return;
-    }
-    let userId: string;
-    try {
-      userId = state.user(param(res, 'user')?.trim() || '@simulated_user').id;
-    } catch (error) {
-      page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
-      return;
-    }
-    const verifier = randomBytes(16).toString('hex');
-    request.approved = { userId, verifier };
-    if (request.callback === 'oob') {
-      page(res, 200, 'Enter this PIN in the app', `<p><code>${verifier}</code></p>`);
-      return;
-    }
-    const separator = request.callback.includes('?') ? '&' : '?';
-    sendBackToApp(req, res, `${request.callback}${separator}oauth_token=${encodeURIComponent(token!)}&oauth_verifier=${verifier}`);
-  });
+  router.post('/oauth/authorize', (req, res) => decideAuthorization(ctx, req, res));
 
   router.post('/oauth/access_token', authenticate(ctx, 'request-token'), (_req, res) => {
     const who = callerOf(res);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { RequestHandler, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { sameSecret } from '@crm/secrets';
 import { param } from './authn';
 import type { PlatformContext } from './context';
@@ -110,6 +110,35 @@ const jsonFieldsAsForm: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** The user's answer on the consent page: a code on approval, `access_denied` otherwise, both sent back to the app's redirect URI. */
+function decideConsent(ctx: PlatformContext, req: Request, res: Response): void {
+  const { state } = ctx;
+  const form = Object.fromEntries((['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state'] as const).map((name) => [name, param(res, name)]));
+  const request = authorizeRequest(ctx, form);
+  if ('problem' in request) {
+    page(res, 400, 'Something went wrong', `<p>${escapeHtml(request.problem)}</p>`);
+    return;
+  }
+  const back = new URL(request.redirectUri);
+  back.searchParams.set('state', request.state);
+  if (param(res, 'decision') !== 'approve') {
+    back.searchParams.set('error', 'access_denied');
+    sendBackToApp(req, res, back.toString());
+    return;
+  }
+  let user;
+  try {
+    user = state.user(param(res, 'user')?.trim() || '@simulated_user');
+  } catch (error) {
+    page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
+    return;
+  }
+  const code = randomBytes(24).toString('base64url');
+  state.authorizationCodes.set(code, { userId: user.id, redirectUri: request.redirectUri, challenge: request.challenge, method: request.method, scopes: request.scopes, createdAt: Date.now() });
+  back.searchParams.set('code', code);
+  sendBackToApp(req, res, back.toString());
+}
+
 /**
  * OAuth 2.0 authorization code with PKCE: the consent page (`/i/oauth2/authorize` on the
  * platform's web host), the token endpoint (codes, rotating refresh tokens) and revocation.
@@ -139,32 +168,7 @@ export function oauth2Routes(router: Router, ctx: PlatformContext): void {
     );
   });
 
-  router.post('/i/oauth2/authorize', (req, res) => {
-    const form = Object.fromEntries((['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state'] as const).map((name) => [name, param(res, name)]));
-    const request = authorizeRequest(ctx, form);
-    if ('problem' in request) {
-      page(res, 400, 'Something went wrong', `<p>${escapeHtml(request.problem)}</p>`);
-      return;
-    }
-    const back = new URL(request.redirectUri);
-    back.searchParams.set('state', request.state);
-    if (param(res, 'decision') !== 'approve') {
-      back.searchParams.set('error', 'access_denied');
-      sendBackToApp(req, res, back.toString());
-      return;
-    }
-    let user;
-    try {
-      user = state.user(param(res, 'user')?.trim() || '@simulated_user');
-    } catch (error) {
-      page(res, 400, 'Unknown user', `<p>${escapeHtml((error as Error).message)}</p>`);
-      return;
-    }
-    const code = randomBytes(24).toString('base64url');
-    state.authorizationCodes.set(code, { userId: user.id, redirectUri: request.redirectUri, challenge: request.challenge, method: request.method, scopes: request.scopes, createdAt: Date.now() });
-    back.searchParams.set('code', code);
-    sendBackToApp(req, res, back.toString());
-  });
+  router.post('/i/oauth2/authorize', (req, res) => decideConsent(ctx, req, res));
 
   router.post('/2/oauth2/token', jsonFieldsAsForm, (req, res) => {
     try {

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { HttpError } from '@crm/http';
+import { Refusal } from '@crm/http';
 import { nextEventId } from '../ids';
 import { encryptedDmEvent } from '../xaa-deliveries';
 import type { PlatformContext } from './context';
@@ -7,10 +7,10 @@ import { userObject } from './objects';
 
 type Body = Record<string, unknown>;
 
-const invalid = (field: string, problem: string) => new HttpError(400, 'invalid_request', `\`${field}\` ${problem}`);
+const invalid = (field: string, problem: string) => new Refusal('invalid', 'invalid_request', `\`${field}\` ${problem}`);
 
 function body(value: unknown): Body {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'send a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Refusal('invalid', 'invalid_request', 'send a JSON object');
   return value as Body;
 }
 

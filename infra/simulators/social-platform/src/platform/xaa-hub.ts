@@ -2,7 +2,8 @@ import type { Logger } from '@crm/logging';
 import { nextEventId } from '../ids';
 import { sendDelivery } from '../webhook-client';
 import { serializeLikePlatform } from '../deliveries';
-import { xaaDelivery, xaaEventsOf, type Direction, type XaaDelivery, type XaaEvent, type XaaEventType } from '../xaa-deliveries';
+import { xaaDelivery, xaaEventsOf, type Direction, type XaaDelivery, type XaaEvent } from '../xaa-deliveries';
+import type { XaaEventType } from '@crm/contracts';
 
 /** A v2 webhook: where XAA deliveries of the subscriptions that name it (or of all, when it is the only one) go. */
 export interface XaaWebhook {

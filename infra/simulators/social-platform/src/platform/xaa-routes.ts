@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import { runCrcCheck } from '../webhook-client';
-import { DIRECTIONAL_EVENT_TYPES, PRIVATE_EVENT_SCOPES, XAA_EVENT_TYPES, type Direction, type XaaEventType } from '../xaa-deliveries';
+import { XAA_EVENT_TYPES, type XaaEventType } from '@crm/contracts';
+import { DIRECTIONAL_EVENT_TYPES, PRIVATE_EVENT_SCOPES, type Direction } from '../xaa-deliveries';
 import type { Caller } from './authn';
 import { answer, authenticate, callerOf } from './authn';
 import type { PlatformContext } from './context';

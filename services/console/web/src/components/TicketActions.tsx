@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Fieldset, Select, Stack, TextInput } from '@mantine/core';
+// The lists alone, not the package's index: the page bundle takes no schema library.
+import { SETTABLE_TICKET_STATUSES, TICKET_PRIORITIES } from '@crm/contracts/src/ticket-lists';
 import { useAction } from '../useAction';
 import type { Ticket } from '../types';
 import { AgentPicker } from './AgentPicker';
@@ -12,10 +14,10 @@ export function TicketFields({ ticket, onChanged }: { ticket: Ticket; onChanged:
   return (
     <Fieldset legend="Ticket">
       <Stack gap="xs">
-        <Select label="Status" data={['open', 'pending', 'resolved', 'closed']} value={draft.status} onChange={(v) => setDraft({ ...draft, status: v ?? draft.status })} />
+        <Select label="Status" data={[...SETTABLE_TICKET_STATUSES]} value={draft.status} onChange={(v) => setDraft({ ...draft, status: v ?? draft.status })} />
         <AgentPicker id="ticket-assignee" value={draft.assignee} onChange={(assignee) => setDraft({ ...draft, assignee })} />
         <TeamPicker value={draft.team} onChange={(team) => setDraft({ ...draft, team })} />
-        <Select label="Priority" data={['low', 'normal', 'high', 'urgent']} value={draft.priority || null} onChange={(v) => setDraft({ ...draft, priority: v ?? '' })} clearable />
+        <Select label="Priority" data={[...TICKET_PRIORITIES]} value={draft.priority || null} onChange={(v) => setDraft({ ...draft, priority: v ?? '' })} clearable />
         <TextInput label="Queue" value={draft.queue} onChange={(e) => setDraft({ ...draft, queue: e.currentTarget.value })} />
         <TextInput label="Folder" value={draft.folder} onChange={(e) => setDraft({ ...draft, folder: e.currentTarget.value })} />
         <Button variant="outline" onClick={save} loading={busy === 'update'}>Update ticket</Button>

@@ -5,12 +5,16 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+// The lists alone, not the package's index: the page bundle takes no schema library.
+import { SETTABLE_TICKET_STATUSES, TICKET_PRIORITIES } from '@crm/contracts/src/ticket-lists';
 import type { operations } from '../generated/ticketing';
 
 export const VIEWS = ['open', 'mine', 'unassigned', 'breached', 'folder'] as const;
 export type View = (typeof VIEWS)[number];
-export const STATUS_CHOICES = ['open,pending', 'open', 'pending', 'resolved', 'closed'] as const;
-export const PRIORITIES = ['urgent', 'high', 'normal', 'low'] as const;
+/** The status filter: open and pending together (the views' default), or one settable status. */
+export const STATUS_CHOICES = ['open,pending', ...SETTABLE_TICKET_STATUSES] as const;
+/** Most pressing first, as the filter lists them. */
+export const PRIORITIES = [...TICKET_PRIORITIES].reverse();
 
 export interface WorkspaceState {
   view: View;

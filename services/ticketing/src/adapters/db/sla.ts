@@ -1,6 +1,6 @@
 import type { Queryable } from './queryable';
 import type { SlaClock, SlaStage, StatusChange } from '../../domain/sla';
-import type { TicketStatus } from '../../domain/tickets';
+import type { TicketStatus } from '@crm/contracts';
 
 /** What the SLA clocks of a ticket are computed from, read under the ticket's row lock. */
 export interface SlaTicket {

@@ -1,5 +1,5 @@
-import type { TicketStatus } from '../../domain/tickets';
-import type { Priority, TicketChange } from '../../domain/workflow';
+import type { TicketPriority, TicketStatus } from '@crm/contracts';
+import type { TicketChange } from '../../domain/workflow';
 import type { Queryable } from './queryable';
 
 /** What a person's change needs to know of a ticket, locked for the transaction. */
@@ -9,7 +9,7 @@ export interface ChangeTarget {
   status: TicketStatus;
   assignee: string | null;
   team: string | null;
-  priority: Priority;
+  priority: TicketPriority;
   queue: string;
   folder: string;
   tags: string[];

@@ -1,7 +1,7 @@
 import type { ActivityEdit } from './activities';
 import type { MediaAttachment } from '../../domain/social-events';
 import type { Queryable } from './queryable';
-import type { TicketStatus } from '../../domain/tickets';
+import type { TicketStatus } from '@crm/contracts';
 import { searchSubstring, type TicketSearch } from '../../domain/ticket-search';
 
 /** A ticket as read for the API, with its contact's names and, for DMs, the conversation's state. */

@@ -1,6 +1,7 @@
 import { followMerged } from './merges';
 import type { Queryable } from './queryable';
-import type { NewTicket, TicketState, TicketStatus } from '../../domain/tickets';
+import type { TicketStatus } from '@crm/contracts';
+import type { NewTicket, TicketState } from '../../domain/tickets';
 
 interface StateRow {
   id: string;
