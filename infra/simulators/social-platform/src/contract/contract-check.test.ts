@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axios from 'axios';
+import { closeServer, listen, portOf } from '@crm/http';
+import { testLogger } from '@crm/testing';
+import { createSimulatorApp } from '../app';
+import { loadSimulatorConfig } from '../config';
+import { contractCheck, contractCheckFromEnvironment, outsideTheDocument } from './contract-check';
+import { OpenApiContract, type Exchange, type OpenApiDocument } from './openapi-contract';
+
+/** A small contract in our own words: a profile read, a subscription write, and a shared error shape. */
+const DOCUMENT: OpenApiDocument = {
+  openapi: '3.0.0',
+  paths: {
+    '/2/users/me': {
+      get: {
+        parameters: [{ $ref: '#/components/parameters/ProfileFields' }],
+        responses: {
+          '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Profile' } } } },
+          default: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        },
+      },
+    },
+    '/2/users/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{1,19}$' } }],
+        responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Profile' } } } } },
+      },
+    },
+    '/2/activity/subscriptions': {
+      post: {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['event_type'],
+                properties: { event_type: { type: 'string', enum: ['dm.received', 'like.create'] }, tag: { type: 'string', nullable: true } },
+              },
+            },
+          },
+        },
+        responses: { '200': { content: { 'application/json': { schema: { type: 'object', required: ['data'] } } } } },
+      },
+    },
+  },
+  components: {
+    parameters: {
+      ProfileFields: { name: 'user.fields', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'username'] } } },
+    },
+    schemas: {
+      Profile: {
+        type: 'object',
+        required: ['data'],
+        properties: { data: { type: 'object', required: ['id', 'username'], properties: { id: { type: 'string' }, username: { type: 'string' } } } },
+      },
+      Problem: { type: 'object', required: ['title', 'detail'], properties: { title: { type: 'string' }, detail: { type: 'string' } } },
+    },
+  },
+};
+
+const contract = new OpenApiContract(DOCUMENT);
+
+function exchange(overrides: Partial<Exchange>): Exchange {
+  return { method: 'GET', path: '/2/users/me', query: new URLSearchParams(), body: undefined, hasBody: false, status: 200, responseType: 'application/json', responseBody: { data: { id: '1', username: 'acme' } }, ...overrides };
+}
+
+const findings = (overrides: Partial<Exchange>) => contract.check(exchange(overrides)).map((v) => `${v.where}: ${v.message}`);
+
+describe('OpenApiContract', () => {
+  it('passes an exchange that follows the document', () => {
+    expect(findings({ query: new URLSearchParams('user.fields=id,username') })).toEqual([]);
+  });
+
+  it('names an undocumented path or method', () => {
+    expect(findings({ path: '/2/nowhere' })).toEqual(['route: the document has no such path']);
+    expect(findings({ method: 'DELETE' })).toEqual(['route: the document has no DELETE operation on /2/users/me']);
+  });
+
+  it('reads a literal segment before a template one', () => {
+    expect(contract.match('/2/users/me')?.template).toBe('/2/users/me');
+    expect(contract.match('/2/users/42')).toEqual({ template: '/2/users/{id}', values: ['42'] });
+  });
+
+  it('checks path and comma-separated query parameters, and refuses undocumented ones', () => {
+    expect(findings({ path: '/2/users/acme' })).toEqual(['path: id:  must match pattern "^[0-9]{1,19}$"']);
+    expect(findings({ query: new URLSearchParams('user.fields=id,email&tweet.fields=text') })).toEqual([
+      'query: user.fields: /1 must be equal to one of the allowed values (id, username)',
+      'query: tweet.fields is not a documented parameter',
+    ]);
+  });
+
+  it('checks the request body, event-type enum included', () => {
+    const post = { method: 'POST', path: '/2/activity/subscriptions', responseBody: { data: {} } };
+    expect(findings({ ...post, hasBody: true, body: { event_type: 'like.create', tag: null } })).toEqual([]);
+    expect(findings({ ...post, hasBody: true, body: { event_type: 'like.in' } })).toEqual(['body: /event_type must be equal to one of the allowed values (dm.received, like.create)']);
+    expect(findings({ ...post })).toEqual(['body: a JSON body is required']);
+  });
+
+  it('checks the request side only of requests the platform would take: a refusal is checked as an answer', () => {
+    const refused = { method: 'POST', path: '/2/activity/subscriptions', hasBody: true, body: { event_type: 'like.in' }, status: 400 };
+    expect(findings({ ...refused, responseBody: { title: 'Invalid Request', detail: 'event_type is unknown' } })).toEqual(['status: status 400 is not documented (documented: 200)']);
+    expect(findings({ status: 401, responseBody: { title: 'Unauthorized', detail: 'no token' } })).toEqual([]);
+    expect(findings({ status: 401, responseBody: { title: 'Unauthorized' } })).toEqual(["response: 401: (root) must have required property 'detail'"]);
+  });
+
+  it('checks the answer against the schema of its status', () => {
+    expect(findings({ responseBody: { data: { id: '1' } } })).toEqual(["response: 200: /data must have required property 'username'"]);
+    expect(findings({ responseType: 'text/html', responseBody: undefined })).toEqual(['response: the 200 answer is not JSON (text/html)']);
+  });
+});
+
+describe('routes outside the v2 document', () => {
+  it.each(['/1.1/search/tweets.json', '/oauth/request_token', '/oauth2/token', '/2/oauth2/token', '/i/oauth2/authorize', '/control/platform/users'])('%s is classified with a reason', (path) => {
+    expect(outsideTheDocument(path)?.reason).toMatch(/\S/);
+  });
+
+  it('leaves every other path to the document', () => {
+    expect(outsideTheDocument('/2/users/me')).toBeUndefined();
+    expect(outsideTheDocument('/2/users/1/blocking')).toBeUndefined();
+  });
+});
+
+describe('the simulator checking its exchanges', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-check-'));
+  const reportPath = join(dir, 'violations.jsonl');
+  const http = axios.create({ validateStatus: () => true });
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const config = loadSimulatorConfig({ SOCIAL_ENV_NAME: 'test', WEBHOOK_URL: 'http://127.0.0.1:9/none' });
+    server = await listen(createSimulatorApp({ config, logger: testLogger('sim'), contractCheck: contractCheck({ contract, reportPath }) }), 0, '127.0.0.1');
+    base = `http://127.0.0.1:${portOf(server)}`;
+  });
+
+  afterAll(async () => {
+    await closeServer(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const report = () => (existsSync(reportPath) ? readFileSync(reportPath, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+
+  it('writes nothing for exchanges that follow the document or lie outside it', async () => {
+    expect((await http.get(`${base}/2/users/me`)).status).toBe(400);
+    expect((await http.get(`${base}/control/deliveries`)).status).toBe(200);
+    expect((await http.get(`${base}/1.1/friends/ids.json`)).status).toBe(400);
+    expect(report()).toEqual([]);
+  });
+
+  it('appends one JSON line per violation', async () => {
+    await http.get(`${base}/2/nowhere`);
+    // The answer is written before the check runs: wait for the line, not for time.
+    for (let i = 0; i < 100 && report().length === 0; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(report()).toEqual([expect.objectContaining({ method: 'GET', path: '/2/nowhere', operation: null, where: 'route', message: 'the document has no such path' })]);
+  });
+});
+
+describe('contractCheckFromEnvironment', () => {
+  it('checks nothing without a document, and wants a report file with one', () => {
+    expect(contractCheckFromEnvironment({})).toBeNull();
+    expect(() => contractCheckFromEnvironment({ PLATFORM_OPENAPI_DOCUMENT: '/any/openapi.json' })).toThrow(/PLATFORM_CONFORMANCE_REPORT/);
+  });
+});

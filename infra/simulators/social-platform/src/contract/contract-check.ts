@@ -1,0 +1,98 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { RequestHandler } from 'express';
+import { OpenApiContract, type OpenApiDocument, type Violation } from './openapi-contract';
+
+/**
+ * The routes the simulator serves that the platform's v2 OpenAPI document does not hold, each
+ * with why: the contract check leaves them alone, and nothing else. A request on any other path
+ * the document lacks is a violation.
+ */
+export const OUTSIDE_THE_V2_DOCUMENT: readonly { pattern: RegExp; kind: 'documented-elsewhere' | 'simulator-only'; reason: string }[] = [
+  { pattern: /^\/1\.1\//, kind: 'documented-elsewhere', reason: 'v1.1 routes (search, friends, unretweet): the v1.1 reference, not the v2 document' },
+  { pattern: /^\/oauth\/(request_token|authorize|access_token)$/, kind: 'documented-elsewhere', reason: 'OAuth 1.0a three-legged flow: the authentication guide' },
+  { pattern: /^\/oauth2\/token$/, kind: 'documented-elsewhere', reason: 'the app-only bearer token (client credentials): the authentication guide' },
+  { pattern: /^\/2\/oauth2\/(token|revoke)$/, kind: 'documented-elsewhere', reason: 'OAuth 2.0 token and revocation endpoints: the OAuth 2.0 authorization-code guide' },
+  { pattern: /^\/i\/oauth2\/authorize$/, kind: 'documented-elsewhere', reason: "OAuth 2.0 consent page (x.com, not the API host): the OAuth 2.0 authorization-code guide" },
+  { pattern: /^\/control(\/|$)/, kind: 'simulator-only', reason: "the simulator's control API: tests tell it what to deliver and how to fail" },
+  { pattern: /^\/(health|metrics)(\/|$)/, kind: 'simulator-only', reason: 'probes and metrics of the simulator as a process' },
+];
+
+export function outsideTheDocument(path: string) {
+  return OUTSIDE_THE_V2_DOCUMENT.find((entry) => entry.pattern.test(path));
+}
+
+/** Contracts by document file: every simulator of a process shares one, and its compiled schemas. */
+const contracts = new Map<string, OpenApiContract>();
+
+function contractOf(documentPath: string): OpenApiContract {
+  let contract = contracts.get(documentPath);
+  if (!contract) {
+    contract = new OpenApiContract(JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument);
+    contracts.set(documentPath, contract);
+  }
+  return contract;
+}
+
+function parsed(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ContractCheckOptions {
+  contract: OpenApiContract;
+  /** Each violation is appended to it as one JSON line. */
+  reportPath: string;
+}
+
+/**
+ * Checks every request the simulator receives and every answer it gives against the contract,
+ * once the answer is sent, and appends each violation to the report. It never changes an
+ * answer: the simulator keeps behaving as it does, the report says where it or its caller
+ * departs from the platform's document.
+ */
+export function contractCheck({ contract, reportPath }: ContractCheckOptions): RequestHandler {
+  return (req, res, next) => {
+    const path = req.originalUrl.split('?')[0]!;
+    if (outsideTheDocument(path)) return next();
+    let answer: string | undefined;
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      if (typeof body === 'string') answer = body;
+      else if (Buffer.isBuffer(body)) answer = body.toString('utf8');
+      return send(body);
+    };
+    res.on('finish', () => {
+      const responseType = (res.getHeader('content-type') as string | undefined)?.split(';')[0]?.trim() ?? null;
+      const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+      const isJson = /json/.test(req.headers['content-type'] ?? '');
+      const violations: Violation[] = contract.check({
+        method: req.method,
+        path,
+        query: new URLSearchParams(req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : ''),
+        body: isJson ? (req.body as unknown) : undefined,
+        hasBody,
+        status: res.statusCode,
+        responseType,
+        responseBody: responseType && /json/.test(responseType) ? parsed(answer) : undefined,
+      });
+      for (const violation of violations) appendFileSync(reportPath, `${JSON.stringify({ at: new Date().toISOString(), ...violation })}\n`);
+    });
+    next();
+  };
+}
+
+/**
+ * The check the environment asks for: PLATFORM_OPENAPI_DOCUMENT names the platform's OpenAPI
+ * document, PLATFORM_CONFORMANCE_REPORT the file violations go to. Without the document: none.
+ */
+export function contractCheckFromEnvironment(env: NodeJS.ProcessEnv = process.env): RequestHandler | null {
+  const documentPath = env.PLATFORM_OPENAPI_DOCUMENT;
+  if (!documentPath) return null;
+  const reportPath = env.PLATFORM_CONFORMANCE_REPORT;
+  if (!reportPath) throw new Error('PLATFORM_OPENAPI_DOCUMENT is set: PLATFORM_CONFORMANCE_REPORT must name the file violations are written to');
+  return contractCheck({ contract: contractOf(documentPath), reportPath });
+}

@@ -1,0 +1,270 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * An OpenAPI 3.0 document as far as the contract check reads it: paths, their operations'
+ * parameters, request bodies and responses; schemas are handed to Ajv as they are.
+ */
+interface Reference {
+  $ref: string;
+}
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+interface MediaTypes {
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  parameters?: (Parameter | Reference)[];
+  requestBody?: (MediaTypes & { required?: boolean }) | Reference;
+  responses?: Record<string, MediaTypes | Reference>;
+}
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** What one exchange (a request and its answer) is checked with. */
+export interface Exchange {
+  method: string;
+  /** The path without its query. */
+  path: string;
+  query: URLSearchParams;
+  /** The parsed JSON body, or undefined when the request had none (or not JSON). */
+  body: unknown;
+  /** Whether the request carried a body at all. */
+  hasBody: boolean;
+  status: number;
+  /** The answer's media type without parameters (`application/json`), or null. */
+  responseType: string | null;
+  /** The parsed JSON answer, or undefined when it was not JSON. */
+  responseBody: unknown;
+}
+
+/** One way an exchange departs from the document. */
+export interface Violation {
+  method: string;
+  path: string;
+  /** The document's path template the request matched, when it matched one. */
+  operation: string | null;
+  where: 'route' | 'path' | 'query' | 'body' | 'status' | 'response';
+  message: string;
+}
+
+/** A matched operation with its validators, compiled the first time an exchange reaches it. */
+interface CompiledOperation {
+  template: string;
+  method: string;
+  pathParameters: Parameter[];
+  queryParameters: Parameter[];
+  parameterValidators: Map<string, ValidateFunction>;
+  body: { required: boolean; validators: ValidateFunction[] } | null;
+  responses: Map<string, ValidateFunction[]>;
+}
+
+const DOCUMENT_ID = 'platform-openapi';
+
+function pointer(segments: string[]): string {
+  return `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+function templateRegex(template: string): RegExp {
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`)
+    .join('; ');
+}
+
+/**
+ * Checks requests and answers against an OpenAPI 3.0 document with Ajv: that the path and
+ * method are documented, the path and query parameters (required ones present, none
+ * undocumented, each of its schema), the JSON request body, the status code and the JSON
+ * answer for that status. Schemas compile once, the first time an operation is used.
+ */
+export class OpenApiContract {
+  private readonly ajv: Ajv;
+  /** Parameters arrive as text: this instance coerces them to the schema's type. */
+  private readonly parameterAjv: Ajv;
+  private readonly routes: { template: string; regex: RegExp; literalLength: number }[];
+  private readonly compiled = new Map<string, CompiledOperation | null>();
+
+  constructor(private readonly document: OpenApiDocument) {
+    const options = { strict: false, allErrors: true, discriminator: false } as const;
+    this.ajv = addFormats(new Ajv(options));
+    this.parameterAjv = addFormats(new Ajv({ ...options, coerceTypes: 'array' }));
+    this.ajv.addSchema(document as object, DOCUMENT_ID);
+    this.parameterAjv.addSchema(document as object, DOCUMENT_ID);
+    // A literal segment beats a template one (`/2/users/me` before `/2/users/{id}`).
+    this.routes = Object.keys(document.paths)
+      .map((template) => ({ template, regex: templateRegex(template), literalLength: template.replace(/\{[^}]+\}/g, '').length }))
+      .sort((a, b) => b.literalLength - a.literalLength);
+  }
+
+  /** The document's path template for a concrete path, if any. */
+  match(path: string): { template: string; values: string[] } | null {
+    for (const route of this.routes) {
+      const found = route.regex.exec(path);
+      if (found) return { template: route.template, values: found.slice(1).map((v) => decodeURIComponent(v)) };
+    }
+    return null;
+  }
+
+  check(exchange: Exchange): Violation[] {
+    const violations: Violation[] = [];
+    const matched = this.match(exchange.path);
+    const fail = (where: Violation['where'], message: string) =>
+      violations.push({ method: exchange.method, path: exchange.path, operation: matched?.template ?? null, where, message });
+    if (!matched) {
+      fail('route', 'the document has no such path');
+      return violations;
+    }
+    const operation = this.operation(matched.template, exchange.method.toLowerCase());
+    if (!operation) {
+      fail('route', `the document has no ${exchange.method} operation on ${matched.template}`);
+      return violations;
+    }
+
+    // A request the simulator refused (4xx) is one the platform refuses too: only its answer is checked.
+    if (exchange.status < 400 || exchange.status >= 500) this.checkRequest(exchange, matched, operation, fail);
+    this.checkResponse(exchange, operation, fail);
+    return violations;
+  }
+
+  private checkRequest(exchange: Exchange, matched: { template: string; values: string[] }, operation: CompiledOperation, fail: (where: Violation['where'], message: string) => void): void {
+    const names = [...matched.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    names.forEach((name, index) => {
+      const parameter = operation.pathParameters.find((p) => p.name === name);
+      if (parameter) this.checkParameter(operation, parameter, matched.values[index]!, (m) => fail('path', m));
+    });
+
+    for (const parameter of operation.queryParameters) {
+      const values = exchange.query.getAll(parameter.name);
+      if (values.length === 0) {
+        if (parameter.required) fail('query', `${parameter.name} is required`);
+        continue;
+      }
+      this.checkParameter(operation, parameter, values.join(','), (m) => fail('query', m));
+    }
+    for (const name of new Set(exchange.query.keys())) {
+      if (!operation.queryParameters.some((p) => p.name === name)) fail('query', `${name} is not a documented parameter`);
+    }
+
+    if (operation.body) {
+      if (!exchange.hasBody) {
+        if (operation.body.required) fail('body', 'a JSON body is required');
+      } else if (exchange.body === undefined) {
+        fail('body', 'the body is not JSON');
+      } else if (operation.body.validators.length > 0 && !operation.body.validators.some((validate) => validate(exchange.body))) {
+        fail('body', describe(operation.body.validators[0]!.errors));
+      }
+    } else if (exchange.hasBody) {
+      fail('body', 'the operation takes no body');
+    }
+  }
+
+  private checkResponse(exchange: Exchange, operation: CompiledOperation, fail: (where: Violation['where'], message: string) => void): void {
+    const status = String(exchange.status);
+    const key = [status, `${status[0]}XX`, 'DEFAULT'].find((candidate) => operation.responses.has(candidate));
+    const validators = key === undefined ? undefined : operation.responses.get(key);
+    if (!validators) {
+      fail('status', `status ${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`);
+    } else if (validators.length > 0 && exchange.status !== 204) {
+      if (exchange.responseBody === undefined) fail('response', `the ${exchange.status} answer is not JSON (${exchange.responseType ?? 'no body'})`);
+      else if (!validators.some((validate) => validate(exchange.responseBody))) fail('response', `${exchange.status}: ${describe(validators[0]!.errors)}`);
+    }
+  }
+
+  private checkParameter(operation: CompiledOperation, parameter: Parameter, raw: string, fail: (message: string) => void): void {
+    const validate = operation.parameterValidators.get(`${parameter.in}:${parameter.name}`);
+    if (!validate) return;
+    // Arrays are written comma-separated (style form, explode false); Ajv coerces the rest.
+    const holder = { value: this.isArray(parameter.schema) ? raw.split(',') : raw };
+    if (!validate(holder)) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
+  }
+
+  private isArray(schema: Record<string, unknown> | undefined): boolean {
+    const resolved = schema && typeof schema.$ref === 'string' ? (this.resolve<Record<string, unknown>>(schema as unknown as Reference)) : schema;
+    return resolved?.type === 'array';
+  }
+
+  private resolve<T>(value: T | Reference): T {
+    let current: unknown = value;
+    for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null && typeof (current as Reference).$ref === 'string'; depth += 1) {
+      const segments = (current as Reference).$ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      current = segments.reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], this.document);
+    }
+    return current as T;
+  }
+
+  private operation(template: string, method: string): CompiledOperation | null {
+    const key = `${method} ${template}`;
+    if (this.compiled.has(key)) return this.compiled.get(key)!;
+    const item = this.document.paths[template]!;
+    const raw = METHODS.includes(method as (typeof METHODS)[number]) ? (item[method] as Operation | undefined) : undefined;
+    if (!raw) {
+      this.compiled.set(key, null);
+      return null;
+    }
+    const base = ['paths', template, method];
+    const schemaRef = (segments: string[]) => ({ $ref: `${DOCUMENT_ID}${pointer(segments)}` });
+    const jsonTypes = (media: MediaTypes, at: string[]) =>
+      Object.entries(media.content ?? {})
+        .filter(([type, entry]) => /json/.test(type) && entry.schema !== undefined)
+        .map(([type]) => this.ajv.compile(schemaRef([...at, 'content', type, 'schema'])));
+
+    // Parameters of the path item and of the operation, the operation's winning.
+    const parameters = new Map<string, Parameter>();
+    const parameterValidators = new Map<string, ValidateFunction>();
+    for (const list of [item.parameters as (Parameter | Reference)[] | undefined, raw.parameters]) {
+      for (const entry of list ?? []) {
+        const parameter = this.resolve(entry);
+        parameters.set(`${parameter.in}:${parameter.name}`, parameter);
+        if (parameter.schema) {
+          parameterValidators.set(
+            `${parameter.in}:${parameter.name}`,
+            this.parameterAjv.compile({ type: 'object', properties: { value: parameter.schema.$ref ? { $ref: `${DOCUMENT_ID}${parameter.schema.$ref as string}` } : this.rebase(parameter.schema) } }),
+          );
+        }
+      }
+    }
+
+    const body = raw.requestBody ? this.resolve(raw.requestBody) : undefined;
+    const responses = new Map<string, ValidateFunction[]>();
+    for (const [status, response] of Object.entries(raw.responses ?? {})) {
+      const ref = (response as Reference).$ref;
+      const at = ref ? ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : [...base, 'responses', status];
+      responses.set(status.toUpperCase(), jsonTypes(this.resolve(response), at));
+    }
+    const bodyRef = (raw.requestBody as Reference | undefined)?.$ref;
+    const compiled: CompiledOperation = {
+      template,
+      method,
+      pathParameters: [...parameters.values()].filter((p) => p.in === 'path'),
+      queryParameters: [...parameters.values()].filter((p) => p.in === 'query'),
+      parameterValidators,
+      body: body ? { required: body.required === true, validators: jsonTypes(body, bodyRef ? bodyRef.replace(/^#\//, '').split('/') : [...base, 'requestBody']) } : null,
+      responses,
+    };
+    this.compiled.set(key, compiled);
+    return compiled;
+  }
+
+  /** An inline parameter schema whose inner `$ref`s point into the document. */
+  private rebase(schema: Record<string, unknown>): unknown {
+    return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, `"$ref":"${DOCUMENT_ID}#/`)) as unknown;
+  }
+}
