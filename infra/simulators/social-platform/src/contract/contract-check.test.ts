@@ -7,7 +7,7 @@ import { closeServer, listen, portOf } from '@crm/http';
 import { testLogger } from '@crm/testing';
 import { createSimulatorApp } from '../app';
 import { loadSimulatorConfig } from '../config';
-import { contractCheck, contractCheckFromEnvironment, outsideTheDocument } from './contract-check';
+import { contractCheck, contractCheckFromEnvironment, outsideTheDocument, postNaming } from './contract-check';
 import { OpenApiContract, type Exchange, type OpenApiDocument } from './openapi-contract';
 
 /** A small contract in our own words: a profile read, a subscription write, and a shared error shape. */
@@ -114,13 +114,37 @@ describe('OpenApiContract', () => {
 });
 
 describe('routes outside the v2 document', () => {
-  it.each(['/1.1/search/tweets.json', '/oauth/request_token', '/oauth2/token', '/2/oauth2/token', '/i/oauth2/authorize', '/control/platform/users'])('%s is classified with a reason', (path) => {
-    expect(outsideTheDocument(path)?.reason).toMatch(/\S/);
+  it.each([
+    ['GET', '/1.1/search/tweets.json'],
+    ['POST', '/oauth/request_token'],
+    ['POST', '/oauth2/token'],
+    ['POST', '/2/oauth2/token'],
+    ['GET', '/i/oauth2/authorize'],
+    ['POST', '/control/platform/users'],
+    ['POST', '/2/users/1/blocking'],
+    ['DELETE', '/2/users/1/blocking/2'],
+  ])('%s %s is classified with a reason', (method, path) => {
+    expect(outsideTheDocument(method, path)?.reason).toMatch(/\S/);
   });
 
-  it('leaves every other path to the document', () => {
-    expect(outsideTheDocument('/2/users/me')).toBeUndefined();
-    expect(outsideTheDocument('/2/users/1/blocking')).toBeUndefined();
+  it('leaves every other route to the document', () => {
+    expect(outsideTheDocument('GET', '/2/users/me')).toBeUndefined();
+    expect(outsideTheDocument('GET', '/2/users/1/blocking')).toBeUndefined();
+  });
+
+  it("reads the document's post naming and the platform's tweet naming as one", () => {
+    expect(['tweet.fields', 'edit_history_tweet_ids', 'retweet_count', 'tweet_count', 'referenced_tweets.id', 'attachments.media_source_tweet', 'username'].map(postNaming)).toEqual([
+      'post.fields',
+      'edit_history_post_ids',
+      'repost_count',
+      'post_count',
+      'referenced_posts',
+      'attachments.media_source_tweet',
+      'username',
+    ]);
+    const named = new OpenApiContract({ ...DOCUMENT, components: { ...DOCUMENT.components, parameters: { ProfileFields: { name: 'user.fields', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'post_count'] } } } } } }, postNaming);
+    expect(named.check(exchange({ query: new URLSearchParams('user.fields=tweet_count') }))).toEqual([]);
+    expect(named.check(exchange({ query: new URLSearchParams('user.fields=retweets') })).map((v) => v.where)).toEqual(['query']);
   });
 });
 

@@ -102,8 +102,16 @@ export class OpenApiContract {
   private readonly routes: { template: string; regex: RegExp; literalLength: number }[];
   private readonly compiled = new Map<string, CompiledOperation | null>();
 
-  constructor(private readonly document: OpenApiDocument) {
-    const options = { strict: false, allErrors: true, discriminator: false } as const;
+  /**
+   * `alias` gives, for a name the platform uses (a field, parameter or value), the document's other
+   * name for it, or the name itself: a request or answer passes under either naming.
+   */
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly alias: (name: string) => string = (name) => name,
+  ) {
+    // The document's schemas are taken as published (one enum lists a value twice): not checked as schemas.
+    const options = { strict: false, allErrors: true, discriminator: false, validateSchema: false } as const;
     this.ajv = addFormats(new Ajv(options));
     this.parameterAjv = addFormats(new Ajv({ ...options, coerceTypes: 'array' }));
     this.ajv.addSchema(document as object, DOCUMENT_ID);
@@ -151,15 +159,17 @@ export class OpenApiContract {
       if (parameter) this.checkParameter(operation, parameter, matched.values[index]!, (m) => fail('path', m));
     });
 
+    const query = new URLSearchParams();
+    for (const [name, value] of exchange.query) query.append(operation.queryParameters.some((p) => p.name === name) ? name : this.alias(name), value);
     for (const parameter of operation.queryParameters) {
-      const values = exchange.query.getAll(parameter.name);
+      const values = query.getAll(parameter.name);
       if (values.length === 0) {
         if (parameter.required) fail('query', `${parameter.name} is required`);
         continue;
       }
       this.checkParameter(operation, parameter, values.join(','), (m) => fail('query', m));
     }
-    for (const name of new Set(exchange.query.keys())) {
+    for (const name of new Set(query.keys())) {
       if (!operation.queryParameters.some((p) => p.name === name)) fail('query', `${name} is not a documented parameter`);
     }
 
@@ -168,7 +178,7 @@ export class OpenApiContract {
         if (operation.body.required) fail('body', 'a JSON body is required');
       } else if (exchange.body === undefined) {
         fail('body', 'the body is not JSON');
-      } else if (operation.body.validators.length > 0 && !operation.body.validators.some((validate) => validate(exchange.body))) {
+      } else if (operation.body.validators.length > 0 && !this.passes(operation.body.validators, exchange.body)) {
         fail('body', describe(operation.body.validators[0]!.errors));
       }
     } else if (exchange.hasBody) {
@@ -184,7 +194,7 @@ export class OpenApiContract {
       fail('status', `status ${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`);
     } else if (validators.length > 0 && exchange.status !== 204) {
       if (exchange.responseBody === undefined) fail('response', `the ${exchange.status} answer is not JSON (${exchange.responseType ?? 'no body'})`);
-      else if (!validators.some((validate) => validate(exchange.responseBody))) fail('response', `${exchange.status}: ${describe(validators[0]!.errors)}`);
+      else if (!this.passes(validators, exchange.responseBody)) fail('response', `${exchange.status}: ${describe(validators[0]!.errors)}`);
     }
   }
 
@@ -192,8 +202,25 @@ export class OpenApiContract {
     const validate = operation.parameterValidators.get(`${parameter.in}:${parameter.name}`);
     if (!validate) return;
     // Arrays are written comma-separated (style form, explode false); Ajv coerces the rest.
-    const holder = { value: this.isArray(parameter.schema) ? raw.split(',') : raw };
-    if (!validate(holder)) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
+    const holder = (text: string) => ({ value: this.isArray(parameter.schema) ? text.split(',') : text });
+    if (!validate(holder(raw)) && !validate(holder(raw.split(',').map(this.alias).join(',')))) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
+  }
+
+  /** Whether a body passes one of the schemas, as it is or with its field names in the document's other naming. */
+  private passes(validators: ValidateFunction[], body: unknown): boolean {
+    if (validators.some((validate) => validate(body))) return true;
+    const renamed = this.renamed(body);
+    // Keep the first attempt's errors for the report: they name the fields as sent.
+    const errors = validators[0]!.errors;
+    const passed = validators.some((validate) => validate(renamed));
+    validators[0]!.errors = errors;
+    return passed;
+  }
+
+  private renamed(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.renamed(item));
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [this.alias(key), this.renamed(inner)]));
   }
 
   private isArray(schema: Record<string, unknown> | undefined): boolean {

@@ -214,7 +214,7 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
           resource_type: 'user',
           parameter: 'username',
           resource_id: 'not-a-name',
-          type: 'https://api.twitter.com/2/problems/resource-not-found',
+          type: 'https://api.x.com/2/problems/resource-not-found',
         },
       ],
     });
@@ -335,7 +335,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
       in_reply_to_user_id: reader.id,
       referenced_tweets: [{ type: 'replied_to', id: first }],
       entities: { mentions: [{ start: 0, end: 11, username: 'v2r_reader', id: reader.id }] },
-      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0 },
+      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 },
     });
     expect(page1.data[1]).toEqual({ id: ids[1], text: 'post 5', edit_history_tweet_ids: [ids[1]], author_id: author.id, created_at: expect.any(String), public_metrics: expect.any(Object) });
     expect(page1.includes.users.map((u: { username: string }) => u.username).sort()).toEqual(['v2r_author', 'v2r_reader']);
@@ -355,7 +355,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     const hidden = await account('v2r_hidden', { protected: true });
     await postAs(hidden.token, 'followers only');
     expect(await get(reader.token, `/2/users/${hidden.id}/tweets`)).toEqual({
-      errors: [expect.objectContaining({ title: 'Authorization Error', resource_id: hidden.id, type: 'https://api.twitter.com/2/problems/not-authorized-for-resource' })],
+      errors: [expect.objectContaining({ title: 'Authorization Error', resource_id: hidden.id, type: 'https://api.x.com/2/problems/not-authorized-for-resource' })],
     });
     expect((await get(hidden.token, `/2/users/${hidden.id}/tweets`)).meta.result_count).toBe(1);
     // No posts: `data` is left out.
@@ -374,7 +374,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     const home = await get(me.token, `/2/users/${me.id}/timelines/reverse_chronological?tweet.fields=referenced_tweets,public_metrics&expansions=referenced_tweets.id.author_id`);
     expect(home.data).toEqual([
       { id: repost, text: 'RT @v2r_friend: worth sharing', edit_history_tweet_ids: [repost], referenced_tweets: [{ type: 'retweeted', id: original }], public_metrics: expect.any(Object) },
-      expect.objectContaining({ id: original, public_metrics: { retweet_count: 1, reply_count: 0, like_count: 0, quote_count: 0 } }),
+      expect.objectContaining({ id: original, public_metrics: { retweet_count: 1, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 } }),
     ]);
     expect(home.includes).toEqual({ users: [{ id: friend.id, name: 'V2r_friend', username: 'v2r_friend' }] });
     const v1Home = await get(me.token, '/1.1/statuses/home_timeline.json');

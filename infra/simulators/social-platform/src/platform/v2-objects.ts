@@ -93,6 +93,9 @@ export function v2Post(state: PlatformState, post: Post, wanted: Set<string>): J
         reply_count: posts.filter((p) => p.inReplyTo?.postId === post.id).length,
         like_count: [...state.likes.values()].filter((liked) => liked.has(post.id)).length,
         quote_count: 0,
+        // Counts the simulator does not keep; the platform always answers them.
+        bookmark_count: 0,
+        impression_count: 0,
       },
     },
     ['id', 'text', 'edit_history_tweet_ids'],
@@ -227,7 +230,7 @@ export function resourceProblem(kind: 'not-found' | 'not-authorized', resource: 
         resource_type: resource,
         parameter,
         resource_id: value,
-        type: `https://api.twitter.com/2/problems/${notFound ? 'resource-not-found' : 'not-authorized-for-resource'}`,
+        type: `https://api.x.com/2/problems/${notFound ? 'resource-not-found' : 'not-authorized-for-resource'}`,
       },
     ],
   };
