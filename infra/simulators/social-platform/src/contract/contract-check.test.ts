@@ -7,7 +7,7 @@ import { closeServer, listen, portOf } from '@crm/http';
 import { testLogger } from '@crm/testing';
 import { createSimulatorApp } from '../app';
 import { loadSimulatorConfig } from '../config';
-import { contractCheck, contractCheckFromEnvironment, outsideTheDocument, postNaming } from './contract-check';
+import { amended, contractCheck, contractCheckFromEnvironment, outsideTheDocument, postNaming } from './contract-check';
 import { OpenApiContract, type Exchange, type OpenApiDocument } from './openapi-contract';
 
 /** A small contract in our own words: a profile read, a subscription write, and a shared error shape. */
@@ -88,7 +88,7 @@ describe('OpenApiContract', () => {
   it('checks path and comma-separated query parameters, and refuses undocumented ones', () => {
     expect(findings({ path: '/2/users/acme' })).toEqual(['path: id:  must match pattern "^[0-9]{1,19}$"']);
     expect(findings({ query: new URLSearchParams('user.fields=id,email&tweet.fields=text') })).toEqual([
-      'query: user.fields: /1 must be equal to one of the allowed values (id, username)',
+      'query: user.fields: /1 must be equal to one of the allowed values: "email"',
       'query: tweet.fields is not a documented parameter',
     ]);
   });
@@ -96,7 +96,7 @@ describe('OpenApiContract', () => {
   it('checks the request body, event-type enum included', () => {
     const post = { method: 'POST', path: '/2/activity/subscriptions', responseBody: { data: {} } };
     expect(findings({ ...post, hasBody: true, body: { event_type: 'like.create', tag: null } })).toEqual([]);
-    expect(findings({ ...post, hasBody: true, body: { event_type: 'like.in' } })).toEqual(['body: /event_type must be equal to one of the allowed values (dm.received, like.create)']);
+    expect(findings({ ...post, hasBody: true, body: { event_type: 'like.in' } })).toEqual(['body: /event_type must be equal to one of the allowed values: "like.in"']);
     expect(findings({ ...post })).toEqual(['body: a JSON body is required']);
   });
 
@@ -145,6 +145,33 @@ describe('routes outside the v2 document', () => {
     const named = new OpenApiContract({ ...DOCUMENT, components: { ...DOCUMENT.components, parameters: { ProfileFields: { name: 'user.fields', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'post_count'] } } } } } }, postNaming);
     expect(named.check(exchange({ query: new URLSearchParams('user.fields=tweet_count') }))).toEqual([]);
     expect(named.check(exchange({ query: new URLSearchParams('user.fields=retweets') })).map((v) => v.where)).toEqual(['query']);
+  });
+});
+
+describe('the amendments other pages of the documentation make', () => {
+  const withProblems: OpenApiDocument = {
+    ...DOCUMENT,
+    components: {
+      ...DOCUMENT.components,
+      schemas: {
+        ...(DOCUMENT.components!.schemas as object),
+        Subscription: { type: 'object', properties: { event_type: { type: 'string', enum: ['dm.received'] } } },
+        Problem: { oneOf: [{ type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['https://api.x.com/2/problems/invalid-request'] } } }] },
+      },
+    },
+  };
+  const schemas = (document: OpenApiDocument) => document.components!.schemas as Record<string, { properties?: { event_type?: { enum?: string[] } }; oneOf?: unknown[] }>;
+
+  it('add oauth.revoke to the event types and the generic and billing problem types, leaving the given document as it was', () => {
+    const result = amended(withProblems);
+    expect(schemas(result).Subscription!.properties!.event_type!.enum).toEqual(['dm.received', 'oauth.revoke']);
+    expect(schemas(result).Problem!.oneOf).toHaveLength(2);
+    expect(schemas(withProblems).Problem!.oneOf).toHaveLength(1);
+    const answers = new OpenApiContract({ ...result, paths: { '/2/x': { get: { responses: { default: { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } } } } } } });
+    const refusal = (type: string) => answers.check(exchange({ path: '/2/x', status: 429, responseBody: { type, title: 'Too Many Requests' } }));
+    expect(refusal('about:blank')).toEqual([]);
+    expect(refusal('https://api.x.com/2/problems/usage-capped')).toEqual([]);
+    expect(refusal('https://api.x.com/2/problems/made-up')).toHaveLength(1);
   });
 });
 

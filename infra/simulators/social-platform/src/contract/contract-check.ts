@@ -42,6 +42,39 @@ export function postNaming(name: string): string {
   return EXACT_POST_NAMES[name] ?? name.replace(/retweet/g, 'repost').replace(/tweet/g, 'post');
 }
 
+/**
+ * What other pages of the platform's documentation add to the v2 document, which the check
+ * reads as part of it: the `oauth.revoke` event type (the X Activity API introduction and
+ * event-payloads page document it; the subscription request's enum omits it) and the error
+ * types of the response-codes page the `Problem` schema lacks (`about:blank`, the generic error
+ * of any status, `usage-capped`, and `credits-depleted` as the platform answers a spent balance).
+ */
+export const DOCUMENT_AMENDMENTS = {
+  eventTypes: ['oauth.revoke'],
+  problemTypes: ['about:blank', 'https://api.x.com/2/problems/usage-capped', 'https://api.x.com/2/problems/credits-depleted'],
+} as const;
+
+type Schemas = Record<string, { properties?: Record<string, { enum?: string[] }>; oneOf?: unknown[] }>;
+
+/** The document with DOCUMENT_AMENDMENTS applied (a copy: the parsed document is the caller's). */
+export function amended(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  const schemas = (copy.components?.schemas ?? {}) as Schemas;
+  for (const schema of Object.values(schemas)) {
+    const eventType = schema.properties?.event_type;
+    if (eventType?.enum?.includes('dm.received')) eventType.enum.push(...DOCUMENT_AMENDMENTS.eventTypes.filter((type) => !eventType.enum!.includes(type)));
+  }
+  if (schemas.Problem?.oneOf) {
+    schemas.DocumentedElsewhereProblem = {
+      type: 'object',
+      required: ['type', 'title'],
+      properties: { type: { type: 'string', enum: [...DOCUMENT_AMENDMENTS.problemTypes] }, title: { type: 'string' }, detail: { type: 'string' }, status: { type: 'integer' } },
+    } as Schemas[string];
+    schemas.Problem.oneOf.push({ $ref: '#/components/schemas/DocumentedElsewhereProblem' });
+  }
+  return copy;
+}
+
 export function outsideTheDocument(method: string, path: string) {
   return OUTSIDE_THE_V2_DOCUMENT.find((entry) => (!entry.method || entry.method === method) && entry.pattern.test(path));
 }
@@ -52,7 +85,7 @@ const contracts = new Map<string, OpenApiContract>();
 function contractOf(documentPath: string): OpenApiContract {
   let contract = contracts.get(documentPath);
   if (!contract) {
-    contract = new OpenApiContract(JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument, postNaming);
+    contract = new OpenApiContract(amended(JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument), postNaming);
     contracts.set(documentPath, contract);
   }
   return contract;

@@ -85,7 +85,7 @@ function templateRegex(template: string): RegExp {
 function describe(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .slice(0, 3)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.keyword === 'enum' ? `: ${JSON.stringify(e.data)}` : ''}`)
     .join('; ');
 }
 
@@ -111,7 +111,7 @@ export class OpenApiContract {
     private readonly alias: (name: string) => string = (name) => name,
   ) {
     // The document's schemas are taken as published (one enum lists a value twice): not checked as schemas.
-    const options = { strict: false, allErrors: true, discriminator: false, validateSchema: false } as const;
+    const options = { strict: false, allErrors: true, discriminator: false, validateSchema: false, verbose: true } as const;
     this.ajv = addFormats(new Ajv(options));
     this.parameterAjv = addFormats(new Ajv({ ...options, coerceTypes: 'array' }));
     this.ajv.addSchema(document as object, DOCUMENT_ID);
@@ -203,7 +203,7 @@ export class OpenApiContract {
     if (!validate) return;
     // Arrays are written comma-separated (style form, explode false); Ajv coerces the rest.
     const holder = (text: string) => ({ value: this.isArray(parameter.schema) ? text.split(',') : text });
-    if (!validate(holder(raw)) && !validate(holder(raw.split(',').map(this.alias).join(',')))) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
+    if (!validate(holder(raw)) && !validate(holder([...new Set(raw.split(',').map(this.alias))].join(',')))) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
   }
 
   /** Whether a body passes one of the schemas, as it is or with its field names in the document's other naming. */

@@ -224,7 +224,7 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
     const token = await userToken('@v2_lister');
     const member = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_member' })).data.id_str as string;
     const created = await v2(token, 'POST', '/2/lists', { name: 'VIPs', description: 'first', private: true });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const id = created.data.data.id as string;
     expect(created.data).toEqual({ data: { id: expect.stringMatching(/^[0-9]+$/), name: 'VIPs' } });
     expect(await v1Lists(token)).toEqual([expect.objectContaining({ id_str: id, name: 'VIPs', mode: 'private', description: 'first', member_count: 0 })]);

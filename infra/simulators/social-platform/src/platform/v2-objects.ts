@@ -180,7 +180,8 @@ export function maxResults(res: Response, min: number, max: number, fallback: nu
 /**
  * A page of `items` (newest first) from the position `pagination_token` names, and the token of
  * the next page. A token is where the next page starts, written in base 36: the first post's or
- * DM event's id (stable while newer ones arrive), or an offset for the followed accounts.
+ * DM event's id (stable while newer ones arrive), or an offset for the followed accounts, padded
+ * to the 16 characters the platform's tokens have at least.
  */
 export function tokenPage<T>(res: Response, items: T[], size: number, position: { keyOf: (item: T, index: number) => bigint; startOf: (key: bigint) => number }, name = 'pagination_token'): { shown: T[]; nextToken?: string } {
   const token = param(res, name);
@@ -192,7 +193,7 @@ export function tokenPage<T>(res: Response, items: T[], size: number, position: 
   }
   const shown = items.slice(start, start + size);
   const next = items[start + size];
-  return { shown, ...(next === undefined ? {} : { nextToken: position.keyOf(next, start + size).toString(36) }) };
+  return { shown, ...(next === undefined ? {} : { nextToken: position.keyOf(next, start + size).toString(36).padStart(16, '0') }) };
 }
 
 /** Positions in a list sorted newest (highest id) first. */
