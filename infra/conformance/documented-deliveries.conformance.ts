@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expectDeliveredOutcomes, expectedOutcome, startActivityStack, type ActivityStack, type XaaDelivery } from '../e2e/src/activity-stack';
+import { XAA_EVENT_TYPES } from '../../libs/contracts/src';
 import { waitFor } from '../../libs/testing/src';
 import { documentedJsonBlocks, socialFile, socialFiles } from './fixtures';
 
@@ -14,9 +15,15 @@ import { documentedJsonBlocks, socialFile, socialFiles } from './fixtures';
 /** The page's sample of the envelope alone (an empty payload), not a delivery. */
 const ENVELOPE_SAMPLE = 'Event envelope';
 
-const documented: XaaDelivery[] = documentedJsonBlocks('x-api_activity_event-payloads.mdx')
+const allDocumented: XaaDelivery[] = documentedJsonBlocks('x-api_activity_event-payloads.mdx')
   .filter((block) => block.title !== ENVELOPE_SAMPLE)
   .map((block) => ({ name: block.title, body: Buffer.from(block.text) }));
+
+const eventTypeOf = (delivery: XaaDelivery) => (JSON.parse(delivery.body.toString('utf8')) as { data: { event_type: string } }).data.event_type;
+/** The event types the project takes (and subscribes to some of); the others (profile, spaces, news, broadcasts) it never subscribes to. */
+const taken = (delivery: XaaDelivery) => (XAA_EVENT_TYPES as readonly string[]).includes(eventTypeOf(delivery));
+const documented = allDocumented.filter(taken);
+const neverSubscribed = allDocumented.filter((delivery) => !taken(delivery));
 
 /** Account Activity examples published as complete deliveries (templates need filling: see social-payloads.conformance.ts). */
 const accountActivity = [...socialFiles('.official.json'), ...socialFiles('.SYNTHESIZED.json')]
@@ -34,7 +41,7 @@ afterAll(async () => {
 });
 
 afterAll(() => {
-  console.log(`conformance: ${documented.length} documented X Activity API payloads and ${accountActivity.length} Account Activity examples through the stack`);
+  console.log(`conformance: ${documented.length} documented X Activity API payloads taken, ${neverSubscribed.length} of types never subscribed refused, and ${accountActivity.length} Account Activity examples through the stack`);
 });
 
 it('the page documents a DM, a mention, a reply, a quote, a like and a follow', () => {
@@ -46,6 +53,11 @@ it('each documented X Activity API payload is taken, and each DM, mention, reply
   const checked = await expectDeliveredOutcomes(stack, documented);
   expect(checked).toEqual(expect.arrayContaining(['dm.received', 'post.mention.create', 'post.reply.create', 'post.quote.create', 'like.create', 'follow.follow']));
 }, 180_000);
+
+it('an event type the project never subscribes to is refused as bad input, never with a 5xx', async () => {
+  expect(neverSubscribed.length).toBeGreaterThan(0);
+  for (const delivery of neverSubscribed) expect({ name: delivery.name, status: await stack.deliverXaa(delivery.body) }).toEqual({ name: delivery.name, status: 400 });
+});
 
 it('each published Account Activity delivery is taken, and each DM from someone else ends on a ticket with its text', async () => {
   const dms: { name: string; account: string; id: string; text: string }[] = [];

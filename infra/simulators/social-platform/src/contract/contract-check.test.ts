@@ -153,20 +153,23 @@ describe('the amendments other pages of the documentation make', () => {
     ...DOCUMENT,
     components: {
       ...DOCUMENT.components,
+      parameters: { ProfileFieldsParameter: { name: 'user.fields', in: 'query', schema: { type: 'array', items: { type: 'string', enum: ['id', 'username'] } } } },
       schemas: {
         ...(DOCUMENT.components!.schemas as object),
         Subscription: { type: 'object', properties: { event_type: { type: 'string', enum: ['dm.received'] } } },
+        Profile: { type: 'object', properties: { id: { type: 'string' }, username: { type: 'string' }, pinned_post_id: { type: 'string' } } },
         Problem: { oneOf: [{ type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['https://api.x.com/2/problems/invalid-request'] } } }] },
       },
     },
   };
   const schemas = (document: OpenApiDocument) => document.components!.schemas as Record<string, { properties?: { event_type?: { enum?: string[] } }; oneOf?: unknown[] }>;
 
-  it('add oauth.revoke to the event types and the generic and billing problem types, leaving the given document as it was', () => {
+  it("add oauth.revoke to the event types, the generic and billing problem types, and each object's fields to its fields parameter, leaving the given document as it was", () => {
     const result = amended(withProblems);
     expect(schemas(result).Subscription!.properties!.event_type!.enum).toEqual(['dm.received', 'oauth.revoke']);
     expect(schemas(result).Problem!.oneOf).toHaveLength(2);
     expect(schemas(withProblems).Problem!.oneOf).toHaveLength(1);
+    expect((result.components!.parameters as Record<string, { schema: { items: { enum: string[] } } }>).ProfileFieldsParameter!.schema.items.enum).toEqual(['id', 'username', 'pinned_post_id']);
     const answers = new OpenApiContract({ ...result, paths: { '/2/x': { get: { responses: { default: { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } } } } } } });
     const refusal = (type: string) => answers.check(exchange({ path: '/2/x', status: 429, responseBody: { type, title: 'Too Many Requests' } }));
     expect(refusal('about:blank')).toEqual([]);

@@ -48,6 +48,10 @@ export function postNaming(name: string): string {
  * event-payloads page document it; the subscription request's enum omits it) and the error
  * types of the response-codes page the `Problem` schema lacks (`about:blank`, the generic error
  * of any status, `usage-capped`, and `credits-depleted` as the platform answers a spent balance).
+ * And each `*.fields` parameter takes every field of the object it selects from: the document's
+ * enums leave out the fields that name other objects (`post.fields` lacks `author_id`,
+ * `in_reply_to_user_id`, `referenced_posts`; `dm_event.fields` `sender_id`; `list.fields`
+ * `owner_id`), which its own objects, older `tweet.fields` enum and expansions have.
  */
 export const DOCUMENT_AMENDMENTS = {
   eventTypes: ['oauth.revoke'],
@@ -63,6 +67,13 @@ export function amended(document: OpenApiDocument): OpenApiDocument {
   for (const schema of Object.values(schemas)) {
     const eventType = schema.properties?.event_type;
     if (eventType?.enum?.includes('dm.received')) eventType.enum.push(...DOCUMENT_AMENDMENTS.eventTypes.filter((type) => !eventType.enum!.includes(type)));
+  }
+  const parameters = (copy.components?.parameters ?? {}) as Record<string, { schema?: { items?: { enum?: string[] } } }>;
+  for (const [key, parameter] of Object.entries(parameters)) {
+    const selected = /^(\w+)FieldsParameter$/.exec(key)?.[1];
+    const fields = parameter.schema?.items?.enum;
+    const properties = selected ? schemas[selected]?.properties : undefined;
+    if (fields && properties) fields.push(...Object.keys(properties).filter((field) => !fields.includes(field)));
   }
   if (schemas.Problem?.oneOf) {
     schemas.DocumentedElsewhereProblem = {
