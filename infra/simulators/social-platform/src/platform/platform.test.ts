@@ -197,27 +197,15 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
     return (await http.get(url, { headers: { authorization: oauthHeader('GET', url, [], { token }) } })).data as { id_str: string; name: string; mode: string; description: string; member_count: number }[];
   }
 
-  it('looks users up by username; one no account can have is a 200 with a Not Found problem and no data', async () => {
+  it('looks users up by username; one no account can have is refused as the document says (400)', async () => {
     const token = await userToken('@v2_lookup');
     const known = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_known', name: 'Known K' })).data.id_str as string;
     const found = await v2(token, 'GET', '/2/users/by/username/v2_known');
     expect(found.status).toBe(200);
     expect(found.data).toEqual({ data: { id: known, name: 'Known K', username: 'v2_known' } });
-    const missing = await v2(token, 'GET', '/2/users/by/username/not-a-name');
-    expect(missing.status).toBe(200);
-    expect(missing.data).toEqual({
-      errors: [
-        {
-          value: 'not-a-name',
-          detail: 'Could not find user with username: [not-a-name].',
-          title: 'Not Found Error',
-          resource_type: 'user',
-          parameter: 'username',
-          resource_id: 'not-a-name',
-          type: 'https://api.x.com/2/problems/resource-not-found',
-        },
-      ],
-    });
+    const malformed = await v2(token, 'GET', '/2/users/by/username/not-a-name');
+    expect(malformed.status).toBe(400);
+    expect(malformed.data).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', detail: 'The `username` query parameter value [not-a-name] does not match ^[A-Za-z0-9_]{1,15}$' });
   });
 
   it('creates, updates, fills and deletes lists with the same state as the v1.1 routes', async () => {
