@@ -64,8 +64,9 @@ interface CompiledOperation {
   pathParameters: Parameter[];
   queryParameters: Parameter[];
   parameterValidators: Map<string, ValidateFunction>;
-  body: { required: boolean; validators: ValidateFunction[] } | null;
-  responses: Map<string, ValidateFunction[]>;
+  /** Schemas by reference into the document, compiled when first needed (an error answer's schema only if one is given). */
+  body: { required: boolean; schemas: string[] } | null;
+  responses: Map<string, string[]>;
 }
 
 const DOCUMENT_ID = 'platform-openapi';
@@ -101,6 +102,7 @@ export class OpenApiContract {
   private readonly parameterAjv: Ajv;
   private readonly routes: { template: string; regex: RegExp; literalLength: number }[];
   private readonly compiled = new Map<string, CompiledOperation | null>();
+  private readonly validators = new Map<string, ValidateFunction>();
 
   /**
    * `alias` gives, for a name the platform uses (a field, parameter or value), the document's other
@@ -111,7 +113,7 @@ export class OpenApiContract {
     private readonly alias: (name: string) => string = (name) => name,
   ) {
     // The document's schemas are taken as published (one enum lists a value twice): not checked as schemas.
-    const options = { strict: false, allErrors: true, discriminator: false, validateSchema: false, verbose: true } as const;
+    const options = { strict: false, allErrors: true, discriminator: false, validateSchema: false, verbose: true, inlineRefs: false } as const;
     this.ajv = addFormats(new Ajv(options));
     this.parameterAjv = addFormats(new Ajv({ ...options, coerceTypes: 'array' }));
     this.ajv.addSchema(document as object, DOCUMENT_ID);
@@ -178,8 +180,8 @@ export class OpenApiContract {
         if (operation.body.required) fail('body', 'a JSON body is required');
       } else if (exchange.body === undefined) {
         fail('body', 'the body is not JSON');
-      } else if (operation.body.validators.length > 0 && !this.passes(operation.body.validators, exchange.body)) {
-        fail('body', describe(operation.body.validators[0]!.errors));
+      } else if (operation.body.schemas.length > 0 && !this.passes(operation.body.schemas, exchange.body)) {
+        fail('body', describe(this.validator(operation.body.schemas[0]!).errors));
       }
     } else if (exchange.hasBody) {
       fail('body', 'the operation takes no body');
@@ -189,12 +191,12 @@ export class OpenApiContract {
   private checkResponse(exchange: Exchange, operation: CompiledOperation, fail: (where: Violation['where'], message: string) => void): void {
     const status = String(exchange.status);
     const key = [status, `${status[0]}XX`, 'DEFAULT'].find((candidate) => operation.responses.has(candidate));
-    const validators = key === undefined ? undefined : operation.responses.get(key);
-    if (!validators) {
+    const schemas = key === undefined ? undefined : operation.responses.get(key);
+    if (!schemas) {
       fail('status', `status ${exchange.status} is not documented (documented: ${[...operation.responses.keys()].join(', ')})`);
-    } else if (validators.length > 0 && exchange.status !== 204) {
+    } else if (schemas.length > 0 && exchange.status !== 204) {
       if (exchange.responseBody === undefined) fail('response', `the ${exchange.status} answer is not JSON (${exchange.responseType ?? 'no body'})`);
-      else if (!this.passes(validators, exchange.responseBody)) fail('response', `${exchange.status}: ${describe(validators[0]!.errors)}`);
+      else if (!this.passes(schemas, exchange.responseBody)) fail('response', `${exchange.status}: ${describe(this.validator(schemas[0]!).errors)}`);
     }
   }
 
@@ -206,8 +208,19 @@ export class OpenApiContract {
     if (!validate(holder(raw)) && !validate(holder([...new Set(raw.split(',').map(this.alias))].join(',')))) fail(`${parameter.name}: ${describe(validate.errors).replace('/value', '')}`);
   }
 
+  /** The validator of a schema in the document, compiled once: operations share their error and object schemas. */
+  private validator(ref: string): ValidateFunction {
+    let validate = this.validators.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: ref });
+      this.validators.set(ref, validate);
+    }
+    return validate;
+  }
+
   /** Whether a body passes one of the schemas, as it is or with its field names in the document's other naming. */
-  private passes(validators: ValidateFunction[], body: unknown): boolean {
+  private passes(schemas: string[], body: unknown): boolean {
+    const validators = schemas.map((ref) => this.validator(ref));
     if (validators.some((validate) => validate(body))) return true;
     const renamed = this.renamed(body);
     // Keep the first attempt's errors for the report: they name the fields as sent.
@@ -247,11 +260,10 @@ export class OpenApiContract {
       return null;
     }
     const base = ['paths', template, method];
-    const schemaRef = (segments: string[]) => ({ $ref: `${DOCUMENT_ID}${pointer(segments)}` });
     const jsonTypes = (media: MediaTypes, at: string[]) =>
       Object.entries(media.content ?? {})
         .filter(([type, entry]) => /json/.test(type) && entry.schema !== undefined)
-        .map(([type]) => this.ajv.compile(schemaRef([...at, 'content', type, 'schema'])));
+        .map(([type]) => `${DOCUMENT_ID}${pointer([...at, 'content', type, 'schema'])}`);
 
     // Parameters of the path item and of the operation, the operation's winning.
     const parameters = new Map<string, Parameter>();
@@ -270,7 +282,7 @@ export class OpenApiContract {
     }
 
     const body = raw.requestBody ? this.resolve(raw.requestBody) : undefined;
-    const responses = new Map<string, ValidateFunction[]>();
+    const responses = new Map<string, string[]>();
     for (const [status, response] of Object.entries(raw.responses ?? {})) {
       const ref = (response as Reference).$ref;
       const at = ref ? ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : [...base, 'responses', status];
@@ -283,7 +295,7 @@ export class OpenApiContract {
       pathParameters: [...parameters.values()].filter((p) => p.in === 'path'),
       queryParameters: [...parameters.values()].filter((p) => p.in === 'query'),
       parameterValidators,
-      body: body ? { required: body.required === true, validators: jsonTypes(body, bodyRef ? bodyRef.replace(/^#\//, '').split('/') : [...base, 'requestBody']) } : null,
+      body: body ? { required: body.required === true, schemas: jsonTypes(body, bodyRef ? bodyRef.replace(/^#\//, '').split('/') : [...base, 'requestBody']) } : null,
       responses,
     };
     this.compiled.set(key, compiled);
