@@ -81,11 +81,19 @@ export interface XaaDelivery {
 
 /**
  * What a delivery must become in ticketing, read from the delivery itself: a DM, a mention, a
- * reply or a quote is an activity with its id and text on the ticket of the other person; a like
- * the account gave or a follow is on the other person's timeline. Null for events that make
+ * reply or a quote is an activity with its id and text on the ticket of the other person; a DM
+ * the account sent, a like it gave or a follow is on the other person's timeline. Null for events that make
  * neither (profile changes, spaces, news, a like whose liker the platform does not name, ...).
  */
-export function expectedOutcome(delivery: XaaDelivery): { account: string; person: string; ticket?: { eventId: string; text: string }; timelineKind?: RegExp } | null {
+export interface ExpectedOutcome {
+  account: string;
+  /** The other person: the contact the activity belongs to. */
+  person: string;
+  ticket?: { eventId: string; text: string };
+  timeline?: { kind: RegExp; eventId?: string; text?: string };
+}
+
+export function expectedOutcome(delivery: XaaDelivery): ExpectedOutcome | null {
   const data = (JSON.parse(delivery.body.toString('utf8')) as { data: Json }).data;
   const account = String((data.filter as Json | undefined)?.user_id ?? '');
   const payload = data.payload as Json;
@@ -94,8 +102,10 @@ export function expectedOutcome(delivery: XaaDelivery): { account: string; perso
     case 'dm.sent': {
       const event = (payload.direct_message_events as Json[])[0]!;
       const create = event.message_create as { sender_id: string; target: { recipient_id: string }; message_data: { text: string } };
-      const person = create.sender_id === account ? create.target.recipient_id : create.sender_id;
-      return { account, person, ticket: { eventId: String(event.id), text: create.message_data.text } };
+      const dm = { eventId: String(event.id), text: create.message_data.text };
+      // The account's own DM never opens a ticket: it is on the recipient's timeline (and on their ticket, if one is open).
+      if (create.sender_id === account) return { account, person: create.target.recipient_id, timeline: { kind: /^dm_/, ...dm } };
+      return { account, person: create.sender_id, ticket: dm };
     }
     case 'post.mention.create':
     case 'post.reply.create':
@@ -104,10 +114,10 @@ export function expectedOutcome(delivery: XaaDelivery): { account: string; perso
       return { account, person: String(payload.author_id), ticket: { eventId: String(payload.id), text } };
     }
     case 'like.create':
-      return payload.liked_tweet_author_id === account ? null : { account, person: String(payload.liked_tweet_author_id), timelineKind: /like/ };
+      return payload.liked_tweet_author_id === account ? null : { account, person: String(payload.liked_tweet_author_id), timeline: { kind: /like/ } };
     case 'follow.follow': {
       const [source, target] = [payload.source, payload.target].map((user) => String(((user as Json).data as Json).id));
-      return { account, person: source === account ? target! : source!, timelineKind: /follow/ };
+      return { account, person: source === account ? target! : source!, timeline: { kind: /follow/ } };
     }
     default:
       return null;
@@ -147,8 +157,9 @@ export async function expectDeliveredOutcomes(stack: ActivityStack, deliveries: 
         async () => {
           const contact = await contactOf(account, person);
           if (!contact) return undefined;
-          const timeline = (await stack.crm.get(`/v1/contacts/${contact.id}`)).data.timeline as { kind: string }[];
-          return timeline.some((activity) => expected.timelineKind!.test(activity.kind)) || undefined;
+          const timeline = (await stack.crm.get(`/v1/contacts/${contact.id}`)).data.timeline as { kind: string; platformEventId: string; text: string | null }[];
+          const { kind, eventId, text } = expected.timeline!;
+          return timeline.some((a) => kind.test(a.kind) && (eventId === undefined || (a.platformEventId === eventId && a.text === text))) || undefined;
         },
         { what: `${delivery.name} on ${person}'s timeline`, timeoutMs: SLOW },
       );
