@@ -123,6 +123,7 @@ describe('routes outside the v2 document', () => {
     ['POST', '/control/platform/users'],
     ['POST', '/2/users/1/blocking'],
     ['DELETE', '/2/users/1/blocking/2'],
+    ['GET', '/favicon.ico'],
   ])('%s %s is classified with a reason', (method, path) => {
     expect(outsideTheDocument(method, path)?.reason).toMatch(/\S/);
   });

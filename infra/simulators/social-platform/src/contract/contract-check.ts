@@ -22,6 +22,7 @@ export const OUTSIDE_THE_V2_DOCUMENT: readonly { method?: string; pattern: RegEx
   { pattern: /^\/i\/oauth2\/authorize$/, kind: 'documented-elsewhere', reason: "OAuth 2.0 consent page (x.com, not the API host): the OAuth 2.0 authorization-code guide" },
   { pattern: /^\/control(\/|$)/, kind: 'simulator-only', reason: "the simulator's control API: tests tell it what to deliver and how to fail" },
   { pattern: /^\/(health|metrics)(\/|$)/, kind: 'simulator-only', reason: 'probes and metrics of the simulator as a process' },
+  { method: 'GET', pattern: /^\/favicon\.ico$/, kind: 'simulator-only', reason: "what a browser showing the simulator's consent page asks its host for" },
 ];
 
 /**
