@@ -59,8 +59,6 @@ export interface Violation {
 
 /** A matched operation with its validators, compiled the first time an exchange reaches it. */
 interface CompiledOperation {
-  template: string;
-  method: string;
   pathParameters: Parameter[];
   queryParameters: Parameter[];
   parameterValidators: Map<string, ValidateFunction>;
@@ -73,6 +71,14 @@ const DOCUMENT_ID = 'platform-openapi';
 
 function pointer(segments: string[]): string {
   return `#/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}
+
+/** The segments of a local `#/...` reference, unescaped. */
+function segmentsOf(ref: string): string[] {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function templateRegex(template: string): RegExp {
@@ -244,8 +250,7 @@ export class OpenApiContract {
   private resolve<T>(value: T | Reference): T {
     let current: unknown = value;
     for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null && typeof (current as Reference).$ref === 'string'; depth += 1) {
-      const segments = (current as Reference).$ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-      current = segments.reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], this.document);
+      current = segmentsOf((current as Reference).$ref).reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], this.document);
     }
     return current as T;
   }
@@ -285,17 +290,15 @@ export class OpenApiContract {
     const responses = new Map<string, string[]>();
     for (const [status, response] of Object.entries(raw.responses ?? {})) {
       const ref = (response as Reference).$ref;
-      const at = ref ? ref.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : [...base, 'responses', status];
+      const at = ref ? segmentsOf(ref) : [...base, 'responses', status];
       responses.set(status.toUpperCase(), jsonTypes(this.resolve(response), at));
     }
     const bodyRef = (raw.requestBody as Reference | undefined)?.$ref;
     const compiled: CompiledOperation = {
-      template,
-      method,
       pathParameters: [...parameters.values()].filter((p) => p.in === 'path'),
       queryParameters: [...parameters.values()].filter((p) => p.in === 'query'),
       parameterValidators,
-      body: body ? { required: body.required === true, schemas: jsonTypes(body, bodyRef ? bodyRef.replace(/^#\//, '').split('/') : [...base, 'requestBody']) } : null,
+      body: body ? { required: body.required === true, schemas: jsonTypes(body, bodyRef ? segmentsOf(bodyRef) : [...base, 'requestBody']) } : null,
       responses,
     };
     this.compiled.set(key, compiled);
