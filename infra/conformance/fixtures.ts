@@ -22,3 +22,21 @@ export const socialFiles = (suffix: string) =>
     .sort();
 
 export const readSocial = (name: string) => readFileSync(socialFile(name), 'utf8');
+
+/**
+ * The folder of the platform's published documentation pages (`PLATFORM_DOCS`, holding
+ * `x-api_activity_event-payloads.mdx`); without it the suite fails.
+ */
+export function platformDocs(): string {
+  const dir = process.env.PLATFORM_DOCS;
+  if (!dir || !existsSync(join(dir, 'x-api_activity_event-payloads.mdx'))) {
+    throw new Error(`PLATFORM_DOCS must name the folder of the platform's documentation pages (given: ${dir ?? 'nothing'})`);
+  }
+  return dir;
+}
+
+/** The titled JSON code blocks of a documentation page, verbatim: `{title, text}` in page order. */
+export function documentedJsonBlocks(page: string): { title: string; text: string }[] {
+  const text = readFileSync(join(platformDocs(), page), 'utf8');
+  return [...text.matchAll(/^```json title="([^"]+)"[^\n]*\n([\s\S]*?)\n```/gm)].map((m) => ({ title: m[1]!, text: m[2]! }));
+}

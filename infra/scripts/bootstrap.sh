@@ -5,7 +5,9 @@
 #   ci     the same set-up, then typecheck, lint, the contract checks, every test, the libs and the end-to-end path again on
 #          Node 22, and a short fuzz round (what .ci/run does);
 #          then, when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
-#          the conformance suite against them (jest.conformance.config.cjs)
+#          the conformance suite against them (jest.conformance.config.cjs); when PLATFORM_OPENAPI_DOCUMENT names the
+#          platform's OpenAPI document, the simulator checks every request and answer of the test run against it and
+#          any violation fails CI
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -102,7 +104,18 @@ case "$command" in
     say "Dockerfiles, compose and Kubernetes manifests"; step bash infra/scripts/check-deploy.sh
     say "test"
     results="$(mktemp)"
+    if [ -n "${PLATFORM_OPENAPI_DOCUMENT:-}" ]; then
+      # The test run is the conformance run: each simulator appends what departs from the document here.
+      PLATFORM_CONFORMANCE_REPORT="$(mktemp)"
+      export PLATFORM_CONFORMANCE_REPORT
+    fi
     step pnpm test --json --outputFile="$results"
+    if [ -n "${PLATFORM_OPENAPI_DOCUMENT:-}" ]; then
+      say "requests and answers against $PLATFORM_OPENAPI_DOCUMENT"
+      step node infra/scripts/contract-report.mjs "$PLATFORM_CONFORMANCE_REPORT"
+      rm -f "$PLATFORM_CONFORMANCE_REPORT"
+      unset PLATFORM_CONFORMANCE_REPORT PLATFORM_OPENAPI_DOCUMENT
+    fi
     # One plain closing line for whoever reads the log: counts of tests passed and failed.
     test_counts="$(counts "tests" "$results")"
     printf '%s\n' "$test_counts"

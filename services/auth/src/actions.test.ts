@@ -148,7 +148,7 @@ describe('actions over HTTP reach the platform as the account, with the right pa
     const created = await ok(h.crm.post(accountPath('/lists'), { name: 'VIP customers', mode: 'private', description: 'handle first' }));
     const listId = created.platformId!;
     expect(listId).toMatch(/^[0-9]+$/);
-    expect(await received('/2/lists', 'POST')).toMatchObject({ json: { name: 'VIP customers', description: 'handle first', private: true }, caller: user(), status: 200 });
+    expect(await received('/2/lists', 'POST')).toMatchObject({ json: { name: 'VIP customers', description: 'handle first', private: true }, caller: user(), status: 201 });
 
     expect((await ok(h.crm.patch(accountPath(`/lists/${listId}`), { name: 'VIPs' }))).platformId).toBe(listId);
     expect(await received(`/2/lists/${listId}`, 'PUT')).toMatchObject({ json: { name: 'VIPs' }, status: 200 });

@@ -1,9 +1,10 @@
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { DELIVERY_KINDS } from '@crm/contracts';
 import { createHttpApp, Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { sign } from '@crm/webhook-signature';
 import type { SimulatorConfig } from './config';
+import { contractCheckFromEnvironment } from './contract/contract-check';
 import { deliveryApi, dmText, invalid, optionalEventId, optionalUrl, requireBody, signing, userRef } from './control-input';
 import { activityDelivery } from './activity-requests';
 import { DeliveryLog, type Signing } from './delivery-log';
@@ -15,6 +16,11 @@ import { xaaDelivery, xaaEventsOf } from './xaa-deliveries';
 export interface SimulatorAppOptions {
   config: SimulatorConfig;
   logger: Logger;
+  /**
+   * Checks each request and answer against the platform's OpenAPI document; by default the one
+   * PLATFORM_OPENAPI_DOCUMENT names (none without it).
+   */
+  contractCheck?: RequestHandler | null;
 }
 
 function eventIdOf(event: unknown): string | undefined {
@@ -131,13 +137,14 @@ function controlDeliveryRoutes(app: Express, config: SimulatorConfig, logger: Lo
 }
 
 /** The simulated platform's control API: tests and people tell it what to deliver, and where. */
-export function createSimulatorApp({ config, logger }: SimulatorAppOptions): Express {
+export function createSimulatorApp({ config, logger, contractCheck = contractCheckFromEnvironment() }: SimulatorAppOptions): Express {
   const deliverer = new Deliverer(config.SOCIAL_CONSUMER_SECRET, logger);
   return createHttpApp({
     cleanText: false,
     logger,
     readiness: {},
     routes: (app) => {
+      if (contractCheck) app.use(contractCheck);
       app.use(platformRoutes({ config, logger }));
       controlDeliveryRoutes(app, config, logger, deliverer);
     },

@@ -65,7 +65,8 @@ describe('the X Activity API', () => {
     webhookId = made.data.id;
     expect(made.data).toMatchObject({ url: receiver.url, valid: true });
     expect((await app.v2.get('webhooks')).data.map((w: { id: string }) => w.id)).toEqual([webhookId]);
-    expect((await app.v2.put(`webhooks/${webhookId}`, {})).data).toEqual({ valid: true });
+    // The library sends `{}` on a PUT unless told the body goes in the URL: the CRC re-run takes no body.
+    expect((await app.v2.put(`webhooks/${webhookId}`, undefined, { forceBodyMode: 'url' })).data).toEqual({ valid: true });
   });
 
   it('subscribes an account per event type and delivers its DMs, mentions and likes in the XAA shape', async () => {

@@ -218,34 +218,22 @@ describe('the v2 routes auth acts through (OAuth 1.0a user context, JSON bodies)
     return (await http.get(url, { headers: { authorization: oauthHeader('GET', url, [], { token }) } })).data as { id_str: string; name: string; mode: string; description: string; member_count: number }[];
   }
 
-  it('looks users up by username; one no account can have is a 200 with a Not Found problem and no data', async () => {
+  it('looks users up by username; one no account can have is refused as the document says (400)', async () => {
     const token = await userToken('@v2_lookup');
     const known = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_known', name: 'Known K' })).data.id_str as string;
     const found = await v2(token, 'GET', '/2/users/by/username/v2_known');
     expect(found.status).toBe(200);
     expect(found.data).toEqual({ data: { id: known, name: 'Known K', username: 'v2_known' } });
-    const missing = await v2(token, 'GET', '/2/users/by/username/not-a-name');
-    expect(missing.status).toBe(200);
-    expect(missing.data).toEqual({
-      errors: [
-        {
-          value: 'not-a-name',
-          detail: 'Could not find user with username: [not-a-name].',
-          title: 'Not Found Error',
-          resource_type: 'user',
-          parameter: 'username',
-          resource_id: 'not-a-name',
-          type: 'https://api.twitter.com/2/problems/resource-not-found',
-        },
-      ],
-    });
+    const malformed = await v2(token, 'GET', '/2/users/by/username/not-a-name');
+    expect(malformed.status).toBe(400);
+    expect(malformed.data).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', detail: 'The `username` query parameter value [not-a-name] does not match ^[A-Za-z0-9_]{1,15}$' });
   });
 
   it('creates, updates, fills and deletes lists with the same state as the v1.1 routes', async () => {
     const token = await userToken('@v2_lister');
     const member = (await http.post(`${base}/control/platform/users`, { screenName: 'v2_member' })).data.id_str as string;
     const created = await v2(token, 'POST', '/2/lists', { name: 'VIPs', description: 'first', private: true });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const id = created.data.data.id as string;
     expect(created.data).toEqual({ data: { id: expect.stringMatching(/^[0-9]+$/), name: 'VIPs' } });
     expect(await v1Lists(token)).toEqual([expect.objectContaining({ id_str: id, name: 'VIPs', mode: 'private', description: 'first', member_count: 0 })]);
@@ -356,7 +344,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
       in_reply_to_user_id: reader.id,
       referenced_tweets: [{ type: 'replied_to', id: first }],
       entities: { mentions: [{ start: 0, end: 11, username: 'v2r_reader', id: reader.id }] },
-      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0 },
+      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 },
     });
     expect(page1.data[1]).toEqual({ id: ids[1], text: 'post 5', edit_history_tweet_ids: [ids[1]], author_id: author.id, created_at: expect.any(String), public_metrics: expect.any(Object) });
     expect(page1.includes.users.map((u: { username: string }) => u.username).sort()).toEqual(['v2r_author', 'v2r_reader']);
@@ -376,7 +364,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     const hidden = await account('v2r_hidden', { protected: true });
     await postAs(hidden.token, 'followers only');
     expect(await get(reader.token, `/2/users/${hidden.id}/tweets`)).toEqual({
-      errors: [expect.objectContaining({ title: 'Authorization Error', resource_id: hidden.id, type: 'https://api.twitter.com/2/problems/not-authorized-for-resource' })],
+      errors: [expect.objectContaining({ title: 'Authorization Error', resource_id: hidden.id, type: 'https://api.x.com/2/problems/not-authorized-for-resource' })],
     });
     expect((await get(hidden.token, `/2/users/${hidden.id}/tweets`)).meta.result_count).toBe(1);
     // No posts: `data` is left out.
@@ -395,7 +383,7 @@ describe('the v2 read routes (the state the v1.1 routes show, in v2 shapes)', ()
     const home = await get(me.token, `/2/users/${me.id}/timelines/reverse_chronological?tweet.fields=referenced_tweets,public_metrics&expansions=referenced_tweets.id.author_id`);
     expect(home.data).toEqual([
       { id: repost, text: 'RT @v2r_friend: worth sharing', edit_history_tweet_ids: [repost], referenced_tweets: [{ type: 'retweeted', id: original }], public_metrics: expect.any(Object) },
-      expect.objectContaining({ id: original, public_metrics: { retweet_count: 1, reply_count: 0, like_count: 0, quote_count: 0 } }),
+      expect.objectContaining({ id: original, public_metrics: { retweet_count: 1, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 } }),
     ]);
     expect(home.includes).toEqual({ users: [{ id: friend.id, name: 'V2r_friend', username: 'v2r_friend' }] });
     const v1Home = await get(me.token, '/1.1/statuses/home_timeline.json');

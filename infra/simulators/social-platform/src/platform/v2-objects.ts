@@ -93,6 +93,9 @@ export function v2Post(state: PlatformState, post: Post, wanted: Set<string>): J
         reply_count: posts.filter((p) => p.inReplyTo?.postId === post.id).length,
         like_count: [...state.likes.values()].filter((liked) => liked.has(post.id)).length,
         quote_count: 0,
+        // Counts the simulator does not keep; the platform always answers them.
+        bookmark_count: 0,
+        impression_count: 0,
       },
     },
     ['id', 'text', 'edit_history_tweet_ids'],
@@ -177,7 +180,8 @@ export function maxResults(res: Response, min: number, max: number, fallback: nu
 /**
  * A page of `items` (newest first) from the position `pagination_token` names, and the token of
  * the next page. A token is where the next page starts, written in base 36: the first post's or
- * DM event's id (stable while newer ones arrive), or an offset for the followed accounts.
+ * DM event's id (stable while newer ones arrive), or an offset for the followed accounts, padded
+ * to the 16 characters the platform's tokens have at least.
  */
 export function tokenPage<T>(res: Response, items: T[], size: number, position: { keyOf: (item: T, index: number) => bigint; startOf: (key: bigint) => number }, name = 'pagination_token'): { shown: T[]; nextToken?: string } {
   const token = param(res, name);
@@ -189,7 +193,7 @@ export function tokenPage<T>(res: Response, items: T[], size: number, position: 
   }
   const shown = items.slice(start, start + size);
   const next = items[start + size];
-  return { shown, ...(next === undefined ? {} : { nextToken: position.keyOf(next, start + size).toString(36) }) };
+  return { shown, ...(next === undefined ? {} : { nextToken: position.keyOf(next, start + size).toString(36).padStart(16, '0') }) };
 }
 
 /** Positions in a list sorted newest (highest id) first. */
@@ -227,7 +231,7 @@ export function resourceProblem(kind: 'not-found' | 'not-authorized', resource: 
         resource_type: resource,
         parameter,
         resource_id: value,
-        type: `https://api.twitter.com/2/problems/${notFound ? 'resource-not-found' : 'not-authorized-for-resource'}`,
+        type: `https://api.x.com/2/problems/${notFound ? 'resource-not-found' : 'not-authorized-for-resource'}`,
       },
     ],
   };

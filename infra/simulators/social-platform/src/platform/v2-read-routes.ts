@@ -65,10 +65,8 @@ function userRoutes(router: Router, ctx: PlatformContext): void {
   router.get('/2/users/by/username/:username', user, async (req, res) => {
     requireScopes(res, 'users.read', 'tweet.read');
     const username = String(req.params.username);
-    if (!USERNAME.test(username)) {
-      await answer(res, 200, resourceProblem('not-found', 'user', 'username', username));
-      return;
-    }
+    // The document's path pattern: a name no account can have is a bad request, not a missing user.
+    if (!USERNAME.test(username)) throw invalid(`The \`username\` query parameter value [${username}] does not match ^[A-Za-z0-9_]{1,15}$`);
     await answer(res, 200, { data: v2User(state.user({ screenName: username }), wantedBy(res).user) });
   });
   router.get('/2/users/:id', user, async (req, res) => {

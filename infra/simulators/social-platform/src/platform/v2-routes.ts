@@ -157,7 +157,7 @@ function listRoutes(router: Router, ctx: PlatformContext): void {
   router.post('/2/lists', user, async (req, res) => {
     requireScopes(res, 'list.write', 'tweet.read', 'users.read');
     const list = createList(state, actingUser(res), listFields(bodyOf(req), true) as ListFields & { name: string });
-    await answer(res, 200, { data: { id: list.id, name: list.name } });
+    await answer(res, 201, { data: { id: list.id, name: list.name } });
   });
   router.put('/2/lists/:id', user, async (req, res) => {
     requireScopes(res, 'list.write', 'tweet.read', 'users.read');
