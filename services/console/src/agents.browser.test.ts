@@ -88,7 +88,7 @@ describe('agents on a ticket', () => {
     await anaOnBosPage.filter({ hasText: 'is viewing' }).waitFor();
     await ana.getByTestId('presence-agent').filter({ hasText: `${BO.displayName} is viewing` }).waitFor();
 
-    await ana.getByLabel('Reply').fill('We are looking into it, Cleo.');
+    await ana.getByLabel('Reply', { exact: true }).fill('We are looking into it, Cleo.');
     await anaOnBosPage.filter({ hasText: 'is typing…' }).waitFor();
     await ana.getByRole('button', { name: 'Send reply' }).click();
     const reply = bo.getByTestId('activity').filter({ hasText: 'We are looking into it, Cleo.' });

@@ -5,7 +5,7 @@
  * once with OAuth 1.0a and once with OAuth 2.0.
  */
 import type { Page } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from './testing/browser';
+import { launchBrowser, signInWithToken, type TestBrowser } from './testing/browser';
 import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 let stack: ConsoleStack;
@@ -22,8 +22,7 @@ beforeAll(async () => {
     if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
   });
   await page.goto(`${stack.console.url}/signin`);
-  await page.getByLabel('API credential').fill(CRM_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithToken(page, CRM_TOKEN);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
 }, 180_000);
 

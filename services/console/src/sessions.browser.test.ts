@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
 import { AccountRepository } from '@crm/ticketing/src/adapters/db/accounts';
-import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from './testing/browser';
+import { launchBrowser, screenshot, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
 import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ACCOUNT = '3003';
@@ -49,13 +49,12 @@ describe('sessions in the browser', () => {
     const { context, page } = await newPage();
     await page.goto(`${stack.console.url}/tickets/${encodeURIComponent(ticketId)}`);
     await page.waitForURL(/\/signin\?next=/);
-    await page.getByLabel('API credential').fill(CRM_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithToken(page, CRM_TOKEN);
     await page.getByTestId('ticket-view').waitFor();
     expect(new URL(page.url()).pathname).toBe(`/tickets/${encodeURIComponent(ticketId)}`);
 
     const draft = 'Your parcel is on its way, it arrives tomorrow.';
-    await page.getByLabel('Reply').fill(draft);
+    await page.getByLabel('Reply', { exact: true }).fill(draft);
     // The session's cookie expires (the browser drops it): the next call answers 401.
     await context.clearCookies();
     await page.getByRole('button', { name: 'Send reply' }).click();
@@ -65,11 +64,10 @@ describe('sessions in the browser', () => {
     await screenshot(page, 'session-ended');
     expect(await seriousViolations(page)).toEqual([]);
 
-    await dialog.getByLabel('API credential').fill(CRM_TOKEN);
-    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithToken(dialog, CRM_TOKEN);
     await dialog.waitFor({ state: 'detached' });
     expect(new URL(page.url()).pathname).toBe(`/tickets/${encodeURIComponent(ticketId)}`);
-    expect(await page.getByLabel('Reply').inputValue()).toBe(draft);
+    expect(await page.getByLabel('Reply', { exact: true }).inputValue()).toBe(draft);
     await page.getByRole('button', { name: 'Send reply' }).click();
     await page.getByTestId('activity').filter({ hasText: draft }).waitFor();
     await context.close();

@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
-import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from './testing/browser';
+import { launchBrowser, screenshot, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
 import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ANA = { id: '777101', screenName: 'ana_pane', name: 'Ana Customer' };
@@ -70,8 +70,7 @@ beforeAll(async () => {
 
   // An agent signs in and connects an account through the platform's own pages.
   await page.goto(`${stack.console.url}/inbox`);
-  await page.getByLabel('API credential').fill(CRM_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithToken(page, CRM_TOKEN);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   await page.goto(`${stack.console.url}/accounts`);
   await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();

@@ -10,7 +10,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { TestPublisher } from '@crm/ticketing/src/testing/harness';
 import { dmDelivery, dmEvent, userObject } from '@crm/ticketing/src/testing/deliveries';
 import { waitFor } from '@crm/testing';
-import { launchBrowser, seriousViolations, type TestBrowser } from './testing/browser';
+import { launchBrowser, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
 import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ACCOUNT = '880001';
@@ -73,8 +73,7 @@ beforeAll(async () => {
   context = await browser.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${stack.console.url}/inbox`);
-  await page.getByLabel('API credential').fill(CRM_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithToken(page, CRM_TOKEN);
   await page.getByTestId('conversation-list').waitFor();
   await page.close();
 }, 180_000);

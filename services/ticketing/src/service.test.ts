@@ -216,6 +216,7 @@ describe('received DMs', () => {
         status: null,
         failure: null,
         by: null,
+        byName: null,
         data: null,
         source: { kind: 'webhook', query: null },
         editedAt: null,

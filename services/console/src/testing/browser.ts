@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
 /** Debian's chromium (bootstrap.sh installs it with apt); CHROMIUM_PATH overrides. Nothing downloads a browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,4 +52,15 @@ export async function seriousViolations(target: Page | Frame): Promise<string[]>
     return (await axe.run('html', { resultTypes: ['violations'] })).violations;
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Signs in with an API credential, as development does: the sign-in asks for an email and a
+ * password first, and takes a token behind its "Use an API token instead" switch. `scope` is the
+ * page, or the sign-in dialog over a page whose session ended.
+ */
+export async function signInWithToken(scope: Page | Locator, token: string): Promise<void> {
+  await scope.getByRole('button', { name: 'Use an API token instead' }).click();
+  await scope.getByLabel('API credential').fill(token);
+  await scope.getByRole('button', { name: 'Sign in' }).click();
 }
