@@ -99,7 +99,7 @@ describe('agents on a ticket', () => {
     expect(await seriousViolations(bo)).toEqual([]);
 
     // Ana leaves the ticket: Bo's page stops showing her.
-    await ana.getByRole('link', { name: 'Inbox' }).click();
+    await ana.getByRole('link', { name: 'Inbox', exact: true }).click();
     await anaOnBosPage.waitFor({ state: 'detached' });
   });
 

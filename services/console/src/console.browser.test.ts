@@ -147,7 +147,7 @@ describe("the agent's console", () => {
   });
 
   it('shows a new DM in the inbox without a reload, in the queue of the matching rule', async () => {
-    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('link', { name: 'Inbox', exact: true }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     // ticketing's change stream, relayed: new tickets come without a reload or polling.
     await page.getByTestId('live-mode').filter({ hasText: 'Live' }).waitFor();

@@ -135,10 +135,10 @@ describe('the ticket pane', () => {
     await page.getByTestId('ticket-view').waitFor();
     await expect(page.getByLabel('Reply', { exact: true }).inputValue()).resolves.toBe('Hi Ana, thanks for reaching out. Let me look into this for you. Draft kept.');
     // The r key puts the agent back in the reply; a public reply's limit is not a DM's.
-    await page.getByRole('heading', { level: 2 }).click();
+    await page.getByTestId('ticket-view').getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('n');
     await expect(page.getByRole('textbox', { name: 'Internal note' }).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).resolves.toBe(true);
-    await page.getByRole('heading', { level: 2 }).click();
+    await page.getByTestId('ticket-view').getByRole('heading', { level: 2 }).click();
     await page.keyboard.press('r');
     await page.getByLabel('Reply', { exact: true }).waitFor();
   });

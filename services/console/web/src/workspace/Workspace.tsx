@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Center, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { api, ApiError } from '../api';
@@ -118,11 +118,17 @@ export function Workspace({ phone, onCountsStale }: { phone: boolean; onCountsSt
       <Text c="dimmed">Pick a conversation from the list (j and k move, Enter opens, ? lists every key).</Text>
     </Center>
   );
-  if (phone) return <div className="ws-panes">{ticketId ? conversation : list}</div>;
+  // One tree at every width, the panes keyed: a window that narrows to a phone's and back keeps
+  // the open conversation mounted (its pop-up, its half-typed reply), only the list comes and goes.
+  const showList = !phone || !ticketId;
   return (
-    <div className="ws-panes">
-      <div className="ws-list-pane">{list}</div>
-      {conversation}
+    <div className="ws-panes" data-phone={phone || undefined}>
+      {showList && (
+        <div key="list" className="ws-list-pane">
+          {list}
+        </div>
+      )}
+      {(!phone || ticketId) && <Fragment key="conversation">{conversation}</Fragment>}
     </div>
   );
 }
