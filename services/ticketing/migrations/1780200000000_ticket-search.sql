@@ -80,7 +80,8 @@ CREATE FUNCTION ticket_search_refresh(ticket_ids uuid[]) RETURNS void LANGUAGE s
         FROM (SELECT search_language(a.raw ->> 'lang') AS config,
                      left(string_agg(a.text, E'\n' ORDER BY a.occurred_at, a.id), 200000) AS body
                 FROM activities a
-               WHERE a.ticket_id = t.id AND NOT a.deleted AND a.text IS NOT NULL
+               -- A merge's entries name the other tickets: they are not what this one says.
+               WHERE a.ticket_id = t.id AND NOT a.deleted AND a.text IS NOT NULL AND a.kind NOT IN ('merged', 'unmerged')
                GROUP BY 1) per_language
     ) texts ON true
    WHERE t.id = ANY (ticket_ids)
