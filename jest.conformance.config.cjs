@@ -12,6 +12,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  // The stack's harnesses start the simulators given here, as in jest.config.cjs.
+  setupFiles: ['<rootDir>/infra/testing/provide-simulators.ts'],
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
   forceExit: true,

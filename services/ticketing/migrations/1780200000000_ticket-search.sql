@@ -54,7 +54,9 @@ CREATE TABLE ticket_search (
   account_id text NOT NULL,
   document   tsvector NOT NULL,
   keys       text[] NOT NULL,
-  names      text NOT NULL
+  names      text NOT NULL,
+  -- The transaction whose commit last refreshed it for its activities (see below), else null.
+  refreshed_in xid8
 );
 CREATE INDEX ticket_search_document_idx ON ticket_search USING gin (document);
 CREATE INDEX ticket_search_keys_idx ON ticket_search USING gin (keys);
@@ -62,15 +64,16 @@ CREATE INDEX ticket_search_names_idx ON ticket_search USING gin (names gin_trgm_
 
 -- (Re)computes the documents of these tickets. Texts are capped (a tsvector holds at most 1 MB):
 -- a ticket's first 200,000 characters of each language are searchable.
-CREATE FUNCTION ticket_search_refresh(ticket_ids uuid[]) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO ticket_search (ticket_id, account_id, document, keys, names)
+CREATE FUNCTION ticket_search_refresh(ticket_ids uuid[], marked xid8 DEFAULT NULL) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO ticket_search (ticket_id, account_id, document, keys, names, refreshed_in)
   SELECT t.id, t.account_id,
          setweight(to_tsvector('pg_catalog.simple', t.subject), 'A')
            || to_tsvector('pg_catalog.simple', left(COALESCE(texts.content, ''), 200000))
            || COALESCE(texts.stemmed, ''::tsvector),
          search_keys(t.subject || E'\n' || COALESCE(texts.content, ''))
            || CASE WHEN c.screen_name IS NULL THEN '{}'::text[] ELSE ARRAY['@' || lower(c.screen_name)] END,
-         concat_ws(' ', t.subject, '@' || c.screen_name, c.name)
+         concat_ws(' ', t.subject, '@' || c.screen_name, c.name),
+         marked
     FROM tickets t
     LEFT JOIN contacts c ON c.id = t.contact_id
     LEFT JOIN LATERAL (
@@ -86,31 +89,34 @@ CREATE FUNCTION ticket_search_refresh(ticket_ids uuid[]) RETURNS void LANGUAGE s
     ) texts ON true
    WHERE t.id = ANY (ticket_ids)
   ON CONFLICT (ticket_id) DO UPDATE
-    SET account_id = EXCLUDED.account_id, document = EXCLUDED.document, keys = EXCLUDED.keys, names = EXCLUDED.names
+    SET account_id = EXCLUDED.account_id, document = EXCLUDED.document, keys = EXCLUDED.keys, names = EXCLUDED.names,
+        refreshed_in = EXCLUDED.refreshed_in
 $$;
 
 -- Activities: added, edited (text, language), deleted (flag or row), moved (merge, unmerge, threading).
-CREATE FUNCTION ticket_search_after_activities() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Refreshed at commit, once per ticket and transaction: a delivery that records thousands of DMs
+-- in one conversation statement by statement rebuilds that ticket's document once, not once per
+-- DM (which grew with the square of the conversation). The first of a transaction's deferred
+-- events for a ticket refreshes it with all of them and marks it with the transaction.
+CREATE FUNCTION ticket_search_after_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  touched uuid[] := CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW.ticket_id] WHEN 'DELETE' THEN ARRAY[OLD.ticket_id] ELSE ARRAY[OLD.ticket_id, NEW.ticket_id] END;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    PERFORM ticket_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM new_rows WHERE ticket_id IS NOT NULL AND text IS NOT NULL));
-  ELSIF TG_OP = 'DELETE' THEN
-    PERFORM ticket_search_refresh(ARRAY(SELECT DISTINCT ticket_id FROM old_rows WHERE ticket_id IS NOT NULL AND text IS NOT NULL));
-  ELSE
-    PERFORM ticket_search_refresh(ARRAY(
-      SELECT unnest(ARRAY[o.ticket_id, n.ticket_id])
-        FROM new_rows n JOIN old_rows o ON o.id = n.id
-       WHERE n.ticket_id IS DISTINCT FROM o.ticket_id OR n.text IS DISTINCT FROM o.text OR n.deleted <> o.deleted
-          OR (n.raw ->> 'lang') IS DISTINCT FROM (o.raw ->> 'lang')));
-  END IF;
+  PERFORM ticket_search_refresh(ARRAY(
+    SELECT DISTINCT touched_id FROM unnest(touched) AS touched_id
+     WHERE touched_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM ticket_search s WHERE s.ticket_id = touched_id AND s.refreshed_in = pg_current_xact_id())
+  ), pg_current_xact_id());
   RETURN NULL;
 END $$;
-CREATE TRIGGER ticket_search_activities_inserted AFTER INSERT ON activities REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ticket_search_after_activities();
-CREATE TRIGGER ticket_search_activities_updated AFTER UPDATE ON activities REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ticket_search_after_activities();
-CREATE TRIGGER ticket_search_activities_deleted AFTER DELETE ON activities REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION ticket_search_after_activities();
+CREATE CONSTRAINT TRIGGER ticket_search_activities_inserted AFTER INSERT ON activities DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW WHEN (NEW.ticket_id IS NOT NULL AND NEW.text IS NOT NULL) EXECUTE FUNCTION ticket_search_after_activity();
+CREATE CONSTRAINT TRIGGER ticket_search_activities_updated AFTER UPDATE ON activities DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW WHEN (NEW.ticket_id IS DISTINCT FROM OLD.ticket_id OR NEW.text IS DISTINCT FROM OLD.text OR NEW.deleted <> OLD.deleted
+                     OR (NEW.raw ->> 'lang') IS DISTINCT FROM (OLD.raw ->> 'lang'))
+  EXECUTE FUNCTION ticket_search_after_activity();
+CREATE CONSTRAINT TRIGGER ticket_search_activities_deleted AFTER DELETE ON activities DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW WHEN (OLD.ticket_id IS NOT NULL AND OLD.text IS NOT NULL) EXECUTE FUNCTION ticket_search_after_activity();
 
 -- Tickets: a new one is searchable by its subject at once; a changed subject, account or contact refreshes it.
 CREATE FUNCTION ticket_search_after_tickets() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -166,8 +172,8 @@ DROP FUNCTION ticket_search_after_tickets();
 DROP TRIGGER ticket_search_activities_deleted ON activities;
 DROP TRIGGER ticket_search_activities_updated ON activities;
 DROP TRIGGER ticket_search_activities_inserted ON activities;
-DROP FUNCTION ticket_search_after_activities();
-DROP FUNCTION ticket_search_refresh(uuid[]);
+DROP FUNCTION ticket_search_after_activity();
+DROP FUNCTION ticket_search_refresh(uuid[], xid8);
 DROP TABLE ticket_search;
 DROP AGGREGATE search_tsvector_agg(tsvector);
 DROP FUNCTION search_keys(text);
