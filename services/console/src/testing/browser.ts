@@ -46,6 +46,19 @@ interface AxeViolation {
  * scripts) stays in force, where a <script> tag would need it switched off.
  */
 export async function seriousViolations(target: Page | Frame): Promise<string[]> {
+  // Colours are judged as the agent sees them at rest: a pop-up fading in (or a resize's
+  // transition) blends its text with the page behind for a moment, which is no contrast defect.
+  // Endless animations (a spinner) are not waited for.
+  // A function, not a string: the page's CSP (no 'unsafe-eval') refuses a string to evaluate.
+  await target.waitForFunction(
+    () => {
+      type Running = { playState: string; effect: { getComputedTiming: () => { endTime?: number | string } } | null };
+      const page = globalThis as unknown as { document: { getAnimations: () => Running[] } };
+      return page.document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity);
+    },
+    undefined,
+    { timeout: 5_000 },
+  );
   await target.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const violations = await target.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
