@@ -20,9 +20,27 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return { browser, close: () => browser.close() };
 }
 
-/** Saves a screenshot in screenshots/: the whole page, or (wholePage false, e.g. behind a modal) the viewport. */
+/**
+ * Waits until the page's finite animations and transitions have ended (a pop-up's fade-in, a
+ * side menu collapsing after a resize); endless ones (a spinner) are not waited for. A function,
+ * not a string: the page's CSP (no 'unsafe-eval') refuses a string to evaluate.
+ */
+async function atRest(target: Page | Frame): Promise<void> {
+  await target.waitForFunction(
+    () => {
+      type Running = { playState: string; effect: { getComputedTiming: () => { endTime?: number | string } } | null };
+      const page = globalThis as unknown as { document: { getAnimations: () => Running[] } };
+      return page.document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity);
+    },
+    undefined,
+    { timeout: 5_000 },
+  );
+}
+
+/** Saves a screenshot in screenshots/ once the page is at rest: the whole page, or (wholePage false, e.g. behind a modal) the viewport. */
 export async function screenshot(page: Page, name: string, wholePage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  await atRest(page);
   const path = join(SCREENSHOTS, `${name}.png`);
   const viewport = page.viewportSize();
   // The whole page in one viewport (a full-page capture would repeat the fixed header mid-page).
@@ -46,19 +64,8 @@ interface AxeViolation {
  * scripts) stays in force, where a <script> tag would need it switched off.
  */
 export async function seriousViolations(target: Page | Frame): Promise<string[]> {
-  // Colours are judged as the agent sees them at rest: a pop-up fading in (or a resize's
-  // transition) blends its text with the page behind for a moment, which is no contrast defect.
-  // Endless animations (a spinner) are not waited for.
-  // A function, not a string: the page's CSP (no 'unsafe-eval') refuses a string to evaluate.
-  await target.waitForFunction(
-    () => {
-      type Running = { playState: string; effect: { getComputedTiming: () => { endTime?: number | string } } | null };
-      const page = globalThis as unknown as { document: { getAnimations: () => Running[] } };
-      return page.document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity);
-    },
-    undefined,
-    { timeout: 5_000 },
-  );
+  // Colours are judged as the agent sees them at rest: a pop-up fading in blends its text with the page behind for a moment.
+  await atRest(target);
   await target.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const violations = await target.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
