@@ -7,10 +7,13 @@ import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActi
 import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, readOpenApiDocument, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
+import { SecretBox } from '@crm/secrets';
 import { Broker, Consumer, OutboxRelay, Publisher, RpcClient } from '@crm/messaging';
 import { PeriodicJob } from '@crm/periodic';
 import { AuthSearchClient } from './adapters/broker/auth-search';
 import { TrackingClient } from './adapters/broker/tracking';
+import { ActorDirectory } from './adapters/db/actors';
+import { ChangeListener } from './adapters/db/change-listener';
 import { TicketingStore } from './adapters/db/store';
 import type { TicketingConfig } from './config';
 import { ACCOUNT_EVENT_CONTRACTS, createAccountEventsHandler, type AccountEventPayload } from './handlers/account-events-handler';
@@ -19,10 +22,17 @@ import { watchStore } from './adapters/metrics';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
+import { isUuid } from './domain/ids';
 import { invalidRequestCode } from './http/errors';
+import { EventStreams } from './http/live-routes';
 import { ticketingRoutes } from './http/routes';
 import { TicketList } from './operations/list-tickets';
-import { ticketLife, type TicketLife } from './ticket-life';
+import { LiveEvents, TYPING_TTL_MS } from './operations/live-events';
+import { Merges } from './operations/merges';
+import { Presence } from './operations/presence';
+import { TicketActions } from './operations/ticket-actions';
+import { TicketChanges } from './operations/ticket-changes';
+import { WebhookDispatcher, WebhookEndpoints } from './operations/webhooks';
 import { OrderLinks } from './operations/link-order';
 import { recordUnsendableCommand } from './operations/record-command-result';
 import { HeldRelease } from './operations/release-held';
@@ -194,33 +204,82 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
 }
 type TimedWork = ReturnType<typeof timedWork>;
 
-/** The HTTP API's routes over the use cases. */
-function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; life: TicketLife; searchQueries: SearchQueries; access: AccessControl }) {
+/**
+ * ticketing's use cases for the API: replies, order links, the ticket list, changes, notes,
+ * merges, actions, presence, partner configurations and the CRM's webhook endpoints (with the
+ * dispatcher that delivers to them).
+ */
+function useCases(config: TicketingConfig, options: TicketingOptions, parts: { store: TicketingStore; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient }) {
   const { store, heldRelease, relay } = parts;
   const { logger } = options;
-  const defaults = {
-    queue: config.DEFAULT_QUEUE,
-    folder: config.DEFAULT_FOLDER,
-    firstResponseMinutes: config.SLA_FIRST_RESPONSE_MINUTES,
-    resolutionMinutes: config.SLA_RESOLUTION_MINUTES,
+  const defaults = { queue: config.DEFAULT_QUEUE, folder: config.DEFAULT_FOLDER, firstResponseMinutes: config.SLA_FIRST_RESPONSE_MINUTES, resolutionMinutes: config.SLA_RESOLUTION_MINUTES };
+  const tracking = new TrackingClient(parts.rpc, config.TRACKING_RPC_TIMEOUT_MS);
+  const common = { store, logger, isId: isUuid, kick: () => void relay.kick() };
+  const box = config.WEBHOOK_SECRETS_KEY ? new SecretBox(config.WEBHOOK_SECRETS_KEY) : null;
+  const webhookEndpoints = new WebhookEndpoints({ store, logger, box, isId: isUuid, kick: () => void webhookDispatcher.kick(), allowedRanges: config.WEBHOOK_ALLOWED_CIDRS });
+  const webhookDispatcher = new WebhookDispatcher({ store, logger, endpoints: webhookEndpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowedRanges: config.WEBHOOK_ALLOWED_CIDRS });
+  return {
+    replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
+    orderLinks: new OrderLinks({ store, tracking, logger, refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS, readWaitMs: config.TRACKING_READ_WAIT_MS }),
+    ticketList: new TicketList(store, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
+    changes: new TicketChanges(common),
+    merges: new Merges(common),
+    actions: new TicketActions({ ...common, commandsExchange: options.commandsExchange }),
+    presence: new Presence(store),
+    partnerConfigs: { store, logger, defaults, heldRelease },
+    webhookEndpoints,
+    webhookDispatcher,
   };
-  const orderLinks = new OrderLinks({
-    store,
-    tracking: new TrackingClient(parts.rpc, config.TRACKING_RPC_TIMEOUT_MS),
-    logger,
-    refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS,
-    readWaitMs: config.TRACKING_READ_WAIT_MS,
+}
+type UseCases = ReturnType<typeof useCases>;
+
+/**
+ * Committed changes as they happen: the listener of changes (NOTIFY) feeds the event streams
+ * and publishes the outbox and webhooks at once. A stream ends when its credential or session
+ * is announced revoked, or at its next keep-alive when the announcement was missed.
+ */
+function liveChanges(config: TicketingConfig, parts: { logger: Logger; access: AccessControl; relay: OutboxRelay; webhookDispatcher: WebhookDispatcher }) {
+  const listener = new ChangeListener(config.DATABASE_URL, parts.logger);
+  const live = new LiveEvents(TYPING_TTL_MS);
+  const limits = { perPrincipal: config.EVENT_STREAMS_PER_CREDENTIAL, perProcess: config.EVENT_STREAMS_PER_PROCESS, bufferBytes: config.EVENT_STREAM_BUFFER_BYTES, keepaliveMs: config.EVENT_STREAM_KEEPALIVE_MS };
+  const streams = new EventStreams(limits, async (token) => (await parts.access.verify(token)) !== null);
+  const stopHearingRevocations = parts.access.onRevoked((id) => streams.endRevoked(id));
+  listener.onChange((notice) => {
+    live.publish(notice);
+    // CRM events (of tickets, and of accounts: the silence alarm) went to the outbox; typing and read state did not.
+    if (!notice.type.startsWith('ticket.') && !notice.type.startsWith('account.')) return;
+    void parts.relay.kick();
+    // Only a change that queued webhook deliveries has work for the dispatcher (its interval catches the rest).
+    if (notice.webhooks) void parts.webhookDispatcher.kick();
   });
+  return {
+    live,
+    streams,
+    /** Resolves once committed changes are heard. */
+    ready: () => listener.start(),
+    /** Before HTTP closes: streams never end by themselves. */
+    end: async () => {
+      stopHearingRevocations();
+      live.close();
+      streams.endAll();
+      await listener.stop();
+    },
+  };
+}
+type LiveChanges = ReturnType<typeof liveChanges>;
+
+/** The HTTP API's routes over the use cases. */
+function routesOf(config: TicketingConfig, parts: { store: TicketingStore; access: AccessControl; cases: UseCases; live: LiveChanges; searchQueries: SearchQueries }) {
+  const { store, cases } = parts;
   return ticketingRoutes({
+    ...cases,
     store,
     access: parts.access.handlers,
-    partnerConfigs: { store, logger, defaults, heldRelease },
-    replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
-    orderLinks,
+    actors: new ActorDirectory(store.pool),
     searchQueries: parts.searchQueries,
     view: { trackingRefreshAfterMs: config.TRACKING_REFRESH_AFTER_MS },
-    ticketList: new TicketList(store, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
-    life: parts.life.routes,
+    live: parts.live.live,
+    streams: parts.live.streams,
   });
 }
 
@@ -228,11 +287,11 @@ function routesOf(config: TicketingConfig, options: TicketingOptions, parts: { s
 async function serve(
   config: TicketingConfig,
   options: TicketingOptions,
-  parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; life: TicketLife; access: AccessControl },
+  parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; live: LiveChanges; access: AccessControl },
 ): Promise<Server> {
   const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
   try {
-    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.life.ready(), parts.access.ready()]);
+    await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.live.ready(), parts.access.ready()]);
     const app = createHttpApp({
       logger: options.logger,
       readiness: { broker: () => parts.broker.isConnected(), database: () => parts.store.isReachable() },
@@ -244,7 +303,7 @@ async function serve(
     for (const consumer of consumers) await consumer.stop(1_000).catch(() => undefined);
     await parts.rpc.close().catch(() => undefined);
     await parts.access.close().catch(() => undefined);
-    await parts.life.endStreams();
+    await parts.live.end();
     await parts.broker.close().catch(() => undefined);
     await parts.store.end().catch(() => undefined);
     throw error;
@@ -252,7 +311,7 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; life: TicketLife; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; live: LiveChanges; webhookDispatcher: WebhookDispatcher; access: AccessControl }): StopStep[] {
   return [
     async () => {
       // Only its timer stops here: a sweep in progress ends with heldRelease.stop() below.
@@ -260,7 +319,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
       await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
-    () => parts.life.endStreams(),
+    () => parts.live.end(),
     () => closeServer(parts.server),
     // Releases started by a PUT or the timer stop, and a relay run finishes, before the pool closes.
     () => parts.heldRelease.stop(),
@@ -269,7 +328,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.retention.stop(),
     () => parts.silenceChecks.stop(),
     () => parts.relay.stop(),
-    () => parts.life.stop(),
+    () => parts.webhookDispatcher.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
     () => parts.rpc.close(),
     () => parts.access.close(),
@@ -314,24 +373,25 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const access = accessOf(config, { store, logger, rpc, broker });
-  const life = ticketLife({ config, store, logger, kickOutbox: () => void relay.kick(), commandsExchange: options.commandsExchange, onRevoked: access.onRevoked, verify: access.verify });
   const timed = timedWork(config, options, { store, relay, rpc, rawLog });
-  const routes = routesOf(config, options, { store, heldRelease, relay, rpc, life, searchQueries: timed.searchQueries, access });
-  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, life, access });
+  const cases = useCases(config, options, { store, heldRelease, relay, rpc });
+  const live = liveChanges(config, { logger, access, relay, webhookDispatcher: cases.webhookDispatcher });
+  const routes = routesOf(config, { store, access, cases, live, searchQueries: timed.searchQueries });
+  const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, live, access });
 
   // Deliveries held while this process was down, or whose release a crash interrupted; then on every interval.
   const releaseSweeps = new PeriodicJob('held release sweep', () => heldRelease.releaseReady(), logger);
   releaseSweeps.start(config.HELD_RELEASE_INTERVAL_MS);
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
-  life.start();
+  cases.webhookDispatcher.start(config.WEBHOOK_INTERVAL_MS);
   // Timers that came due while no replica ran fire now; then on every interval.
   timed.slaTimers.start(config.SLA_TIMER_INTERVAL_MS);
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
   timed.retention.start(config.RETENTION_INTERVAL_MS);
   timed.silenceChecks.start(config.SILENCE_CHECK_INTERVAL_MS);
 
-  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, heldRelease, relay, rpc, publisher, broker, store, life, access });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, heldRelease, relay, rpc, publisher, broker, store, live, webhookDispatcher: cases.webhookDispatcher, access });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {

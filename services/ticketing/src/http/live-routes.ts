@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { principalOf, type Principal } from '@crm/access';
 import { Refusal } from '@crm/http';
 import type { ChangeNotice } from '../adapters/db/crm-events';
@@ -72,43 +72,41 @@ export class EventStreams {
  * (`conversation.read`) of what the caller may read, optionally for one account. Each event's
  * `id` is the CRM event's id. A client that does not keep up is dropped, not buffered for.
  */
-export function liveRoutes(live: LiveEvents, streams: EventStreams): (app: Express) => void {
-  return (app) => {
-    app.get('/v1/events', (req: Request, res: Response) => {
-      const principal = principalOf(req);
-      const accountId = platformIdParam(req.query as Record<string, unknown>, 'accountId') ?? null;
-      if (accountId !== null && !principal.allowsAccount(accountId)) throw new AccountNotFound(accountId);
-      streams.admit(principal);
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      const write = (text: string) => {
-        if (res.destroyed) return;
-        if (res.writableLength > streams.limits.bufferBytes) {
-          eventStreamsDropped.inc();
-          res.destroy();
-          return;
-        }
-        res.write(text);
-      };
-      write(': connected\n\n');
-      const send = (notice: ChangeNotice) => write(`id: ${notice.id}\nevent: ${notice.type}\ndata: ${JSON.stringify(notice)}\n\n`);
-      const unsubscribe = live.subscribe({ audience: { accountIds: principal.accountIds, ticketIds: principal.ticketIds, accountId }, send });
-      // A bootstrap token is no API token to check; any other is checked again (cached), so a missed revocation still ends the stream.
-      const token = principal.bootstrap ? null : /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-      const keepalive = setInterval(() => {
-        if (!token) return write(': keepalive\n\n');
-        streams.stillValid(token).then(
-          (valid) => (valid ? write(': keepalive\n\n') : res.end()),
-          // auth cannot answer: the stream goes on, as the cache would have let it.
-          () => write(': keepalive\n\n'),
-        );
-      }, streams.limits.keepaliveMs);
-      keepalive.unref();
-      streams.add(res, principal);
-      res.on('close', () => {
-        clearInterval(keepalive);
-        unsubscribe();
-        streams.delete(res);
-      });
+export function eventStreamRoute(live: LiveEvents, streams: EventStreams): RequestHandler {
+  return (req, res) => {
+    const principal = principalOf(req);
+    const accountId = platformIdParam(req.query as Record<string, unknown>, 'accountId') ?? null;
+    if (accountId !== null && !principal.allowsAccount(accountId)) throw new AccountNotFound(accountId);
+    streams.admit(principal);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const write = (text: string) => {
+      if (res.destroyed) return;
+      if (res.writableLength > streams.limits.bufferBytes) {
+        eventStreamsDropped.inc();
+        res.destroy();
+        return;
+      }
+      res.write(text);
+    };
+    write(': connected\n\n');
+    const send = (notice: ChangeNotice) => write(`id: ${notice.id}\nevent: ${notice.type}\ndata: ${JSON.stringify(notice)}\n\n`);
+    const unsubscribe = live.subscribe({ audience: { accountIds: principal.accountIds, ticketIds: principal.ticketIds, accountId }, send });
+    // A bootstrap token is no API token to check; any other is checked again (cached), so a missed revocation still ends the stream.
+    const token = principal.bootstrap ? null : /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+    const keepalive = setInterval(() => {
+      if (!token) return write(': keepalive\n\n');
+      streams.stillValid(token).then(
+        (valid) => (valid ? write(': keepalive\n\n') : res.end()),
+        // auth cannot answer: the stream goes on, as the cache would have let it.
+        () => write(': keepalive\n\n'),
+      );
+    }, streams.limits.keepaliveMs);
+    keepalive.unref();
+    streams.add(res, principal);
+    res.on('close', () => {
+      clearInterval(keepalive);
+      unsubscribe();
+      streams.delete(res);
     });
   };
 }

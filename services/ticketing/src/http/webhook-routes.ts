@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { EndpointRow, FailureRow } from '../adapters/db/webhooks';
 import type { WebhookEndpoints } from '../operations/webhooks';
 
@@ -20,33 +20,29 @@ const failureJson = (row: FailureRow) => ({
 });
 
 /** The CRM's webhook endpoints: the signing secret is in the creation's answer only. */
-export function webhookRoutes(endpoints: WebhookEndpoints): (app: Express) => void {
-  return (app) => {
-    app.post('/v1/webhook-endpoints', async (req: Request, res: Response) => {
+export function webhookRoutes(endpoints: WebhookEndpoints): Record<'register' | 'list' | 'show' | 'remove' | 'failures' | 'replay', RequestHandler> {
+  const idOf = (req: Request) => String(req.params.id);
+  return {
+    register: async (req, res) => {
       const { endpoint, secret } = await endpoints.register(req.body);
       res.status(201).json({ ...endpointJson(endpoint), secret });
-    });
-
-    app.get('/v1/webhook-endpoints', async (_req: Request, res: Response) => {
+    },
+    list: async (_req, res) => {
       res.json({ items: (await endpoints.list()).map(endpointJson) });
-    });
-
-    app.get('/v1/webhook-endpoints/:id', async (req: Request<{ id: string }>, res: Response) => {
-      res.json(endpointJson(await endpoints.get(req.params.id)));
-    });
-
-    app.delete('/v1/webhook-endpoints/:id', async (req: Request<{ id: string }>, res: Response) => {
-      await endpoints.remove(req.params.id);
+    },
+    show: async (req, res) => {
+      res.json(endpointJson(await endpoints.get(idOf(req))));
+    },
+    remove: async (req, res) => {
+      await endpoints.remove(idOf(req));
       res.status(204).end();
-    });
-
-    app.get('/v1/webhook-endpoints/:id/failures', async (req: Request<{ id: string }>, res: Response) => {
-      res.json({ items: (await endpoints.failures(req.params.id)).map(failureJson) });
-    });
-
-    app.post('/v1/webhook-endpoints/:id/replay', async (req: Request<{ id: string }>, res: Response) => {
-      await endpoints.replay(req.params.id, req.body);
+    },
+    failures: async (req, res) => {
+      res.json({ items: (await endpoints.failures(idOf(req))).map(failureJson) });
+    },
+    replay: async (req, res) => {
+      await endpoints.replay(idOf(req), req.body);
       res.status(202).json({ status: 'pending' });
-    });
+    },
   };
 }
