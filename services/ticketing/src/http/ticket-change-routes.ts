@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { principalOf } from '@crm/access';
 import type { Merges } from '../operations/merges';
 import type { TicketActions } from '../operations/ticket-actions';
@@ -23,14 +23,11 @@ const idsIn = (body: unknown, field: 'ids' | 'sourceIds'): unknown[] => {
   return Array.isArray(value) ? value : [];
 };
 
-/** Who acts, for the timeline and the CRM's events: the request's principal. */
-const actorOf = (req: Request) => principalOf(req).id;
-
 /** Changes of tickets in bulk: every ticket named must be one the caller reaches. */
 export function bulkChangeRoute(deps: TicketChangeRouteDeps): RequestHandler {
   return async (req, res) => {
     await deps.reach.require(principalOf(req), idsIn(req.body, 'ids'));
-    const ids = await deps.changes.bulk(req.body, actorOf(req));
+    const ids = await deps.changes.bulk(req.body, principalOf(req).id);
     res.json({ items: await Promise.all(ids.map((id) => deps.showTicket(id, principalOf(req)))) });
   };
 }
@@ -39,26 +36,26 @@ export function bulkChangeRoute(deps: TicketChangeRouteDeps): RequestHandler {
 export function ticketChangeRoutes(deps: TicketChangeRouteDeps): Record<'change' | 'addNote' | 'merge' | 'unmerge' | 'requestAction', TicketHandler> {
   return {
     change: async (id, req, res) => {
-      await deps.changes.change(id, req.body, actorOf(req));
+      await deps.changes.change(id, req.body, principalOf(req).id);
       res.json(await deps.showTicket(id, principalOf(req)));
     },
     addNote: async (id, req, res) => {
-      const entry = await deps.changes.addNote(id, req.body, actorOf(req));
-      res.status(201).json(noteJson(id, entry, actorOf(req), principalOf(req).grant.name));
+      const entry = await deps.changes.addNote(id, req.body, principalOf(req).id);
+      res.status(201).json(noteJson(id, entry, principalOf(req).id, principalOf(req).grant.name));
     },
     merge: async (id, req, res) => {
       await deps.reach.require(principalOf(req), idsIn(req.body, 'sourceIds'));
-      await deps.merges.merge(id, req.body, actorOf(req));
+      await deps.merges.merge(id, req.body, principalOf(req).id);
       res.json(await deps.showTicket(id, principalOf(req)));
     },
     unmerge: async (id, req, res) => {
       await deps.reach.require(principalOf(req), idsIn(req.body, 'sourceIds'));
       await deps.reach.requireMergeTarget(principalOf(req), id);
-      const targetId = await deps.merges.unmerge(id, req.body, actorOf(req));
+      const targetId = await deps.merges.unmerge(id, req.body, principalOf(req).id);
       res.json(await deps.showTicket(targetId, principalOf(req)));
     },
     requestAction: async (id, req, res) => {
-      const { activityId, replayed } = await deps.actions.request(id, req.body, actorOf(req), idempotencyKeyOf(req));
+      const { activityId, replayed } = await deps.actions.request(id, req.body, principalOf(req).id, idempotencyKeyOf(req));
       markReplayed(res, replayed);
       res.status(202).json({ activityId, status: 'pending' });
     },
