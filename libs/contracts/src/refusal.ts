@@ -9,6 +9,8 @@ export const REFUSAL_KINDS = [
   'forbidden',
   'not_found',
   'method_not_allowed',
+  /** The answer cannot be given in a media type the request accepts. */
+  'not_acceptable',
   'conflict',
   'too_large',
   'unsupported_media_type',

@@ -1,4 +1,4 @@
-import { freshDatabase, testPool, type TestDatabase } from '@crm/testing';
+import { freshDatabase, testPool, waitFor, type TestDatabase } from '@crm/testing';
 import { createPool, PREPARED_PER_CONNECTION, TRANSACTION_ATTEMPTS, withTransaction, type Pool } from './index';
 
 let db: TestDatabase;
@@ -97,7 +97,7 @@ describe('idle connections', () => {
     try {
       await own.query('SELECT 1');
       await pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'idle-ended'");
-      for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => heard.length > 0, { what: 'the pool to tell of the ended connection' });
       expect(heard).toEqual([expect.objectContaining({ code: '57P01' })]);
       expect((await own.query<{ n: number }>('SELECT 2 AS n')).rows).toEqual([{ n: 2 }]);
     } finally {

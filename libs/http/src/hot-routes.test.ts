@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
-import { capturingLogger } from '@crm/testing';
+import { capturingLogger, waitFor } from '@crm/testing';
 import { currentCorrelationId } from '@crm/logging';
 import { createHttpApp } from './app';
 import { Refusal } from '@crm/contracts';
@@ -78,7 +78,8 @@ describe('hot routes', () => {
     await fetch(`${base}/hot/counted`, { method: 'POST' });
     await fetch(`${base}/hot/refused`, { method: 'POST' });
     await fetch(`${base}/hot/broken`, { method: 'POST' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The access line is written once the answer has gone out, which may be after the client has it.
+    await waitFor(() => accessLines().length >= 3, { what: 'the three access lines' });
     expect(accessLines().map((line) => [line.level, line.path, line.status])).toEqual([
       ['debug', '/hot/counted', 201],
       ['info', '/hot/refused', 403],

@@ -3,7 +3,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from '@crm/logging';
 import { Refusal } from '@crm/contracts';
-import { errorBody } from './errors';
+import { errorBody, refusalKindOf } from './errors';
 import { shippedFile } from './shipped-files';
 
 /** A parsed OpenAPI 3.1 document. */
@@ -236,7 +236,7 @@ export function openApiErrors(logger: Logger, options: Pick<OpenApiOptions, 'inv
       const body = sent ? `a body of ${sent}` : 'a body without a content-type';
       return next(new Refusal('unsupported_media_type', 'unsupported_media_type', `${body} is not what ${req.method} ${req.path} takes; see /openapi.json (JSON is sent as application/json)`));
     }
-    if (error.status !== 400 || problems.length === 0) return void res.status(error.status).json(errorBody(CODES[error.status] ?? 'bad_request', error.message));
+    if (error.status !== 400 || problems.length === 0) return next(new Refusal(refusalKindOf(error.status) ?? 'invalid', CODES[error.status] ?? 'bad_request', error.message));
     const code = options.invalidRequestCode?.(problems[0]!.in, req) ?? 'invalid_request';
     next(new Refusal('invalid', code, describe(problems), { fields: problems }));
   };

@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { freshVirtualHost, testLogger } from '@crm/testing';
+import { freshVirtualHost, testLogger, waitFor } from '@crm/testing';
 import { Broker } from './broker';
 import { coalesceWrites } from './coalesced-writes';
 
@@ -41,7 +41,7 @@ describe('coalesceWrites', () => {
     expect(socket.writableCorked).toBe(0);
     expect([writev.mock.calls.length, write.mock.calls.length]).toEqual([1, 0]);
     socket.write('four');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => Buffer.concat(received.at(-1)!).toString().endsWith('four'), { what: 'the server to receive the later frame' });
     expect(Buffer.concat(received.at(-1)!).toString()).toBe('one,two,three,four');
     socket.destroy();
   });

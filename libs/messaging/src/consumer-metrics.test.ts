@@ -79,7 +79,8 @@ it('counts the consumers of each queue: 0 while the broker has closed their chan
   });
   // The first to take the message loses its channel; the other one takes it next, the same way.
   await waitFor(async () => (await consumersOn(queue)) === 0, { what: 'both consumers gone with their channels' });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Settled: the message is back in the queue, and no consumer came back for it.
+  await waitFor(async () => (await depth(queue)) === 1, { what: 'the message back in the queue' });
   expect(await consumersOn(queue)).toBe(0);
   expect(await depth(queue)).toBe(1);
 

@@ -7,6 +7,7 @@ import { defineContract, ContractViolation, type Envelope, type Topology } from 
 import { currentCorrelationId, runWithContext } from '@crm/logging';
 import { amqpUrl, deleteBrokerObjects, queueDepth, startPrivateBroker, testLogger, waitFor, type PrivateBroker } from '@crm/testing';
 import { Broker } from './broker';
+import { brokerMetrics } from './metrics';
 import { Consumer, PermanentFailure, RetryLater, type MessageContext } from './consumer';
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
@@ -47,6 +48,11 @@ async function stopConsumers(): Promise<void> {
 }
 
 /** Publishes bytes straight to the queue, bypassing the publisher's validation. */
+/** The consumers this process has on `name` (the messaging_consumers gauge). */
+async function consumersOn(name: string): Promise<number> {
+  return (await brokerMetrics.consumers.get()).values.find((value) => value.labels.queue === name)?.value ?? 0;
+}
+
 async function publishRaw(body: string): Promise<void> {
   const connection = await amqplib.connect(amqpUrl());
   const channel = await connection.createConfirmChannel();
@@ -189,15 +195,24 @@ describe('publisher and consumer', () => {
       release = resolve;
     });
     let finished = false;
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const consumer = consume(async () => {
       release();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await finishing;
       finished = true;
     });
     await consumer.ready();
     await publisher.publish(exchange, 'ping.slow', makeEnvelope(PingContract, 'test', { n: 5 }));
     await started;
-    await consumer.stop(5000);
+    const consuming = await consumersOn(queue);
+    const stopping = consumer.stop(5000);
+    // The handler ends only once the stop has cancelled the consumer: the stop must wait for it.
+    await waitFor(async () => (await consumersOn(queue)) < consuming, { what: 'the stop to cancel the consumer' });
+    finish();
+    await stopping;
     expect(finished).toBe(true);
     expect(await queueDepth(queue)).toBe(0);
   });

@@ -17,9 +17,18 @@ export function databaseServerUrl(): string {
   return process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 }
 
-function rabbitmqctl(args: string[]) {
+export function rabbitmqctl(args: string[]) {
   const container = process.env.TEST_RABBITMQ_CONTAINER;
   return container ? run('docker', ['exec', container, 'rabbitmqctl', ...args]) : run('rabbitmqctl', args);
+}
+
+/** A test virtual host's name, `test-<prefix>-t<creation ms>-<hex>`: a later run can tell its age. */
+export const testVirtualHostName = (prefix: string, now = Date.now()): string => `test-${prefix}-t${now}-${randomBytes(4).toString('hex')}`;
+
+/** When a test virtual host was made, from its name; null for a name that does not say (never swept). */
+export function virtualHostCreatedAt(name: string): number | null {
+  const match = /^test-.+-t(\d{13})-[0-9a-f]{8}$/.exec(name);
+  return match ? Number(match[1]) : null;
 }
 
 export interface TestVirtualHost {
@@ -32,7 +41,7 @@ export interface TestVirtualHost {
  * queue names there, isolated from other tests and from a local stack on the same broker.
  */
 export async function freshVirtualHost(prefix: string): Promise<TestVirtualHost> {
-  const name = `test-${prefix}-${randomBytes(4).toString('hex')}`;
+  const name = testVirtualHostName(prefix);
   await rabbitmqctl(['add_vhost', name]);
   const url = new URL(amqpUrl());
   await rabbitmqctl(['set_permissions', '-p', name, decodeURIComponent(url.username || 'guest'), '.*', '.*', '.*']);

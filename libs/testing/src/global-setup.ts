@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
+import { sweepLeftovers } from './leftovers';
 
 const run = promisify(execFile);
 
@@ -32,11 +33,17 @@ async function startStoppedLocalBroker(): Promise<void> {
 /**
  * Gives the tests a RabbitMQ and a PostgreSQL: the URLs in AMQP_URL and DATABASE_URL when
  * set; else containers, when a Docker engine answers; else the local servers of our
- * machines (127.0.0.1).
+ * machines (127.0.0.1). Then removes what cut-off runs left on them.
  */
 export default async function globalSetup(): Promise<void> {
   await startStoppedLocalBroker();
-  if (process.env.AMQP_URL && process.env.DATABASE_URL) return;
+  if (!(process.env.AMQP_URL && process.env.DATABASE_URL)) await startContainers();
+  // Beside the tests rather than before them (rabbitmqctl takes seconds): it touches nothing of this run; teardown awaits it.
+  (globalThis as { __leftoverSweep?: Promise<void> }).__leftoverSweep = sweepLeftovers();
+}
+
+/** Containers for what AMQP_URL and DATABASE_URL do not name, when a Docker engine answers. */
+async function startContainers(): Promise<void> {
   const { getContainerRuntimeClient } = await import('testcontainers');
   const hasDocker = await getContainerRuntimeClient().then(
     () => true,

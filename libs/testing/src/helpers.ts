@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import winston from 'winston';
-import { createPool, ensureDatabase, type Pool } from '@crm/db';
+import { createPool, type Pool } from '@crm/db';
 import { createLogger, type Logger } from '@crm/logging';
 import { amqpUrl, databaseServerUrl } from './environment';
 
@@ -59,23 +59,26 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
+/** Runs one statement on the test server's maintenance database, on a connection of its own. */
+async function onServer(sql: string): Promise<void> {
+  const admin = new URL(databaseServerUrl());
+  admin.pathname = '/postgres';
+  const client = testClient(admin.toString());
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A new, empty database on the test server; `drop` removes it. */
 export async function freshDatabase(prefix: string): Promise<TestDatabase> {
   const name = `test_${prefix.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
   const url = new URL(databaseServerUrl());
   url.pathname = `/${name}`;
-  await ensureDatabase(url.toString());
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const admin = new URL(databaseServerUrl());
-      admin.pathname = '/postgres';
-      const client = testClient(admin.toString());
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  await onServer(`CREATE DATABASE "${name}"`);
+  return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 /** Deletes queues (with their DLQs) and exchanges so a test starts clean. */

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
-import { testLogger } from '@crm/testing';
+import { testLogger, waitFor } from '@crm/testing';
 import { startHarness, type Harness } from './testing/harness';
 
 const HOLD_SECONDS = 2;
@@ -35,15 +35,25 @@ const send = (payload: SocialCommandPayload) => publisher.publish(Exchanges.soci
 const refuse = (body: { kind: string; resetInSeconds?: number }) => h.sim.post('/control/platform/app-refusal', body);
 const lift = () => h.sim.delete('/control/platform/app-refusal');
 const posts = async () => (await h.platformRequests('/2/tweets', 'POST')).length;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The counter's value for `reason`, read from auth's /metrics. */
-async function refusals(reason: string): Promise<number> {
+/** The value of a series on auth's /metrics: `name` with every label given; an error when it is not there. */
+async function metric(name: string, labels: Record<string, string>): Promise<number> {
   const text = await (await fetch(`${h.authUrl}/metrics`)).text();
-  const match = new RegExp(`^platform_refusals_total\\{reason="${reason}"\\} (\\d+)`, 'm').exec(text);
-  if (!match) throw new Error(`platform_refusals_total{reason="${reason}"} is not on /metrics`);
-  return Number(match[1]);
+  const pairs = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && pairs.every((pair) => candidate.includes(pair)));
+  if (!line) throw new Error(`${name}{${pairs.join(',')}} is not on /metrics`);
+  return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
+
+/** The refusals counted for `reason`. */
+const refusals = (reason: string) => metric('platform_refusals_total', { reason });
+
+/** Waits until auth no longer holds commands for `reason` (the hold of PLATFORM_REFUSAL_HOLD_SECONDS has ended). */
+const holdEnded = (reason: string) =>
+  waitFor(async () => (await metric('platform_refusal_in_force', { reason })) === 0, { timeoutMs: HOLD_SECONDS * 1000 + 15_000, what: `the ${reason} hold to end` });
+
+/** The commands auth's consumer has acknowledged (done with, not to be retried). */
+const commandsAcked = () => metric('messages_consumed_total', { queue: 'auth.commands', outcome: 'acked' }).catch(() => 0);
 
 async function post(text: string) {
   const commandId = `post-${randomUUID()}`;
@@ -54,7 +64,7 @@ async function post(text: string) {
 describe('depleted credits: 402 credits-depleted', () => {
   afterAll(async () => {
     await lift();
-    await sleep(HOLD_SECONDS * 1000 + 200);
+    await holdEnded('credits_depleted');
   });
 
   it('fails the command at once with credits_depleted, sends nothing more during the hold, and sends again once credits are back', async () => {
@@ -72,7 +82,7 @@ describe('depleted credits: 402 credits-depleted', () => {
     expect(await refusals('credits_depleted')).toBe(counted + 1);
 
     await lift();
-    await sleep(HOLD_SECONDS * 1000 + 200);
+    await holdEnded('credits_depleted');
     const commandId = `post-${randomUUID()}`;
     await send({ commandId, action: 'post', accountId, input: { text: 'credits added' } });
     const done = await h.waitForPublished('post.succeeded', (p) => p.commandId === commandId);
@@ -93,16 +103,17 @@ describe('the monthly usage cap: 429 usage-capped', () => {
     const limited = await refusals('rate_limited');
     await refuse({ kind: 'usage-capped' });
     const before = await posts();
+    const acked = await commandsAcked();
     const failed = await post('over the cap');
     expect(failed).toMatchObject({ outcome: 'failed', error: { code: 'usage_capped', platformStatus: 429 } });
     expect((failed.error as { message: string }).message).toMatch(/usage cap .*no reset time/);
-    // Not retried by the consumer: still one call a moment later.
-    await sleep(500);
+    // Not retried by the consumer: still one call once it has acknowledged the command.
+    await waitFor(async () => (await commandsAcked()) > acked, { what: 'the consumer to acknowledge the command' });
     expect(await posts()).toBe(before + 1);
     expect(await refusals('usage_capped')).toBe(counted + 1);
     expect(await refusals('rate_limited')).toBe(limited);
     await lift();
-    await sleep(HOLD_SECONDS * 1000 + 200);
+    await holdEnded('usage_capped');
   });
 
   it('with a reset time: the command names it, and no command calls the platform before it (HTTP 429 usage_capped)', async () => {

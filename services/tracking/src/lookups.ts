@@ -144,6 +144,12 @@ export class TaskLookups {
     return { taskId: check.taskId, created, task };
   }
 
+  /** Whether a record of the task is cached and not yet expired (whatever its extra fields): a lookup now would not call the provider. */
+  holdsFresh(clientId: string, taskId: string): boolean {
+    const prefix = `${clientId}\u0000${taskId}\u0000`;
+    return [...this.cache.keys()].some((key) => key.startsWith(prefix) && this.cache.has(key));
+  }
+
   /** Drops what is cached for a client (its key or extra fields changed). */
   forget(clientId: string): void {
     for (const key of [...this.cache.keys()]) {

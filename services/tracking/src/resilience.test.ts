@@ -35,9 +35,10 @@ afterEach(async () => {
   await stack.sim.delete('/control/failures');
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const taskCalls = async (clientId: string, taskId: string) => (await stack.calls()).byTask[`${clientId}/${taskId}`] ?? 0;
 const fail = (rule: Record<string, unknown>) => stack.sim.put('/control/failures', rule);
+/** Waits until the cached record of the task has expired (TASK_CACHE_TTL_MS after its fetch). */
+const cacheExpired = (clientId: string, taskId: string) => waitFor(() => !stack.service.lookups.holdsFresh(clientId, taskId), { what: `the cached record of ${clientId}/${taskId} to expire` });
 
 describe('cache and coalescing', () => {
   it('makes one provider call for 100 simultaneous lookups of one task (in process)', async () => {
@@ -63,7 +64,7 @@ describe('cache and coalescing', () => {
     await stack.api.get('/v1/clients/acme/tasks/co-3');
     await stack.api.get('/v1/clients/acme/tasks/co-3');
     expect(await taskCalls('acme', 'co-3')).toBe(1);
-    await sleep(TTL_MS + 100);
+    await cacheExpired('acme', 'co-3');
     await stack.api.get('/v1/clients/acme/tasks/co-3');
     expect(await taskCalls('acme', 'co-3')).toBe(2);
   });
@@ -148,7 +149,7 @@ describe('stale data when the provider fails', () => {
     const fresh = await stack.api.get('/v1/clients/stale/tasks/s-1/live');
     expect(fresh.data.freshness).toMatchObject({ stale: false, staleReason: null });
 
-    await sleep(TTL_MS + 200);
+    await cacheExpired('stale', 's-1');
     await fail({ mode: 'error', status: 503, clientId: 'stale' });
     const stale = await stack.api.get('/v1/clients/stale/tasks/s-1/live');
     expect(stale.status).toBe(200);

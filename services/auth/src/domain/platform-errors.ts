@@ -1,3 +1,5 @@
+import type { RefusalKind } from '@crm/contracts';
+
 /**
  * How a call to the platform can end other than with an answer in the 2xx range. Each says
  * whether the call could have had an effect: that decides whether it may be tried again.
@@ -27,6 +29,21 @@ export class PlatformRejected extends Error {
   get invalidToken(): boolean {
     return this.status === 401 && (this.platformCode === 89 || (this.platformCode === null && this.problem !== null));
   }
+}
+
+/** The platform's refusals of an action that are the caller's own, kept as such (a 401 that is not the token: the account may not do it). */
+const RELAYED_KIND: Partial<Record<number, RefusalKind>> = { 400: 'invalid', 401: 'forbidden', 403: 'forbidden', 404: 'not_found', 409: 'conflict' };
+
+/**
+ * What kind of refusal the platform's refusal is to auth's caller: the one place this is decided.
+ * A refused token is a conflict (the account must be connected again). An action relays the
+ * platform's answer to the caller's own request, so its refusals of what the caller named stay
+ * what they are; a call auth makes for itself (registering a webhook, subscribing an account) is
+ * not the caller's to get wrong, so any other refusal is the platform rejecting it.
+ */
+export function platformRefusalKind(refusal: { status: number | null; invalidToken: boolean }, relayed: boolean): RefusalKind {
+  if (refusal.invalidToken) return 'conflict';
+  return (relayed && refusal.status !== null ? RELAYED_KIND[refusal.status] : undefined) ?? 'upstream_rejected';
 }
 
 /** 429: nothing was done; the window opens again at `resetAt`. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Router } from 'express';
 import type { SocialAction } from '@crm/contracts';
 import { principalOf, requireScope } from '@crm/access';
-import { refusalKindOf, Refusal } from '@crm/http';
+import { Refusal } from '@crm/http';
+import { platformRefusalKind } from '../domain/platform-errors';
 import { ACTIONS } from '../domain/actions';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
 import { allowedAccountIdParam } from './params';
@@ -141,12 +142,8 @@ export function failureToHttp(result: ActionResult): Refusal {
     case 'reconnect_needed':
     case 'needs_oauth1':
       return new Refusal('conflict', failure.code, failure.message);
-    case 'platform_rejected': {
-      // The platform's own kind of refusal is kept where it is one of the caller's (a 401 is the account's token: forbidden here).
-      const status = failure.platformStatus;
-      const kind = status === 400 || status === 403 || status === 404 || status === 409 ? refusalKindOf(status)! : status === 401 ? 'forbidden' : 'upstream_rejected';
-      return new Refusal(kind, failure.code, `${failure.message}${platform}`);
-    }
+    case 'platform_rejected':
+      return new Refusal(platformRefusalKind({ status: failure.platformStatus, invalidToken: false }, true), failure.code, `${failure.message}${platform}`);
     case 'invalid_input':
       return new Refusal('invalid', failure.code, failure.message);
     case 'usage_capped':

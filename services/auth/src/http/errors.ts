@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } from '../domain/errors';
-import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../domain/platform-errors';
+import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, platformRefusalKind, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
 import { AgentExists, UnknownTeam } from '../adapters/agents';
@@ -53,7 +53,7 @@ function translate(error: unknown, logger: Logger): unknown {
   }
   if (error instanceof PlatformRejected) {
     const code = error.invalidToken ? 'reconnect_needed' : 'platform_rejected';
-    return new Refusal(error.invalidToken ? 'conflict' : 'upstream_rejected', code, `the platform refused: ${error.platformMessage}${error.platformCode === null ? '' : ` (platform code ${error.platformCode})`}`);
+    return new Refusal(platformRefusalKind(error, false), code, `the platform refused: ${error.platformMessage}${error.platformCode === null ? '' : ` (platform code ${error.platformCode})`}`);
   }
   if (error instanceof PlatformNotReached || error instanceof PlatformFailed) return new Refusal('unavailable', 'platform_unavailable', error.message, { headers: { 'retry-after': '5' } });
   if (error instanceof NoAnswer) return new Refusal('upstream_timeout', 'platform_timeout', error.message);

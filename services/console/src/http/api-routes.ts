@@ -2,7 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { Refusal } from '@crm/http';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { mergeAccounts } from '../domain/accounts';
-import { sessionEnded, type SessionSettings } from './session';
+import { relayedRefusal, sessionEnded, type SessionSettings } from './session';
 
 export interface Upstreams {
   ticketing: Upstream;
@@ -31,8 +31,9 @@ function param(req: Request, name: string): string {
   return encodeURIComponent(value);
 }
 
-/** Relays a service's answer: its status and JSON body (errors keep `{"error":{"code","message"}}`). */
+/** Relays a service's answer: a success with its status and JSON body, a refusal as the same refusal. */
 function relay(res: Response, answer: UpstreamAnswer): void {
+  if (answer.status >= 400) throw relayedRefusal(answer, 'upstream_refused', `the service refused the request (${answer.status})`);
   if (answer.status === 204) {
     res.status(204).end();
     return;

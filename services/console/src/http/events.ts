@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import type { Upstream } from '../adapters/upstream';
-import { sessionEnded, tooManyRequests, type SessionSettings } from './session';
+import { relayedRefusal, sessionEnded, tooManyRequests, type SessionSettings } from './session';
 
 /** The `ticketId` in an event's JSON data; undefined for comments (keep-alives) and other blocks. */
 function ticketIdOf(block: string): string | undefined {
@@ -42,8 +42,7 @@ export function eventRoutes(app: Express, ticketing: Upstream, settings: Session
     if (upstream.status === 429) throw tooManyRequests({ status: 429, body: await upstream.json().catch(() => null), headers: upstream.headers }, 'rate_limited');
     if (upstream.status === 404) throw new Refusal('not_implemented', 'events_unavailable', 'ticketing has no event stream; poll instead');
     if (upstream.status >= 400 && upstream.status < 500) {
-      res.status(upstream.status).json((await upstream.json().catch(() => null)) ?? { error: { code: 'events_refused', message: `ticketing refused the event stream (${upstream.status})` } });
-      return;
+      throw relayedRefusal({ status: upstream.status, body: await upstream.json().catch(() => null), headers: upstream.headers }, 'events_refused', `ticketing refused the event stream (${upstream.status})`);
     }
     if (!upstream.ok || !upstream.body) throw new Refusal('upstream_failed', 'upstream_unavailable', `ticketing's event stream answered ${upstream.status}`);
     res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });

@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { Refusal } from '@crm/http';
+import { Refusal, refusalKindOf } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { csrfTokenOf, sameCsrf, sign, verify, type Claims } from '../domain/signed';
@@ -115,6 +115,20 @@ export function tooManyRequests(answer: UpstreamAnswer, fallbackCode: string): R
   const retryAfter = answer.headers.get('retry-after') ?? '60';
   const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
   return new Refusal('rate_limited', error?.code ?? fallbackCode, `too many attempts; try again in ${retryAfter} s`, { headers: { 'retry-after': retryAfter } });
+}
+
+/**
+ * A service's refusal passed on as the same kind of refusal, with its code, message, fields and
+ * Retry-After; a failure outside the kinds (a 500) is the service failing, so upstream_failed.
+ */
+export function relayedRefusal(answer: UpstreamAnswer, fallbackCode: string, fallbackMessage: string): Refusal {
+  const error = (answer.body as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null)?.error;
+  const kind = refusalKindOf(answer.status) ?? (answer.status < 500 ? 'upstream_rejected' : 'upstream_failed');
+  const retryAfter = answer.headers.get('retry-after');
+  return new Refusal(kind, typeof error?.code === 'string' ? error.code : fallbackCode, typeof error?.message === 'string' ? error.message : fallbackMessage, {
+    ...(Array.isArray(error?.fields) ? { fields: error.fields } : {}),
+    ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}),
+  });
 }
 
 /** Asks auth for a session with the console's own credential: a sign-in's (subjectToken) or a launch link's. */

@@ -7,6 +7,7 @@
  */
 import axios from 'axios';
 import { TwitterApi } from 'twitter-api-v2';
+import { waitFor } from '@crm/testing';
 import { startReceiver, type TestReceiver } from '../test-receiver';
 import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
@@ -70,7 +71,7 @@ describe('the Account Activity API on /2', () => {
   it("delivers the account's activity to the v2 webhook in the Account Activity shape", async () => {
     const before = receiver.received.length;
     await account.client.v2.tweet('hello from aaa');
-    for (let i = 0; i < 100 && receiver.received.length === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => receiver.received.length > before, { what: 'the delivery of the post' });
     const delivery = JSON.parse(receiver.received.at(-1)!.raw.toString('utf8')) as { for_user_id: string; tweet_create_events: { text: string }[] };
     expect(delivery.for_user_id).toBe(account.id);
     expect(delivery.tweet_create_events[0]!.text).toBe('hello from aaa');

@@ -5,6 +5,7 @@
  */
 import axios from 'axios';
 import { TwitterApi } from 'twitter-api-v2';
+import { waitFor } from '@crm/testing';
 import { startReceiver, type TestReceiver } from '../test-receiver';
 import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
@@ -20,14 +21,9 @@ interface Delivered {
 }
 
 const delivered = () => receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')) as Delivered);
-const until = async <T>(check: () => T | undefined, what: string): Promise<T> => {
-  for (let i = 0; i < 100; i += 1) {
-    const found = check();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const until = <T>(check: () => T | undefined, what: string): Promise<T> => waitFor(check, { timeoutMs: 5_000, what }) as Promise<T>;
+/** The number of deliveries to the webhook that failed (it was down), as the simulator records them. */
+const failedDeliveries = async (webhookId: string) => ((await control.get('/control/platform/xaa/deliveries')).data.items as { webhookId: string; error?: string }[]).filter((item) => item.webhookId === webhookId && item.error !== undefined).length;
 
 /** A user's OAuth 1.0a client, with a token as if the user had connected the app. */
 async function userClient(user: string): Promise<{ client: TwitterApi; id: string }> {
@@ -117,11 +113,12 @@ describe('the X Activity API', () => {
   it('keeps what a webhook missed during an outage and replays it, then reports the job complete', async () => {
     await control.post('/control/platform/xaa/outage', { webhookId, down: true });
     const from = new Date(Date.now() - 60_000);
+    const failedBefore = await failedDeliveries(webhookId);
     const dm = await customer.client.v1.sendDm({ recipient_id: account.id, text: 'sent while you were down' });
-    await until(() => (delivered().some((d) => JSON.stringify(d.data.payload).includes(`"id":"${dm.event.id}"`)) ? undefined : true), 'the failed delivery');
+    await waitFor(async () => (await failedDeliveries(webhookId)) > failedBefore, { what: 'the failed delivery' });
+    expect(delivered().some((d) => JSON.stringify(d.data.payload).includes(`"id":"${dm.event.id}"`))).toBe(false);
     await control.post('/control/platform/xaa/outage', { webhookId, down: false });
     const minute = (d: Date) => d.toISOString().replace(/[-T:]/g, '').slice(0, 12);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
     const job = await app.v2.post('webhooks/replay', { webhook_id: webhookId, from_date: minute(from), to_date: minute(new Date()) });
     const done = await until(() => delivered().find((d) => d.data.event_type === 'replay_job_status'), 'the replay to complete');
     expect(done.data.payload).toMatchObject({ job_id: job.data.job_id, status: 'complete' });

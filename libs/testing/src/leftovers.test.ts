@@ -1,0 +1,74 @@
+/**
+ * What a run removes of what cut-off runs left behind: only test virtual hosts and databases
+ * old enough and unused. Each case limits the sweep to its own names, so what other runs on
+ * the machine have is never in reach.
+ */
+import { randomBytes } from 'node:crypto';
+import amqplib from 'amqplib';
+import { amqpUrl, databaseServerUrl, freshVirtualHost, rabbitmqctl, testVirtualHostName, virtualHostCreatedAt } from './environment';
+import { freshDatabase, testClient } from './helpers';
+import { sweepDatabases, sweepVirtualHosts } from './leftovers';
+
+const HOUR = 3_600_000;
+
+async function virtualHosts(): Promise<string[]> {
+  const { stdout } = await rabbitmqctl(['-q', 'list_vhosts', 'name', '--no-table-headers']);
+  return stdout.split('\n').map((line) => line.trim());
+}
+
+async function databaseExists(name: string): Promise<boolean> {
+  const admin = new URL(databaseServerUrl());
+  admin.pathname = '/postgres';
+  const client = testClient(admin.toString());
+  await client.connect();
+  try {
+    return (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+it('reads the age of a test virtual host from its name, and none from a name of another form', () => {
+  expect(virtualHostCreatedAt(testVirtualHostName('console-auth', 1_790_000_000_000))).toBe(1_790_000_000_000);
+  expect(virtualHostCreatedAt('test-console-auth-1a2b3c4d')).toBeNull();
+  expect(virtualHostCreatedAt('/')).toBeNull();
+  expect(virtualHostCreatedAt('crm')).toBeNull();
+});
+
+it('deletes an old test virtual host nothing uses, keeps an old one in use and a young one', async () => {
+  const prefix = `leftover-${randomBytes(3).toString('hex')}`;
+  const [unused, inUse] = [testVirtualHostName(`${prefix}-unused`, Date.now() - 2 * HOUR), testVirtualHostName(`${prefix}-used`, Date.now() - 2 * HOUR)];
+  for (const name of [unused, inUse]) await rabbitmqctl(['add_vhost', name]);
+  await rabbitmqctl(['set_permissions', '-p', inUse, decodeURIComponent(new URL(amqpUrl()).username || 'guest'), '.*', '.*', '.*']);
+  const young = await freshVirtualHost(`${prefix}-young`);
+  const url = new URL(amqpUrl());
+  url.pathname = `/${encodeURIComponent(inUse)}`;
+  const connection = await amqplib.connect(url.toString());
+  try {
+    expect(await sweepVirtualHosts(Date.now() - HOUR / 2, (name) => name.startsWith(`test-${prefix}-`))).toBe(1);
+    const left = await virtualHosts();
+    expect([unused, inUse, young.url.split('/').pop()!].map((name) => left.includes(decodeURIComponent(name)))).toEqual([false, true, true]);
+  } finally {
+    await connection.close();
+    await rabbitmqctl(['delete_vhost', inUse]);
+    await young.drop();
+  }
+});
+
+it('drops a test database made before the cut-off that no session uses, and keeps one in use or made after', async () => {
+  const prefix = `leftover_${randomBytes(3).toString('hex')}`;
+  const [unused, inUse] = [await freshDatabase(`${prefix}_unused`), await freshDatabase(`${prefix}_used`)];
+  const nameOf = (db: { url: string }) => new URL(db.url).pathname.slice(1);
+  const session = testClient(inUse.url);
+  await session.connect();
+  try {
+    const only = `^test_${prefix}_`;
+    expect(await sweepDatabases(Date.now() - HOUR / 2, only)).toBe(0);
+    expect(await sweepDatabases(Date.now() + 60_000, only)).toBe(1);
+    expect([await databaseExists(nameOf(unused)), await databaseExists(nameOf(inUse))]).toEqual([false, true]);
+  } finally {
+    await session.end();
+    await inUse.drop();
+    await unused.drop();
+  }
+});
