@@ -8,6 +8,7 @@ import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
 import { TicketView } from './pages/TicketView';
+import { AgentsPage } from './agents/AgentsPage';
 import { useWorkspaceLocation, type WorkspaceState } from './workspace/location';
 import { ShortcutsProvider } from './workspace/shortcuts';
 import { Views } from './workspace/Views';
@@ -20,6 +21,7 @@ const PHONE = '(max-width: 48em)';
 function Header({ views }: { views: { opened: boolean; toggle: () => void } | null }) {
   const { session, ended, refresh } = useSession();
   const [, navigate] = useLocation();
+  const admin = session?.scopes.includes('admin') ?? false;
   const signOut = async () => {
     // A session that had ended already is signed out all the same.
     await api('DELETE', '/api/session').catch(() => undefined);
@@ -40,6 +42,7 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
           <Group gap="sm" wrap="nowrap">
             <Link href="/inbox">Inbox</Link>
             <Link href="/accounts">Accounts</Link>
+            {admin && <Link href="/agents">Agents</Link>}
           </Group>
         </nav>
       </Group>
@@ -95,6 +98,7 @@ function Frame() {
           ) : (
             <Switch>
               <Route path="/accounts">{() => <Accounts />}</Route>
+              <Route path="/agents">{() => <AgentsPage />}</Route>
               <Route path="/signin">{() => <Redirect to={returnPath(window.location.search)} />}</Route>
               <Route>{() => <Redirect to="/inbox" />}</Route>
             </Switch>
