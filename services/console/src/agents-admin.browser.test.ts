@@ -147,6 +147,8 @@ async function problemsOf(page: Page, screen: string, width: number): Promise<st
   if (width === 390) {
     const scrollWidth = await page.evaluate(() => (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number } } }).document.scrollingElement.scrollWidth);
     if (scrollWidth > 390) problems.push(`${screen} at 390: the page is ${scrollWidth} px wide (${(await widerThanPhone(page)).join('; ')})`);
+    const header = page.locator('header.mantine-AppShell-header');
+    if ((await header.count()) > 0 && (await header.evaluate((element) => element.scrollWidth - element.clientWidth)) > 0) problems.push(`${screen} at 390: the header's content is wider than its bar`);
   }
   return problems;
 }

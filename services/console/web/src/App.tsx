@@ -1,4 +1,4 @@
-import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
@@ -35,9 +35,10 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
         <Title order={1} size="h4" visibleFrom="sm">
           Support console
         </Title>
-        <Title order={1} size="h5" hiddenFrom="sm">
-          Console
-        </Title>
+        {/* On a phone the menu, the links and Sign out take the bar's width: the title is for screen readers there. */}
+        <VisuallyHidden hiddenFrom="sm">
+          <Title order={1}>Support console</Title>
+        </VisuallyHidden>
         <nav aria-label="Main">
           <Group gap="sm" wrap="nowrap">
             <Link href="/inbox">Inbox</Link>

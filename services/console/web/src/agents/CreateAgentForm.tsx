@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, NativeSelect, PasswordInput, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { auth, ok } from '../client';
-import { refusalOf, ROLE_CHOICES, type Agent, type Role, type Team } from './model';
+import { refusalOf, ROLE_CHOICES, ROLE_HELP, type Agent, type Role, type Team } from './model';
 import { useOnce } from './useOnce';
 
 const EMPTY = { email: '', displayName: '', role: 'agent' as Role, teams: [] as string[], password: '' };
@@ -43,7 +43,7 @@ export function CreateAgentForm({ teams, onCreated }: { teams: Team[]; onCreated
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <TextInput label="Email" type="email" autoComplete="off" value={form.email} onChange={(e) => set({ email: e.currentTarget.value })} error={errors['/email']} />
             <TextInput label="Name" description="What others see on tickets" value={form.displayName} onChange={(e) => set({ displayName: e.currentTarget.value })} error={errors['/displayName']} />
-            <NativeSelect label="Role" data={ROLE_CHOICES} value={form.role} onChange={(e) => set({ role: e.currentTarget.value as Role })} error={errors['/role']} />
+            <NativeSelect label="Role" description={ROLE_HELP} data={ROLE_CHOICES} value={form.role} onChange={(e) => set({ role: e.currentTarget.value as Role })} error={errors['/role']} />
             <PasswordInput label="First password" description="12 to 256 characters; the agent can change it" autoComplete="new-password" value={form.password} onChange={(e) => set({ password: e.currentTarget.value })} error={errors['/password']} />
           </SimpleGrid>
           <Checkbox.Group label="Teams" value={form.teams} onChange={(value) => set({ teams: value })} error={errors['/teams']}>

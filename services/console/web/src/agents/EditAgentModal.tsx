@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Divider, Group, Modal, NativeSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { auth, ok } from '../client';
-import { refusalOf, ROLE_CHOICES, type Agent, type Role, type Team } from './model';
+import { refusalOf, ROLE_CHOICES, ROLE_HELP, type Agent, type Role, type Team } from './model';
 import { useOnce } from './useOnce';
 
 /** An agent's name, role and teams, and a new password set by the admin. */
@@ -28,7 +28,7 @@ export function EditAgentModal({ agent, teams, onClose, onSaved }: { agent: Agen
       <form onSubmit={save} noValidate>
         <Stack gap="sm">
           <TextInput label="Name" value={form.displayName} onChange={(e) => setForm({ ...form, displayName: e.currentTarget.value })} error={errors['/displayName']} />
-          <NativeSelect label="Role" data={ROLE_CHOICES} value={form.role} onChange={(e) => setForm({ ...form, role: e.currentTarget.value as Role })} error={errors['/role']} />
+          <NativeSelect label="Role" description={ROLE_HELP} data={ROLE_CHOICES} value={form.role} onChange={(e) => setForm({ ...form, role: e.currentTarget.value as Role })} error={errors['/role']} />
           <Checkbox.Group label="Teams" value={form.teams} onChange={(value) => setForm({ ...form, teams: value })} error={errors['/teams']}>
             <Group gap="md" mt={4}>
               {teams.map((team) => (
@@ -74,7 +74,8 @@ function NewPassword({ agent }: { agent: Agent }) {
   };
   return (
     <form onSubmit={submit} noValidate>
-      <Stack gap="sm" mt="lg">
+      <Stack gap="sm">
+        <Divider mt="lg" />
         <PasswordInput
           label="New password"
           description="12 to 256 characters; tell the agent"

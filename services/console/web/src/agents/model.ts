@@ -8,9 +8,11 @@ export type Role = Agent['role'];
 
 export const ROLE_LABEL: Record<Role, string> = { admin: 'Admin', agent: 'Agent' };
 export const ROLE_CHOICES = [
-  { value: 'agent', label: 'Agent: works tickets' },
-  { value: 'admin', label: 'Admin: also manages agents, teams and accounts' },
+  { value: 'agent', label: 'Agent' },
+  { value: 'admin', label: 'Admin' },
 ];
+/** What each role may do, beside the role's field. */
+export const ROLE_HELP = 'An agent works tickets; an admin also manages agents, teams and accounts';
 
 export async function loadAgentsAndTeams(): Promise<{ agents: Agent[]; teams: Team[] }> {
   const [agents, teams] = await Promise.all([ok(auth.GET('/v1/agents')), ok(auth.GET('/v1/teams'))]);
