@@ -125,6 +125,18 @@ describe('an admin changes agents', () => {
       expect({ path, status: refused.status, code: refused.data.error.code }).toEqual({ path, status: 403, code: 'missing_scope' });
     }
   });
+
+  it('lets only one of two admins demoting each other at once succeed: one admin stays', async () => {
+    const admins = ((await as(adminToken).get('/v1/agents')).data.items as { id: string; role: string; disabled: boolean }[]).filter((one) => one.role === 'admin' && !one.disabled);
+    expect(admins).toHaveLength(2);
+    const [first, second] = [admins[0]!, admins[1]!];
+    const tokenOf = async (id: string) => (id === adminId ? adminToken : (await signIn('deputy@example.com', PASSWORD)).data.token as string);
+    const [a, b] = await Promise.all([as(await tokenOf(first.id)).patch(`/v1/agents/${second.id}`, { role: 'agent' }), as(await tokenOf(second.id)).patch(`/v1/agents/${first.id}`, { role: 'agent' })]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const left = ((await as(BOOTSTRAP).get('/v1/agents')).data.items as { role: string; disabled: boolean }[]).filter((one) => one.role === 'admin' && !one.disabled);
+    expect(left).toHaveLength(1);
+    expect((await as(BOOTSTRAP).patch(`/v1/agents/${adminId}`, { role: 'admin' })).status).toBe(200);
+  });
 });
 
 describe('passwords', () => {

@@ -142,15 +142,15 @@ export class AgentStore {
 
   /**
    * Applies an admin's changes in the caller's transaction; false when there is no such agent.
-   * The active admins' rows are locked first, so two admins demoting or deactivating each
-   * other at once cannot both pass the last-admin check.
+   * A demotion or deactivation locks the active admins' rows first, so two admins demoting or
+   * deactivating each other at once cannot both pass the last-admin check.
    */
   async update(client: PoolClient, id: string, changes: AgentChanges): Promise<boolean> {
-    const admins = await client.query<{ id: string }>("SELECT id FROM agents WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE");
+    const losesAdmin = (changes.role !== undefined && changes.role !== 'admin') || changes.disabled === true;
+    const admins = losesAdmin ? (await client.query<{ id: string }>("SELECT id FROM agents WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE")).rows : [];
     const { rows } = await client.query<{ id: string }>('SELECT id FROM agents WHERE id = $1 FOR UPDATE', [id]);
     if (rows.length === 0) return false;
-    const losesAdmin = (changes.role !== undefined && changes.role !== 'admin') || changes.disabled === true;
-    if (losesAdmin && admins.rows.length === 1 && admins.rows[0]!.id === id) throw new LastActiveAdmin();
+    if (admins.length === 1 && admins[0]!.id === id) throw new LastActiveAdmin();
     await client.query(
       `UPDATE agents SET display_name = coalesce($2, display_name), role = coalesce($3, role),
          disabled_at = CASE WHEN $4::boolean IS NULL THEN disabled_at WHEN $4 THEN coalesce(disabled_at, now()) ELSE NULL END
