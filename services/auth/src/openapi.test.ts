@@ -73,6 +73,7 @@ function appWith(executed: ActionCall[]): Express {
     executor,
     sessions: unused,
     agents: unused,
+    agentChanges: unused,
     checkWebhooks: unused,
     logger: testLogger('auth-openapi'),
     access: [admin],

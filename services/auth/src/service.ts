@@ -22,6 +22,7 @@ import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
 import { ActionExecutor } from './operations/executor';
+import { AgentChangesService } from './operations/agent-changes';
 import { AgentAdmin } from './operations/agents';
 import { SessionService } from './operations/sessions';
 import { TokenRefresher } from './operations/token-refresh';
@@ -263,7 +264,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
-    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Pool } from '@crm/db';
-import type { AgentRole } from '../domain/agents';
+import type { Pool, PoolClient } from '@crm/db';
+import type { AgentChanges, AgentRole } from '../domain/agents';
 
 /** An agent as listed and shown: never its password hash. */
 export interface Agent {
@@ -73,6 +73,14 @@ export class UnknownTeam extends Error {
   }
 }
 
+/** The change would leave no active admin: nobody could manage agents any more. */
+export class LastActiveAdmin extends Error {
+  override name = 'LastActiveAdmin';
+  constructor() {
+    super('this is the last active admin; make another agent an admin first, then change this one');
+  }
+}
+
 /** Agents and teams (tables `agents`, `teams`, `agent_teams`). */
 export class AgentStore {
   constructor(private readonly pool: Pool) {}
@@ -126,9 +134,40 @@ export class AgentStore {
     return rowCount === 1;
   }
 
-  async disable(id: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE agents SET disabled_at = now() WHERE id = $1 AND disabled_at IS NULL', [id]);
-    return rowCount === 1;
+  /** The agent's password hash (null: it has none); undefined when there is no such agent. */
+  async passwordHashOf(id: string): Promise<string | null | undefined> {
+    const { rows } = await this.pool.query<{ password_hash: string | null }>('SELECT password_hash FROM agents WHERE id = $1', [id]);
+    return rows[0]?.password_hash;
+  }
+
+  /**
+   * Applies an admin's changes in the caller's transaction; false when there is no such agent.
+   * A demotion or deactivation locks the active admins' rows first, so two admins demoting or
+   * deactivating each other at once cannot both pass the last-admin check.
+   */
+  async update(client: PoolClient, id: string, changes: AgentChanges): Promise<boolean> {
+    const losesAdmin = (changes.role !== undefined && changes.role !== 'admin') || changes.disabled === true;
+    const admins = losesAdmin ? (await client.query<{ id: string }>("SELECT id FROM agents WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE")).rows : [];
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM agents WHERE id = $1 FOR UPDATE', [id]);
+    if (rows.length === 0) return false;
+    if (admins.length === 1 && admins[0]!.id === id) throw new LastActiveAdmin();
+    await client.query(
+      `UPDATE agents SET display_name = coalesce($2, display_name), role = coalesce($3, role),
+         disabled_at = CASE WHEN $4::boolean IS NULL THEN disabled_at WHEN $4 THEN coalesce(disabled_at, now()) ELSE NULL END
+       WHERE id = $1`,
+      [id, changes.displayName ?? null, changes.role ?? null, changes.disabled ?? null],
+    );
+    if (changes.teams !== undefined) await this.replaceTeams(client, id, changes.teams);
+    return true;
+  }
+
+  private async replaceTeams(client: PoolClient, id: string, teams: string[]): Promise<void> {
+    await client.query('DELETE FROM agent_teams WHERE agent_id = $1', [id]);
+    if (teams.length === 0) return;
+    const known = await client.query<{ id: string }>('SELECT id FROM teams WHERE id = ANY($1::text[])', [teams]);
+    const unknown = teams.filter((team) => !known.rows.some((row) => row.id === team));
+    if (unknown.length > 0) throw new UnknownTeam(unknown.join(', '));
+    await client.query('INSERT INTO agent_teams (agent_id, team_id) SELECT $1, unnest($2::text[])', [id, teams]);
   }
 
   /** Creates a team, or renames it when it exists. */

@@ -130,6 +130,12 @@ export class SessionStore {
     return rowCount === 1;
   }
 
+  /** Ends every live session of the agent (in the caller's transaction); resolves their ids. */
+  async endAllOfAgent(client: PoolClient, agentId: string): Promise<string[]> {
+    const { rows } = await client.query<{ id: string }>('UPDATE sessions SET ended_at = now() WHERE agent_id = $1 AND ended_at IS NULL AND expires_at > now() RETURNING id', [agentId]);
+    return rows.map((row) => row.id);
+  }
+
   /** Deletes sessions that ended or expired more than `olderThanSeconds` ago; resolves how many. */
   async purge(olderThanSeconds: number): Promise<number> {
     const { rowCount } = await this.pool.query(

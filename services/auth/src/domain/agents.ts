@@ -60,3 +60,42 @@ export function agentSpecProblems(input: { email?: unknown; displayName?: unknow
 export function isTeamId(value: string): boolean {
   return TEAM_ID.test(value);
 }
+
+/** What an admin may change of an agent; a field left out stays as it is. */
+export interface AgentChanges {
+  displayName?: string;
+  role?: AgentRole;
+  teams?: string[];
+  disabled?: boolean;
+}
+
+/** Checks what an admin asked to change; each problem in words a person can act on (empty: fine). */
+export function agentChangeProblems(input: { displayName?: unknown; role?: unknown; teams?: unknown; disabled?: unknown }): { problems: Record<string, string>; changes: AgentChanges | null } {
+  const problems: Record<string, string> = {};
+  const changes: AgentChanges = {};
+  if (input.displayName !== undefined) {
+    const displayName = typeof input.displayName === 'string' ? input.displayName.trim() : '';
+    if (displayName.length < 1 || displayName.length > 200) problems.displayName = 'enter the name others see (1 to 200 characters)';
+    else changes.displayName = displayName;
+  }
+  if (input.role !== undefined) {
+    if (typeof input.role !== 'string' || !isAgentRole(input.role)) problems.role = 'choose a role: admin or agent';
+    else changes.role = input.role;
+  }
+  if (input.teams !== undefined) {
+    const { teams } = input;
+    if (!Array.isArray(teams) || teams.some((team) => typeof team !== 'string' || !TEAM_ID.test(team))) problems.teams = 'list team ids (lower-case letters, digits and -)';
+    else changes.teams = [...new Set(teams as string[])];
+  }
+  if (input.disabled !== undefined) {
+    if (typeof input.disabled !== 'boolean') problems.disabled = 'say true to deactivate the agent, false to reactivate';
+    else changes.disabled = input.disabled;
+  }
+  return Object.keys(problems).length > 0 ? { problems, changes: null } : { problems, changes };
+}
+
+/** A password an agent may choose, or the sentence saying why not. */
+export function passwordProblem(password: unknown): string | null {
+  if (typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH) return null;
+  return `choose a password of ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`;
+}

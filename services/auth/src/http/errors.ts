@@ -5,7 +5,8 @@ import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } f
 import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, platformRefusalKind, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
-import { AgentExists, UnknownTeam } from '../adapters/agents';
+import { AgentExists, LastActiveAdmin, UnknownTeam } from '../adapters/agents';
+import { AgentNotFound, NotAnAgent, WrongCurrentPassword } from '../operations/agent-changes';
 import { InvalidAgent } from '../operations/agents';
 import { InvalidSessionTtl, InvalidSubjectToken, LaunchAgentRefused, LaunchLinkUsed, SignInRefused, TooManyFailedSignIns, WrongEmailOrPassword } from '../operations/sessions';
 
@@ -26,7 +27,11 @@ function translate(error: unknown, logger: Logger): unknown {
   if (error instanceof SignInRefused) return new Refusal('unauthorized', 'invalid_credential', error.message);
   if (error instanceof WrongEmailOrPassword) return new Refusal('unauthorized', 'invalid_credential', error.message);
   if (error instanceof LaunchAgentRefused) return new Refusal('invalid', 'invalid_launch_agent', error.message);
-  if (error instanceof InvalidAgent) return new Refusal('invalid', 'invalid_agent', error.message);
+  if (error instanceof InvalidAgent) return new Refusal('invalid', 'invalid_agent', error.message, { fields: Object.entries(error.problems).map(([field, message]) => ({ in: 'body', field, message })) });
+  if (error instanceof AgentNotFound) return new Refusal('not_found', 'agent_not_found', error.message);
+  if (error instanceof LastActiveAdmin) return new Refusal('conflict', 'last_active_admin', error.message);
+  if (error instanceof WrongCurrentPassword) return new Refusal('invalid', 'wrong_current_password', error.message, { fields: [{ in: 'body', field: 'currentPassword', message: error.message }] });
+  if (error instanceof NotAnAgent) return new Refusal('forbidden', 'not_an_agent', error.message);
   if (error instanceof AgentExists) return new Refusal('conflict', 'agent_exists', error.message);
   if (error instanceof UnknownTeam) return new Refusal('invalid', 'unknown_team', error.message);
   if (error instanceof LaunchLinkUsed) return new Refusal('conflict', 'launch_link_used', error.message);

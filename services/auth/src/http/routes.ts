@@ -6,6 +6,7 @@ import type { Logger } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import type { AccountSummary } from '../adapters/accounts';
 import type { AccountService } from '../operations/accounts';
+import type { AgentChangesService } from '../operations/agent-changes';
 import type { AgentAdmin } from '../operations/agents';
 import type { ActionExecutor } from '../operations/executor';
 import type { SessionService } from '../operations/sessions';
@@ -24,6 +25,7 @@ export interface AuthRoutesDeps {
   executor: ActionExecutor;
   sessions: SessionService;
   agents: AgentAdmin;
+  agentChanges: AgentChangesService;
   /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
   checkWebhooks: () => Promise<WebhookCheck>;
   logger: Logger;
@@ -184,7 +186,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
     sessionRoutes(router, deps.sessions);
     router.use('/v1', outsideTicketScope);
     accountRoutes(router, deps);
-    agentRoutes(router, deps.agents);
+    agentRoutes(router, deps.agents, deps.agentChanges);
     webhookRoutes(router, deps);
     actionRoutes(router, deps.executor);
     router.use(domainErrors(deps.logger));

@@ -93,10 +93,19 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   );
 }
 
-/** The agents and teams (auth's), for the assignee and team pickers: whoever may read tickets may list them. */
+/**
+ * The agents and teams (auth's): whoever may read tickets lists them (the pickers); the Agents
+ * page's changes are relayed as the signed-in agent too, so auth lets an admin only make them.
+ */
 export function agentRoutes(app: Express, { auth }: Upstreams, settings: SessionSettings): void {
-  app.get('/api/agents', async (req, res) => relay(res, await asAgent(req, res, settings)(auth, 'GET', '/v1/agents')));
-  app.get('/api/teams', async (req, res) => relay(res, await asAgent(req, res, settings)(auth, 'GET', '/v1/teams')));
+  const call = (req: Request, res: Response, method: string, path: string, body?: unknown) => asAgent(req, res, settings)(auth, method, path, body);
+  app.get('/api/agents', async (req, res) => relay(res, await call(req, res, 'GET', '/v1/agents')));
+  app.post('/api/agents', async (req, res) => relay(res, await call(req, res, 'POST', '/v1/agents', bodyOf(req))));
+  app.patch('/api/agents/:agentId', async (req, res) => relay(res, await call(req, res, 'PATCH', `/v1/agents/${param(req, 'agentId')}`, bodyOf(req))));
+  app.put('/api/agents/:agentId/password', async (req, res) => relay(res, await call(req, res, 'PUT', `/v1/agents/${param(req, 'agentId')}/password`, bodyOf(req))));
+  app.put('/api/me/password', async (req, res) => relay(res, await call(req, res, 'PUT', '/v1/me/password', bodyOf(req))));
+  app.get('/api/teams', async (req, res) => relay(res, await call(req, res, 'GET', '/v1/teams')));
+  app.put('/api/teams/:teamId', async (req, res) => relay(res, await call(req, res, 'PUT', `/v1/teams/${param(req, 'teamId')}`, bodyOf(req))));
 }
 
 /** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */

@@ -1,4 +1,4 @@
-import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from './api';
@@ -8,6 +8,7 @@ import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
 import { TicketView } from './pages/TicketView';
+import { AgentsPage } from './agents/AgentsPage';
 import { useWorkspaceLocation, type WorkspaceState } from './workspace/location';
 import { ShortcutsProvider } from './workspace/shortcuts';
 import { Views } from './workspace/Views';
@@ -20,6 +21,7 @@ const PHONE = '(max-width: 48em)';
 function Header({ views }: { views: { opened: boolean; toggle: () => void } | null }) {
   const { session, ended, refresh } = useSession();
   const [, navigate] = useLocation();
+  const admin = session?.scopes.includes('admin') ?? false;
   const signOut = async () => {
     // A session that had ended already is signed out all the same.
     await api('DELETE', '/api/session').catch(() => undefined);
@@ -33,13 +35,15 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
         <Title order={1} size="h4" visibleFrom="sm">
           Support console
         </Title>
-        <Title order={1} size="h5" hiddenFrom="sm">
-          Console
-        </Title>
+        {/* On a phone the menu, the links and Sign out take the bar's width: the title is for screen readers there. */}
+        <VisuallyHidden hiddenFrom="sm">
+          <Title order={1}>Support console</Title>
+        </VisuallyHidden>
         <nav aria-label="Main">
           <Group gap="sm" wrap="nowrap">
             <Link href="/inbox">Inbox</Link>
             <Link href="/accounts">Accounts</Link>
+            {admin && <Link href="/agents">Agents</Link>}
           </Group>
         </nav>
       </Group>
@@ -95,6 +99,7 @@ function Frame() {
           ) : (
             <Switch>
               <Route path="/accounts">{() => <Accounts />}</Route>
+              <Route path="/agents">{() => <AgentsPage />}</Route>
               <Route path="/signin">{() => <Redirect to={returnPath(window.location.search)} />}</Route>
               <Route>{() => <Redirect to="/inbox" />}</Route>
             </Switch>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Fieldset, Group, Loader, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Loader, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { api, ApiError } from '../api';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
 import type { AccountView, PartnerConfig } from '../types';
@@ -41,7 +41,8 @@ function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors
   // Mantine gives '' for a cleared field: it stays empty (null), never 0.
   const number = (value: string | number) => (typeof value === 'number' ? value : value.trim() === '' || Number.isNaN(Number(value)) ? null : Number(value));
   return (
-    <Group grow align="start">
+    // Side by side on a wide screen; one above the other on a phone, each the screen's width.
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
       <Fieldset legend="SLA">
         <NumberInput label="First response (minutes)" value={config.sla.firstResponseMinutes ?? ''} error={errorAt(errors, '/sla/firstResponseMinutes')} onChange={(v) => update({ sla: { ...config.sla, firstResponseMinutes: number(v) } })} />
         <NumberInput label="Resolution (minutes)" value={config.sla.resolutionMinutes ?? ''} error={errorAt(errors, '/sla/resolutionMinutes')} onChange={(v) => update({ sla: { ...config.sla, resolutionMinutes: number(v) } })} />
@@ -51,7 +52,7 @@ function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors
         <Switch label="Merge a customer's new tickets into the open one" checked={config.merge.enabled} onChange={(e) => update({ merge: { ...config.merge, enabled: e.currentTarget.checked } })} />
         <NumberInput label="Merge window (minutes)" value={config.merge.windowMinutes ?? ''} error={errorAt(errors, '/merge/windowMinutes')} onChange={(v) => update({ merge: { ...config.merge, windowMinutes: number(v) } })} mt="xs" />
       </Fieldset>
-    </Group>
+    </SimpleGrid>
   );
 }
 

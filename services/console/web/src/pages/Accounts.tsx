@@ -104,23 +104,26 @@ export function Accounts() {
         <ConnectButtons />
       </Group>
       {error && <Alert color="red" role="alert">{error}</Alert>}
-      <Table aria-label="Connected accounts">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Account</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Protocol</Table.Th>
-            <Table.Th>Consumer key</Table.Th>
-            <Table.Th>Access token</Table.Th>
-            <Table.Th>Configuration</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(accounts ?? []).map((account) => (
-            <AccountRow key={account.accountId} account={account} onConfigure={() => setSelected(account)} />
-          ))}
-        </Table.Tbody>
-      </Table>
+      {/* On a phone the table scrolls within its own width; the page never gets wider than the screen. */}
+      <Table.ScrollContainer minWidth={760} type="native">
+        <Table aria-label="Connected accounts">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Account</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th>Protocol</Table.Th>
+              <Table.Th>Consumer key</Table.Th>
+              <Table.Th>Access token</Table.Th>
+              <Table.Th>Configuration</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(accounts ?? []).map((account) => (
+              <AccountRow key={account.accountId} account={account} onConfigure={() => setSelected(account)} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {accounts?.length === 0 && <Text>No account is connected yet: connect one.</Text>}
       {selected && <ConfigEditor key={selected.accountId} account={selected} />}
     </Stack>
