@@ -80,7 +80,7 @@ interface Ticket {
   mergeRule: string | null;
   snippet: string | null;
   lastActivityAt: string;
-  contact: { screenName: string | null } | null;
+  contact: { id: string; screenName: string | null } | null;
   activities: Activity[];
 }
 
