@@ -176,7 +176,7 @@ describe('the ticket pane', () => {
     await page.getByLabel('Task id').fill('order-42');
     await page.getByRole('button', { name: 'Link order' }).click();
     const card = page.getByTestId('order-summary');
-    await card.getByTestId('order-status').filter({ hasText: 'on its way' }).waitFor();
+    await card.getByTestId('order-status').filter({ hasText: 'Out for delivery' }).waitFor();
     await card.getByTestId('mini-map').locator('path.rider-marker').waitFor();
     await card.getByTestId('order-eta').waitFor();
     await page.getByTestId('other-tickets').getByText('None.').waitFor();

@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import createClient from 'openapi-fetch';
 import { closeServer, portOf } from '@crm/http';
 import { ApiError, setCsrfToken, viaConsole } from '../web/src/api';
-import { ok } from '../web/src/client';
+import { done, ok } from '../web/src/client';
+import type { paths as ConsolePaths } from '../web/src/generated/console';
 import type { paths } from '../web/src/generated/ticketing';
 
 interface Seen {
@@ -33,6 +34,8 @@ beforeAll(async () => {
       seen.push({ method: req.method!, url: req.url!, csrf: req.headers['x-csrf-token'] as string | undefined, body });
       res.setHeader('content-type', 'application/json');
       if (req.url!.startsWith('/api/tickets?')) return res.end(JSON.stringify({ items: [], nextCursor: null }));
+      if (req.url === '/api/accounts') return res.end(JSON.stringify({ items: [] }));
+      if (req.url === '/api/session' && req.method === 'DELETE') return res.writeHead(204).end();
       res.statusCode = 400;
       res.end(JSON.stringify({ error: { code: 'invalid_change', message: 'priority must be one of low, normal, high, urgent', fields: [{ in: 'body', field: 'priority', message: 'must be one of low, normal, high, urgent' }] } }));
     });
@@ -43,12 +46,26 @@ beforeAll(async () => {
 afterAll(() => closeServer(server));
 
 const client = () => createClient<paths>({ baseUrl: `http://127.0.0.1:${portOf(server)}`, fetch: viaConsole });
+const consoleClient = () => createClient<ConsolePaths>({ baseUrl: `http://127.0.0.1:${portOf(server)}`, fetch: viaConsole });
 
 describe('the typed client', () => {
   it("reads through the relay's path with the query as the service's document types it", async () => {
     const page = await ok(client().GET('/v1/tickets', { params: { query: { status: 'open,pending', assignee: 'me', breached: true, limit: 50 } } }));
     expect(page).toEqual({ items: [], nextCursor: null });
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/api/tickets?status=open%2Cpending&assignee=me&breached=true&limit=50', csrf: undefined });
+  });
+
+  it("asks for one customer's tickets with ticketing's contact filter", async () => {
+    await ok(client().GET('/v1/tickets', { params: { query: { accountId: '1001', contactId: ticketId, limit: 21 } } }));
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: `/api/tickets?accountId=1001&contactId=${ticketId}&limit=21` });
+  });
+
+  it("calls the console server's own routes by their own paths, a write with the CSRF token", async () => {
+    setCsrfToken('csrf-456');
+    expect(await ok(consoleClient().GET('/api/accounts'))).toEqual({ items: [] });
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/api/accounts', csrf: undefined });
+    await done(consoleClient().DELETE('/api/session'));
+    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/session', csrf: 'csrf-456' });
   });
 
   it('writes with the CSRF token and the whole body, and a refusal is an ApiError with its fields', async () => {

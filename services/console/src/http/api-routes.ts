@@ -47,7 +47,7 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'status', 'assignee', 'priority', 'tag', 'breached', 'order', 'q', 'cursor', 'limit'];
+const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'contactId', 'status', 'assignee', 'priority', 'tag', 'breached', 'order', 'q', 'cursor', 'limit'];
 
 function ticketQuery(req: Request, filters: readonly string[] = TICKET_FILTERS): string {
   const query = new URLSearchParams();

@@ -1,31 +1,43 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Fieldset, Group, Loader, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { ok, ticketing, type TicketingSchemas } from '../client';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
 import type { AccountView, PartnerConfig } from '../types';
+
+type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
+/**
+ * The form's state: ticketing's configuration, with a number field the agent cleared held as
+ * null (never sent: the form asks for a value first) and what ticketing sets itself optional.
+ */
+type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
+  sla: Cleared<TicketingSchemas['SlaConfig'], 'firstResponseMinutes' | 'resolutionMinutes'>;
+  merge: Cleared<TicketingSchemas['MergeConfig'], 'windowMinutes'>;
+  policy?: PartnerConfig['policy'];
+  accountStatus?: PartnerConfig['accountStatus'];
+};
+type SearchQueryText = string | ConfigDraft['searchQueries'][number];
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
 
-const defaults = (account: AccountView): PartnerConfig => ({
+const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
   pageName: account.name ?? account.screenName,
   consumerKey: account.consumerKey,
   accessToken: account.accessToken,
-  accountStatus: null,
-  sla: { firstResponseMinutes: 60, resolutionMinutes: 1440 },
+  sla: { firstResponseMinutes: 60, resolutionMinutes: 1440, businessHours: null, atRiskPercent: null },
   routing: { defaultQueue: 'social', defaultFolder: 'inbox', rules: [] },
-  policy: {},
   searchQueries: [],
   merge: { enabled: false, windowMinutes: 60 },
 });
 
-const queryText = (query: PartnerConfig['searchQueries'][number]) => (typeof query === 'string' ? query : query.query);
+const queryText = (query: SearchQueryText) => (typeof query === 'string' ? query : query.query);
 
 function useConfig(account: AccountView) {
-  const [config, setConfig] = useState<PartnerConfig | null>(null);
+  const [config, setConfig] = useState<ConfigDraft | null>(null);
   const [isNew, setIsNew] = useState(false);
   useEffect(() => {
-    api<PartnerConfig>('GET', `/api/partner-configs/${account.accountId}`).then(
+    ok(ticketing.GET('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } } })).then(
       (found) => setConfig(found),
       (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
@@ -37,7 +49,7 @@ function useConfig(account: AccountView) {
   return { config, setConfig, isNew, setIsNew };
 }
 
-function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+function SlaAndMerge({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   // Mantine gives '' for a cleared field: it stays empty (null), never 0.
   const number = (value: string | number) => (typeof value === 'number' ? value : value.trim() === '' || Number.isNaN(Number(value)) ? null : Number(value));
   return (
@@ -55,7 +67,7 @@ function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors
   );
 }
 
-function SearchQueries({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+function SearchQueries({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Fieldset legend="Search queries">
       <Textarea
@@ -66,17 +78,11 @@ function SearchQueries({ config, errors, update }: { config: PartnerConfig; erro
         error={errorAt(errors, '/searchQueries')}
         onChange={(e) => update({ searchQueries: e.currentTarget.value.split('\n') })}
       />
-      {config.searchQueries.filter((q) => queryText(q).trim()).map((query) => (
-        <Text size="xs" key={queryText(query)}>
-          {queryText(query)}: {typeof query === 'string' || !query.lastRunAt ? 'not run yet' : `last run ${query.lastRunAt}`}
-          {typeof query !== 'string' && query.lastError ? `, error: ${query.lastError}` : ''}
-        </Text>
-      ))}
     </Fieldset>
   );
 }
 
-function Credentials({ config, account }: { config: PartnerConfig; account: AccountView }) {
+function Credentials({ config, account }: { config: ConfigDraft; account: AccountView }) {
   return (
     <Group>
       <TextInput label="Page id" value={config.pageId} readOnly />
@@ -86,7 +92,7 @@ function Credentials({ config, account }: { config: PartnerConfig; account: Acco
   );
 }
 
-function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+function RoutingDefaults({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Group grow>
       <TextInput label="Default queue" value={config.routing.defaultQueue} error={errorAt(errors, '/routing/defaultQueue')} onChange={(e) => update({ routing: { ...config.routing, defaultQueue: e.currentTarget.value } })} />
@@ -96,7 +102,7 @@ function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; er
 }
 
 /** The number fields the agent left empty, each with its sentence: the form is not sent while any is. */
-function emptyNumbers(config: PartnerConfig): Record<string, string> {
+function emptyNumbers(config: ConfigDraft): Record<string, string> {
   const numbers: [string, number | null][] = [
     ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
     ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
@@ -111,7 +117,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   if (!config) return <Loader aria-label="Loading the configuration" />;
-  const update = (patch: Partial<PartnerConfig>) => setConfig({ ...config, ...patch });
+  const update = (patch: Partial<ConfigDraft>) => setConfig({ ...config, ...patch });
   const save = async () => {
     setMessage(null);
     const empty = emptyNumbers(config);
@@ -121,8 +127,9 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       return;
     }
     try {
-      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) };
-      setConfig(await api<PartnerConfig>('PUT', `/api/partner-configs/${account.accountId}`, body));
+      // Every number is filled (emptyNumbers above): the draft is ticketing's input.
+      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) } as TicketingSchemas['PartnerConfigInput'];
+      setConfig(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body })));
       setErrors({});
       setIsNew(false);
       setMessage({ ok: true, text: 'Saved.' });
@@ -138,7 +145,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       <TextInput label="Page name" value={config.pageName ?? ''} error={errorAt(errors, '/pageName')} onChange={(e) => update({ pageName: e.currentTarget.value })} />
       <SlaAndMerge config={config} errors={errors} update={update} />
       <RoutingDefaults config={config} errors={errors} update={update} />
-      <RuleList rules={config.routing.rules} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
+      <RuleList rules={config.routing.rules ?? []} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
       <SearchQueries config={config} errors={errors} update={update} />
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
