@@ -73,7 +73,7 @@ function OtherTickets({ ticket }: { ticket: TicketDetail }) {
             <Anchor component={Link} href={`/tickets/${other.id}`} size="sm" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
               {other.subject || '(no subject)'}
             </Anchor>
-            <Badge size="sm" color={TONE.neutral} title={`last activity ${when(other.lastActivityAt)}`}>{other.status}</Badge>
+            <Badge size="sm" color={TONE.neutral} title={`last activity ${when(other.lastActivityAt)}`} style={{ flexShrink: 0 }}>{other.status}</Badge>
           </Group>
         ))}
       </Stack>
