@@ -3,7 +3,9 @@
  * the console server's /api relay: paths go to the relay, writes carry the CSRF token and their
  * whole body, failures become ApiErrors with the service's message and fields.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join, relative } from 'node:path';
 import createClient from 'openapi-fetch';
 import { closeServer, portOf } from '@crm/http';
 import { ApiError, setCsrfToken, viaConsole } from '../web/src/api';
@@ -74,5 +76,33 @@ describe('the typed client', () => {
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ status: 400, code: 'invalid_change', message: 'priority must be one of low, normal, high, urgent', fields: [{ field: 'priority' }] });
     expect(seen.at(-1)).toEqual({ method: 'PATCH', url: `/api/tickets/${ticketId}`, csrf: 'csrf-123', body: '{"priority":"high","tags":["vip"]}' });
+  });
+});
+
+/** Every source file of the web app but the generated types, by its path under web/src. */
+function webSources(dir = join(__dirname, '..', 'web', 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : webSources(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe("the web app's calls", () => {
+  it("all go through the typed clients: no fetch, and no /api path outside a consoleApi call, but in the transport, the event stream and the composer's writes by path", () => {
+    const root = join(__dirname, '..', 'web', 'src');
+    // api.ts is the typed clients' transport; live.tsx opens the event stream; the composer writes by path through useAction's run.
+    const allowed = new Set(['api.ts', 'live.tsx', join('components', 'Composer.tsx')]);
+    const untyped: string[] = [];
+    for (const file of webSources()) {
+      const name = relative(root, file);
+      if (allowed.has(name)) continue;
+      const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      if (/\bfetch\(|new EventSource\(/.test(code)) untyped.push(`${name}: fetch or EventSource`);
+      for (const match of code.matchAll(/['"`]\/api\//g)) {
+        if (!/consoleApi\.(GET|POST|PUT|PATCH|DELETE)\($/.test(code.slice(0, match.index))) untyped.push(`${name}: ${code.slice(match.index, match.index + 40)}`);
+      }
+    }
+    expect(untyped).toEqual([]);
   });
 });
