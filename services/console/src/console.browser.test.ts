@@ -84,7 +84,7 @@ describe("the agent's console", () => {
     expect(cookie!.value).not.toContain(CRM_TOKEN);
   });
 
-  it('connects an account through the OAuth flow and configures a routing rule, errors beside their field', async () => {
+  it('connects an account through the OAuth flow and configures a routing rule, errors beside their field, and a search query with its state', async () => {
     await page.goto(`${consoleUrl()}/accounts`);
     await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
     await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
@@ -144,6 +144,14 @@ describe("the agent's console", () => {
     await page.getByRole('button', { name: 'Test routing' }).click();
     await expect(page.getByTestId('route-test-result').innerText()).resolves.toBe('Rule "Orders" → queue deliveries, folder orders');
     await expectAccessible('configuration');
+
+    // A saved search query shows ticketing's state of it; taken out again, it shows none.
+    await page.getByLabel('One query per line').fill('parcel never came');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByTestId('search-query-state').filter({ hasText: /^parcel never came: (not run yet|last run)/ }).waitFor();
+    await page.getByLabel('One query per line').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByTestId('search-query-state').waitFor({ state: 'detached' });
   });
 
   it('shows a new DM in the inbox without a reload, in the queue of the matching rule', async () => {

@@ -87,6 +87,7 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   app.post('/api/connections', async (req, res) => relay(res, await agent(req, res)(auth, 'POST', `/v1/connections${protocolQuery(req)}`)));
   app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
   app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
+  app.get('/api/partner-configs/:pageId/search-queries', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}/search-queries`)));
   app.post('/api/partner-configs/:pageId/route-test', async (req, res) =>
     relay(res, await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req))),
   );

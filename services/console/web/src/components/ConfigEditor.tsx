@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Fieldset, Group, Loader, NumberInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { ApiError } from '../api';
 import { ok, ticketing, type TicketingSchemas } from '../client';
+import { when } from '../format';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
 import type { AccountView, PartnerConfig } from '../types';
 
@@ -67,7 +68,30 @@ function SlaAndMerge({ config, errors, update }: { config: ConfigDraft; errors: 
   );
 }
 
-function SearchQueries({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
+type SearchQueryState = TicketingSchemas['SearchQueryState'];
+
+/** ticketing's state of each saved search query (none for a configuration not saved yet), read again after each save. */
+function useSearchQueryStates(pageId: string, revision: number): SearchQueryState[] {
+  const [states, setStates] = useState<SearchQueryState[]>([]);
+  useEffect(() => {
+    let current = true;
+    ok(ticketing.GET('/v1/partner-configs/{pageId}/search-queries', { params: { path: { pageId } } })).then(
+      ({ items }) => current && setStates(items),
+      () => current && setStates([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [pageId, revision]);
+  return states;
+}
+
+function stateWords(state: SearchQueryState): string {
+  const run = state.lastRunAt ? `last run ${when(state.lastRunAt)}, ${state.lastMatches} new` : 'not run yet';
+  return state.lastError ? `${run}; last error: ${state.lastError.message}` : run;
+}
+
+function SearchQueries({ config, states, errors, update }: { config: ConfigDraft; states: SearchQueryState[]; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Fieldset legend="Search queries">
       <Textarea
@@ -78,6 +102,11 @@ function SearchQueries({ config, errors, update }: { config: ConfigDraft; errors
         error={errorAt(errors, '/searchQueries')}
         onChange={(e) => update({ searchQueries: e.currentTarget.value.split('\n') })}
       />
+      {states.map((state) => (
+        <Text size="xs" key={state.query} data-testid="search-query-state">
+          {state.query}: {stateWords(state)}
+        </Text>
+      ))}
     </Fieldset>
   );
 }
@@ -116,6 +145,8 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const { config, setConfig, isNew, setIsNew } = useConfig(account);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [revision, setRevision] = useState(0);
+  const states = useSearchQueryStates(account.accountId, revision);
   if (!config) return <Loader aria-label="Loading the configuration" />;
   const update = (patch: Partial<ConfigDraft>) => setConfig({ ...config, ...patch });
   const save = async () => {
@@ -132,6 +163,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       setConfig(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body })));
       setErrors({});
       setIsNew(false);
+      setRevision((saved) => saved + 1);
       setMessage({ ok: true, text: 'Saved.' });
     } catch (caught) {
       setErrors(fieldErrors(caught));
@@ -146,7 +178,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       <SlaAndMerge config={config} errors={errors} update={update} />
       <RoutingDefaults config={config} errors={errors} update={update} />
       <RuleList rules={config.routing.rules ?? []} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
-      <SearchQueries config={config} errors={errors} update={update} />
+      <SearchQueries config={config} states={states} errors={errors} update={update} />
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
           {message.text}

@@ -151,6 +151,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner-configs/{pageId}/search-queries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Each configured search query with its state (last run, last error, next run)
+         * @description Relays ticketing's `GET /v1/partner-configs/{pageId}/search-queries`.
+         */
+        get: operations["listSearchQueryStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tickets": {
         parameters: {
             query?: never;
@@ -1237,6 +1259,26 @@ export interface operations {
             401: components["responses"]["NotSignedIn"];
             403: components["responses"]["Forbidden"];
             415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    listSearchQueryStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
