@@ -209,8 +209,7 @@ describe("the agent's console", () => {
     // Mantine hands focus back a moment after the modal leaves the page.
     const focused = () => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent);
     await waitFor(async () => (await focused()) === 'Track order', { what: 'focus back on the Track order button' });
-    // The inbox's row names the linked order (the list carries no task status).
-    await page.reload();
+    // The inbox's row beside names the linked order (the list carries no task status).
     await page.locator(`[data-testid="ticket-row"][data-ticket-id="${ticketId}"]`).getByTestId('order-chip').filter({ hasText: 'Order order-42' }).waitFor();
   });
 

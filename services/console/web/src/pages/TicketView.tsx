@@ -71,7 +71,8 @@ function cannedContext(ticket: TicketDetail, view: LiveView | null): CannedConte
   };
 }
 
-export function TicketView({ id, embedded = false }: { id: string; embedded?: boolean }) {
+/** `onChanged`: told of a change made in the sidebar, for a list beside that shows it (ticketing sends no event when an order is linked). */
+export function TicketView({ id, embedded = false, onChanged }: { id: string; embedded?: boolean; onChanged?: () => void }) {
   const { ticket, error, load } = useTicket(id);
   const { session } = useSession();
   const [mapOpen, setMapOpen] = useState(false);
@@ -120,7 +121,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Sidebar ticket={ticket} live={live} onTrack={() => setMapOpen(true)} onMerge={() => setMergeOpen(true)} onChanged={() => void load()} />
+          <Sidebar ticket={ticket} live={live} onTrack={() => setMapOpen(true)} onMerge={() => setMergeOpen(true)} onChanged={() => { void load(); onChanged?.(); }} />
         </Grid.Col>
       </Grid>
       <MapModal ticket={ticket} opened={mapOpen} onClose={() => setMapOpen(false)} onSnapshot={() => void load()} />

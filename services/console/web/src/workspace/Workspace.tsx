@@ -111,7 +111,7 @@ export function Workspace({ phone, onCountsStale }: { phone: boolean; onCountsSt
           ← Back to conversations
         </Button>
       )}
-      <TicketView key={ticketId} id={ticketId} />
+      <TicketView key={ticketId} id={ticketId} onChanged={() => void load()} />
     </section>
   ) : (
     <Center className="ws-conversation" data-testid="conversation-pane">
