@@ -75,10 +75,14 @@ describe('agents on a ticket', () => {
     expect(cookie?.value).not.toContain(PASSWORD);
   });
 
-  it("shows each agent the other one viewing and typing, live, and A's name on A's reply", async () => {
+  it("shows each agent the other one viewing and typing, live, over the page's one event stream, and A's name on A's reply", async () => {
     bo = await newPage(browser.browser);
     await signIn(bo, BO.email, PASSWORD);
     await bo.getByRole('heading', { name: 'Inbox' }).waitFor();
+    const streamsOpened: string[] = [];
+    bo.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/events') streamsOpened.push(request.url());
+    });
     await bo.goto(`${stack.console.url}/tickets/${ticketId}`);
     await bo.getByTestId('ticket-view').waitFor();
 
@@ -87,6 +91,8 @@ describe('agents on a ticket', () => {
     const anaOnBosPage = bo.getByTestId('presence-agent').filter({ hasText: ANA.displayName });
     await anaOnBosPage.filter({ hasText: 'is viewing' }).waitFor();
     await ana.getByTestId('presence-agent').filter({ hasText: `${BO.displayName} is viewing` }).waitFor();
+    // The list, the open ticket and its presence all listen to the page's one event stream.
+    expect(streamsOpened).toHaveLength(1);
 
     await ana.getByLabel('Reply', { exact: true }).fill('We are looking into it, Cleo.');
     await anaOnBosPage.filter({ hasText: 'is typing…' }).waitFor();

@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 
-/** The services whose APIs the web app calls (through the console server's /api), and where their documents are. */
-export const API_DOCUMENTS = ['ticketing', 'auth', 'tracking'] as const;
+/** The APIs the web app calls: the services' (through the console server's /api relay) and the console server's own. */
+export const API_DOCUMENTS = ['ticketing', 'auth', 'tracking', 'console'] as const;
 export type ApiService = (typeof API_DOCUMENTS)[number];
 
 const documentPath = (service: ApiService) => join(__dirname, '..', '..', service, 'openapi.yaml');

@@ -84,7 +84,7 @@ describe("the agent's console", () => {
     expect(cookie!.value).not.toContain(CRM_TOKEN);
   });
 
-  it('connects an account through the OAuth flow and configures a routing rule, errors beside their field', async () => {
+  it('connects an account through the OAuth flow and configures a routing rule, errors beside their field, and a search query with its state', async () => {
     await page.goto(`${consoleUrl()}/accounts`);
     await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
     await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
@@ -144,6 +144,14 @@ describe("the agent's console", () => {
     await page.getByRole('button', { name: 'Test routing' }).click();
     await expect(page.getByTestId('route-test-result').innerText()).resolves.toBe('Rule "Orders" → queue deliveries, folder orders');
     await expectAccessible('configuration');
+
+    // A saved search query shows ticketing's state of it; taken out again, it shows none.
+    await page.getByLabel('One query per line').fill('parcel never came');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByTestId('search-query-state').filter({ hasText: /^parcel never came: (not run yet|last run)/ }).waitFor();
+    await page.getByLabel('One query per line').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByTestId('search-query-state').waitFor({ state: 'detached' });
   });
 
   it('shows a new DM in the inbox without a reload, in the queue of the matching rule', async () => {
@@ -201,6 +209,8 @@ describe("the agent's console", () => {
     // Mantine hands focus back a moment after the modal leaves the page.
     const focused = () => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } | null } }).document.activeElement?.textContent);
     await waitFor(async () => (await focused()) === 'Track order', { what: 'focus back on the Track order button' });
+    // The inbox's row beside names the linked order (the list carries no task status).
+    await page.locator(`[data-testid="ticket-row"][data-ticket-id="${ticketId}"]`).getByTestId('order-chip').filter({ hasText: 'Order order-42' }).waitFor();
   });
 
   it('shows the last known position marked stale while the provider is down, and a finished task as finished', async () => {

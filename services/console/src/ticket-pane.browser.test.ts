@@ -2,8 +2,8 @@
  * The ticket pane in real Chromium (Debian's, every protection on) against the real services:
  * the composer sends one DM per draft whatever the clicks and keeps its draft across a reload;
  * merging goes through the picker, with a confirmation when the customers differ, and is undone
- * from the timeline; the sidebar shows the customer and the order with its small map, which
- * opens the pop-up. Each screen is photographed at 1440 and 390 px and checked with axe-core.
+ * from the timeline; the sidebar shows the customer, their other tickets and the order with its
+ * small map, which opens the pop-up. Each screen is photographed at 1440 and 390 px and checked with axe-core.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
@@ -95,6 +95,11 @@ beforeAll(async () => {
   }
   anaTicket = await ticketOfContact(ANA.screenName);
   bobTicket = await ticketOfContact(BOB.screenName);
+  // Ana also mentions the account: a public ticket of the same customer, her other ticket.
+  expect((await stack.social.post('/control/activities', { kind: 'mention', account: accountId, user: ANA, text: '@acme_pane any news on my order?' })).status).toBe(200);
+  await waitFor(async () => ((await stack.ticketing.get(`/v1/tickets?accountId=${accountId}`)).data.items as ListedTicket[]).filter((ticket) => ticket.contact?.screenName === ANA.screenName).length === 2, {
+    what: "Ana's public ticket",
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -176,10 +181,13 @@ describe('the ticket pane', () => {
     await page.getByLabel('Task id').fill('order-42');
     await page.getByRole('button', { name: 'Link order' }).click();
     const card = page.getByTestId('order-summary');
-    await card.getByTestId('order-status').filter({ hasText: 'on its way' }).waitFor();
+    await card.getByTestId('order-status').filter({ hasText: 'Out for delivery' }).waitFor();
     await card.getByTestId('mini-map').locator('path.rider-marker').waitFor();
     await card.getByTestId('order-eta').waitFor();
-    await page.getByTestId('other-tickets').getByText('None.').waitFor();
+    // The customer's other tickets: her public one, never Bob's.
+    const others = page.getByTestId('other-tickets');
+    await others.getByRole('link', { name: /any news on my order/ }).waitFor();
+    expect(await others.getByRole('link').count()).toBe(1);
     await photographBothWidths('ticket-pane', true);
 
     await card.getByRole('button', { name: 'Track order' }).click();

@@ -80,7 +80,7 @@ interface Ticket {
   mergeRule: string | null;
   snippet: string | null;
   lastActivityAt: string;
-  contact: { screenName: string | null } | null;
+  contact: { id: string; screenName: string | null } | null;
   activities: Activity[];
 }
 
@@ -341,7 +341,7 @@ describe('automatic merges', () => {
 });
 
 describe('the ticket list', () => {
-  it('filters by assignee, priority, tag, a set of statuses, updatedSince and breached, and pages in lastActivity order', async () => {
+  it('filters by contact, assignee, priority, tag, a set of statuses, updatedSince and breached, and pages in lastActivity order', async () => {
     const account = newAccount();
     await configure(account);
     const base = Date.now() - 600_000;
@@ -351,6 +351,8 @@ describe('the ticket list', () => {
     await api.patch(`/v1/tickets/${c}`, { status: 'resolved' });
     const ids = async (query: string) => (await api.get<{ items: Ticket[] }>(`/v1/tickets?accountId=${account}&${query}`)).body.items.map((item) => item.id);
 
+    const contactOf = async (id: string) => (await api.get<Ticket>(`/v1/tickets/${id}`)).body.contact!.id;
+    expect(await ids(`contactId=${await contactOf(b)}`)).toEqual([b]);
     expect(await ids('assignee=agent-1')).toEqual([a]);
     await api.patch(`/v1/tickets/${b}`, { assignee: CRM_PRINCIPAL });
     expect(await ids('assignee=me')).toEqual([b]);
@@ -368,7 +370,7 @@ describe('the ticket list', () => {
     const second = await api.get<{ items: Ticket[]; nextCursor: string | null }>(`/v1/tickets?accountId=${account}&order=lastActivity&limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body).toMatchObject({ items: [{ id: b }], nextCursor: null });
     expect((await api.get(`/v1/tickets?accountId=${account}&cursor=${first.body.nextCursor}`)).status).toBe(400);
-    for (const bad of ['status=open,gone', 'priority=asap', 'updatedSince=yesterday', 'breached=maybe', 'order=random']) {
+    for (const bad of ['status=open,gone', 'priority=asap', 'updatedSince=yesterday', 'breached=maybe', 'order=random', 'contactId=ana']) {
       expect((await api.get(`/v1/tickets?${bad}`)).status).toBe(400);
     }
   });

@@ -48,7 +48,7 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'status', 'assignee', 'priority', 'tag', 'breached', 'order', 'q', 'cursor', 'limit'];
+const TICKET_FILTERS = ['accountId', 'queue', 'folder', 'contactId', 'status', 'assignee', 'priority', 'tag', 'breached', 'order', 'q', 'cursor', 'limit'];
 
 function ticketQuery(req: Request, filters: readonly string[] = TICKET_FILTERS): string {
   const query = new URLSearchParams();
@@ -88,6 +88,7 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   app.post('/api/connections', async (req, res) => relay(res, await agent(req, res)(auth, 'POST', `/v1/connections${protocolQuery(req)}`)));
   app.get('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}`)));
   app.put('/api/partner-configs/:pageId', async (req, res) => relay(res, await agent(req, res)(ticketing, 'PUT', `/v1/partner-configs/${param(req, 'pageId')}`, bodyOf(req))));
+  app.get('/api/partner-configs/:pageId/search-queries', async (req, res) => relay(res, await agent(req, res)(ticketing, 'GET', `/v1/partner-configs/${param(req, 'pageId')}/search-queries`)));
   app.post('/api/partner-configs/:pageId/route-test', async (req, res) =>
     relay(res, await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req))),
   );

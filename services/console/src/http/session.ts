@@ -4,6 +4,9 @@ import { Refusal, refusalKindOf } from '@crm/http';
 import { SecretBox } from '@crm/secrets';
 import type { Upstream, UpstreamAnswer } from '../adapters/upstream';
 import { csrfTokenOf, sameCsrf, sign, verify, type Claims } from '../domain/signed';
+import type { components } from '../../web/src/generated/console';
+
+type ConsoleSchemas = components['schemas'];
 
 export const SESSION_COOKIE = 'console_session';
 
@@ -16,7 +19,7 @@ export interface SessionSettings {
   /** SameSite=None (with Secure) for launch sessions, so the console embedded in a cross-site frame keeps its session. */
   crossSiteFrames: boolean;
   /** What the browser needs to know (no secret). */
-  clientSettings: Record<string, unknown>;
+  clientSettings: ConsoleSchemas['Settings'];
 }
 
 /** What the cookie holds: auth's session token (sealed) and what the screens show. */
@@ -210,7 +213,7 @@ export function sessionRoutes(app: Express, sealer: SessionSealer, { auth, ticke
       csrfToken: csrfTokenOf(settings.secret, session.jti),
       expiresAt: new Date(session.exp * 1000).toISOString(),
       settings: settings.clientSettings,
-    });
+    } satisfies ConsoleSchemas['SessionInfo']);
   });
 
   app.delete('/api/session', requireSession(sealer), async (req, res) => {

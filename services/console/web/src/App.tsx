@@ -1,9 +1,10 @@
 import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
-import { api } from './api';
+import { consoleApi, done } from './client';
 import { ErrorBoundary } from './ErrorBoundary';
 import { returnPath } from './returnPath';
+import { LiveProvider } from './live';
 import { SessionProvider, useSession } from './session';
 import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
@@ -24,7 +25,7 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
   const admin = session?.scopes.includes('admin') ?? false;
   const signOut = async () => {
     // A session that had ended already is signed out all the same.
-    await api('DELETE', '/api/session').catch(() => undefined);
+    await done(consoleApi.DELETE('/api/session')).catch(() => undefined);
     await refresh();
     navigate('/signin');
   };
@@ -143,9 +144,11 @@ export function App() {
   return (
     <ErrorBoundary>
       <SessionProvider>
-        <ShortcutsProvider>
-          <Routes />
-        </ShortcutsProvider>
+        <LiveProvider>
+          <ShortcutsProvider>
+            <Routes />
+          </ShortcutsProvider>
+        </LiveProvider>
       </SessionProvider>
     </ErrorBoundary>
   );

@@ -1,50 +1,35 @@
 import { useEffect, useState } from 'react';
-import { api } from './api';
+import { auth, ok, type AuthSchemas } from './client';
 
-export interface Agent {
-  id: string;
-  displayName: string;
-  email: string;
-  role: 'admin' | 'agent';
-  teams: string[];
-  disabled: boolean;
+export type Agent = AuthSchemas['Agent'];
+export type Team = AuthSchemas['Team'];
+
+/** A list read once per page load and shared by every picker; empty when it cannot be had (a launch session may not list them), and asked again next time. */
+function sharedList<T>(read: () => Promise<T[]>): () => Promise<T[]> {
+  let list: Promise<T[]> | null = null;
+  return () => {
+    list ??= read().catch(() => {
+      list = null;
+      return [];
+    });
+    return list;
+  };
 }
 
-export interface Team {
-  id: string;
-  name: string;
-  agentIds: string[];
-}
+const agents = sharedList(async () => (await ok(auth.GET('/v1/agents'))).items);
+const teams = sharedList(async () => (await ok(auth.GET('/v1/teams'))).items);
 
-/** One list (auth's agents or teams) per page load, shared by every picker; empty when it cannot be had (a launch session may not list them). */
-const lists = new Map<string, Promise<unknown[]>>();
-
-function listOf<T>(path: string): Promise<T[]> {
-  let list = lists.get(path);
-  if (!list) {
-    list = api<{ items: T[] }>('GET', path).then(
-      (answer) => answer.items,
-      () => {
-        lists.delete(path);
-        return [];
-      },
-    );
-    lists.set(path, list);
-  }
-  return list as Promise<T[]>;
-}
-
-function useList<T>(path: string): T[] {
+function useList<T>(list: () => Promise<T[]>): T[] {
   const [items, setItems] = useState<T[]>([]);
   useEffect(() => {
     let current = true;
-    void listOf<T>(path).then((loaded) => current && setItems(loaded));
+    void list().then((loaded) => current && setItems(loaded));
     return () => {
       current = false;
     };
-  }, [path]);
+  }, [list]);
   return items;
 }
 
-export const useAgents = () => useList<Agent>('/api/agents');
-export const useTeams = () => useList<Team>('/api/teams');
+export const useAgents = () => useList(agents);
+export const useTeams = () => useList(teams);

@@ -85,34 +85,3 @@ export async function viaConsole(request: Request): Promise<Response> {
 
 /** The page's address (none outside a browser, where the typed client's test runs). */
 export const pageLocation = (globalThis as { location?: { href: string; origin: string } }).location ?? { href: 'http://localhost/', origin: 'http://localhost' };
-
-/** An untyped call of the console server's API (its own routes: session, accounts, events). */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
-  const headers = consoleHeaders(method, new Headers(extraHeaders));
-  if (body !== undefined) headers.set('content-type', 'application/json');
-  const response = await reach(new Request(new URL(path, pageLocation.href), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' }));
-  if (response.status === 204) return undefined as T;
-  const data: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw failureOf(response, data);
-  return data as T;
-}
-
-export interface Settings {
-  tileUrl: string;
-  tileAttribution: string;
-  mapRefreshMs: number;
-  pollIntervalMs: number;
-}
-
-export interface SessionInfo {
-  /** Who is signed in, by name. */
-  agent: string;
-  /** Who is signed in, by id (what ticketing records as `by`). */
-  agentId: string | null;
-  scopes: string[];
-  accountIds: string[] | null;
-  ticketId: string | null;
-  csrfToken: string;
-  expiresAt: string;
-  settings: Settings;
-}

@@ -1,5 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
-import { api, ApiError, onSessionEnded, setCsrfToken, type SessionInfo } from './api';
+import { ApiError, onSessionEnded, setCsrfToken } from './api';
+import { consoleApi, ok } from './client';
+import type { SessionInfo } from './types';
 
 interface SessionState {
   session: SessionInfo | null;
@@ -26,7 +28,7 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   const signedIn = useRef(false);
   const refresh = useCallback(async () => {
     try {
-      const info = await api<SessionInfo>('GET', '/api/session');
+      const info = await ok(consoleApi.GET('/api/session'));
       setCsrfToken(info.csrfToken);
       setSession(info);
       setEnded(false);

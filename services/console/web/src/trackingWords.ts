@@ -16,3 +16,29 @@ export const TRACKING_WORDS: Record<string, { title: string; text: string }> = {
 
 /** The sentence for a reason tracking gave, or a plain fallback for one it may add later. */
 export const trackingSentence = (reason: string | null | undefined) => TRACKING_WORDS[reason ?? '']?.text ?? 'Tracking cannot show this order right now.';
+
+/**
+ * A delivery task's status in an agent's words, by tracking's status code (the provider's
+ * CREATED … CANCELLED); one tracking adds later reads as itself, lower-cased.
+ */
+const TASK_STATUS_WORDS: Record<string, string> = {
+  CREATED: 'Waiting for a rider',
+  ASSIGNED: 'Assigned',
+  NOTIFIED: 'Assigned',
+  ACKNOWLEDGED: 'Rider going to pick up',
+  STARTED: 'Out for delivery', // picked up: the simulator and tracking count the pickup done from STARTED on
+  ARRIVED: 'Rider at the address',
+  COMPLETED: 'Delivered',
+  PARTIAL_COMPLETED: 'Partly delivered',
+  FAILED: 'Delivery failed',
+  CANCELLED: 'Cancelled',
+};
+
+export const taskStatusWords = (status: string): string => TASK_STATUS_WORDS[status] ?? status.toLowerCase().replace(/_/g, ' ');
+
+/** What the order link of a listed ticket says when tracking cannot show the order (the list carries no task status). */
+export function orderLinkWords(tracking: { available: boolean | null; reason: string }): string | null {
+  if (tracking.available === true) return null;
+  if (tracking.available === null) return TRACKING_WORDS.not_checked!.title;
+  return TRACKING_WORDS[tracking.reason]?.title ?? 'Tracking cannot show it';
+}

@@ -9,6 +9,8 @@ const MAX_LIMIT = 200;
 
 type Query = Record<string, unknown>;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const invalid = (message: string) => new Refusal('invalid', 'invalid_parameter', message);
 
 /**
@@ -62,6 +64,11 @@ export function parseTicketListQuery(query: Query, me?: string): TicketFilter {
   if (queue !== undefined) filter.queue = queue;
   const folder = text(query, 'folder', 100);
   if (folder !== undefined) filter.folder = folder;
+  const contactId = single(query, 'contactId');
+  if (contactId !== undefined) {
+    if (!UUID.test(contactId)) throw invalid("contactId must be a contact's id (a UUID, as a ticket's contact.id gives it)");
+    filter.contactId = contactId.toLowerCase();
+  }
   lifeFilters(query, filter, me);
   const q = text(query, 'q', MAX_SEARCH_LENGTH);
   if (q !== undefined) filter.q = searchParam(q);

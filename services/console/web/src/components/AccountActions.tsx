@@ -2,13 +2,17 @@ import { useRef } from 'react';
 import { Alert, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { newIdempotencyKey } from '../drafts';
 import { useAction } from '../useAction';
-import type { Ticket } from '../types';
+import { done, ticketing } from '../client';
+import type { paths } from '../generated/ticketing';
+import type { TicketDetail } from '../types';
 
-const POST_ACTIONS = [
+type Action = paths['/v1/tickets/{id}/actions']['post']['requestBody']['content']['application/json']['action'];
+
+const POST_ACTIONS: { action: Action; label: string }[] = [
   { action: 'like', label: 'Like their post' },
   { action: 'repost', label: 'Repost' },
 ];
-const USER_ACTIONS = [
+const USER_ACTIONS: { action: Action; label: string }[] = [
   { action: 'follow', label: 'Follow' },
   { action: 'mute', label: 'Mute' },
   { action: 'block', label: 'Block' },
@@ -18,13 +22,13 @@ const USER_ACTIONS = [
  * What the agent does as the account from the ticket: ticketing sends it to the platform through
  * auth and shows it on the timeline. One key per click, reused if the same action is retried.
  */
-export function AccountActions({ ticket, onMerge, onDone }: { ticket: Ticket; onMerge: () => void; onDone: () => void }) {
-  const { problem, busy, run } = useAction(onDone);
+export function AccountActions({ ticket, onMerge, onDone }: { ticket: TicketDetail; onMerge: () => void; onDone: () => void }) {
+  const { problem, busy, act } = useAction(onDone);
   const keys = useRef(new Map<string, string>());
-  const act = async (action: string) => {
+  const actAs = async (action: Action) => {
     const key = keys.current.get(action) ?? newIdempotencyKey();
     keys.current.set(action, key);
-    if (await run(action, 'POST', `/api/tickets/${ticket.id}/actions`, { action }, { 'idempotency-key': key })) keys.current.delete(action);
+    if (await act(action, () => done(ticketing.POST('/v1/tickets/{id}/actions', { params: { path: { id: ticket.id }, header: { 'Idempotency-Key': key } }, body: { action } })))) keys.current.delete(action);
   };
   const actions = ticket.channel === 'dm' ? USER_ACTIONS : [...POST_ACTIONS, ...USER_ACTIONS];
   const customer = ticket.contact?.screenName ? `@${ticket.contact.screenName}` : 'the customer';
@@ -34,7 +38,7 @@ export function AccountActions({ ticket, onMerge, onDone }: { ticket: Ticket; on
       <Text size="xs">Towards {customer}, as the account; the result shows on the timeline.</Text>
       <Group gap="xs" mt={4}>
         {actions.map(({ action, label }) => (
-          <Button key={action} size="compact-sm" variant="default" onClick={() => void act(action)} loading={busy === action} disabled={busy !== null && busy !== action}>
+          <Button key={action} size="compact-sm" variant="default" onClick={() => void actAs(action)} loading={busy === action} disabled={busy !== null && busy !== action}>
             {label}
           </Button>
         ))}

@@ -4,7 +4,7 @@ import { CANNED_REPLIES, fillCanned, textLength, textLimit, type CannedContext }
 import { editDraft, emptyDraft, type DraftMode } from '../drafts';
 import { loadDraft, saveDraft } from '../draftStore';
 import { useAction } from '../useAction';
-import type { Ticket } from '../types';
+import type { TicketDetail as Ticket } from '../types';
 
 function CannedMenu({ onPick }: { onPick: (template: string) => void }) {
   return (

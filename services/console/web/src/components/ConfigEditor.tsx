@@ -1,31 +1,44 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Fieldset, Group, Loader, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { ok, ticketing, type TicketingSchemas } from '../client';
+import { when } from '../format';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
 import type { AccountView, PartnerConfig } from '../types';
+
+type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
+/**
+ * The form's state: ticketing's configuration, with a number field the agent cleared held as
+ * null (never sent: the form asks for a value first) and what ticketing sets itself optional.
+ */
+type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
+  sla: Cleared<TicketingSchemas['SlaConfig'], 'firstResponseMinutes' | 'resolutionMinutes'>;
+  merge: Cleared<TicketingSchemas['MergeConfig'], 'windowMinutes'>;
+  policy?: PartnerConfig['policy'];
+  accountStatus?: PartnerConfig['accountStatus'];
+};
+type SearchQueryText = string | ConfigDraft['searchQueries'][number];
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
 
-const defaults = (account: AccountView): PartnerConfig => ({
+const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
   pageName: account.name ?? account.screenName,
   consumerKey: account.consumerKey,
   accessToken: account.accessToken,
-  accountStatus: null,
-  sla: { firstResponseMinutes: 60, resolutionMinutes: 1440 },
+  sla: { firstResponseMinutes: 60, resolutionMinutes: 1440, businessHours: null, atRiskPercent: null },
   routing: { defaultQueue: 'social', defaultFolder: 'inbox', rules: [] },
-  policy: {},
   searchQueries: [],
   merge: { enabled: false, windowMinutes: 60 },
 });
 
-const queryText = (query: PartnerConfig['searchQueries'][number]) => (typeof query === 'string' ? query : query.query);
+const queryText = (query: SearchQueryText) => (typeof query === 'string' ? query : query.query);
 
 function useConfig(account: AccountView) {
-  const [config, setConfig] = useState<PartnerConfig | null>(null);
+  const [config, setConfig] = useState<ConfigDraft | null>(null);
   const [isNew, setIsNew] = useState(false);
   useEffect(() => {
-    api<PartnerConfig>('GET', `/api/partner-configs/${account.accountId}`).then(
+    ok(ticketing.GET('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } } })).then(
       (found) => setConfig(found),
       (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
@@ -37,7 +50,7 @@ function useConfig(account: AccountView) {
   return { config, setConfig, isNew, setIsNew };
 }
 
-function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+function SlaAndMerge({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   // Mantine gives '' for a cleared field: it stays empty (null), never 0.
   const number = (value: string | number) => (typeof value === 'number' ? value : value.trim() === '' || Number.isNaN(Number(value)) ? null : Number(value));
   return (
@@ -56,7 +69,30 @@ function SlaAndMerge({ config, errors, update }: { config: PartnerConfig; errors
   );
 }
 
-function SearchQueries({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+type SearchQueryState = TicketingSchemas['SearchQueryState'];
+
+/** ticketing's state of each saved search query (none for a configuration not saved yet), read again after each save. */
+function useSearchQueryStates(pageId: string, revision: number): SearchQueryState[] {
+  const [states, setStates] = useState<SearchQueryState[]>([]);
+  useEffect(() => {
+    let current = true;
+    ok(ticketing.GET('/v1/partner-configs/{pageId}/search-queries', { params: { path: { pageId } } })).then(
+      ({ items }) => current && setStates(items),
+      () => current && setStates([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [pageId, revision]);
+  return states;
+}
+
+function stateWords(state: SearchQueryState): string {
+  const run = state.lastRunAt ? `last run ${when(state.lastRunAt)}, ${state.lastMatches} new` : 'not run yet';
+  return state.lastError ? `${run}; last error: ${state.lastError.message}` : run;
+}
+
+function SearchQueries({ config, states, errors, update }: { config: ConfigDraft; states: SearchQueryState[]; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Fieldset legend="Search queries">
       <Textarea
@@ -67,17 +103,16 @@ function SearchQueries({ config, errors, update }: { config: PartnerConfig; erro
         error={errorAt(errors, '/searchQueries')}
         onChange={(e) => update({ searchQueries: e.currentTarget.value.split('\n') })}
       />
-      {config.searchQueries.filter((q) => queryText(q).trim()).map((query) => (
-        <Text size="xs" key={queryText(query)}>
-          {queryText(query)}: {typeof query === 'string' || !query.lastRunAt ? 'not run yet' : `last run ${query.lastRunAt}`}
-          {typeof query !== 'string' && query.lastError ? `, error: ${query.lastError}` : ''}
+      {states.map((state) => (
+        <Text size="xs" key={state.query} data-testid="search-query-state">
+          {state.query}: {stateWords(state)}
         </Text>
       ))}
     </Fieldset>
   );
 }
 
-function Credentials({ config, account }: { config: PartnerConfig; account: AccountView }) {
+function Credentials({ config, account }: { config: ConfigDraft; account: AccountView }) {
   return (
     <Group>
       <TextInput label="Page id" value={config.pageId} readOnly />
@@ -87,7 +122,7 @@ function Credentials({ config, account }: { config: PartnerConfig; account: Acco
   );
 }
 
-function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; errors: Record<string, string>; update: (patch: Partial<PartnerConfig>) => void }) {
+function RoutingDefaults({ config, errors, update }: { config: ConfigDraft; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Group grow>
       <TextInput label="Default queue" value={config.routing.defaultQueue} error={errorAt(errors, '/routing/defaultQueue')} onChange={(e) => update({ routing: { ...config.routing, defaultQueue: e.currentTarget.value } })} />
@@ -97,7 +132,7 @@ function RoutingDefaults({ config, errors, update }: { config: PartnerConfig; er
 }
 
 /** The number fields the agent left empty, each with its sentence: the form is not sent while any is. */
-function emptyNumbers(config: PartnerConfig): Record<string, string> {
+function emptyNumbers(config: ConfigDraft): Record<string, string> {
   const numbers: [string, number | null][] = [
     ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
     ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
@@ -111,8 +146,10 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const { config, setConfig, isNew, setIsNew } = useConfig(account);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [revision, setRevision] = useState(0);
+  const states = useSearchQueryStates(account.accountId, revision);
   if (!config) return <Loader aria-label="Loading the configuration" />;
-  const update = (patch: Partial<PartnerConfig>) => setConfig({ ...config, ...patch });
+  const update = (patch: Partial<ConfigDraft>) => setConfig({ ...config, ...patch });
   const save = async () => {
     setMessage(null);
     const empty = emptyNumbers(config);
@@ -122,10 +159,12 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       return;
     }
     try {
-      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) };
-      setConfig(await api<PartnerConfig>('PUT', `/api/partner-configs/${account.accountId}`, body));
+      // Every number is filled (emptyNumbers above): the draft is ticketing's input.
+      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) } as TicketingSchemas['PartnerConfigInput'];
+      setConfig(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body })));
       setErrors({});
       setIsNew(false);
+      setRevision((saved) => saved + 1);
       setMessage({ ok: true, text: 'Saved.' });
     } catch (caught) {
       setErrors(fieldErrors(caught));
@@ -139,8 +178,8 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       <TextInput label="Page name" value={config.pageName ?? ''} error={errorAt(errors, '/pageName')} onChange={(e) => update({ pageName: e.currentTarget.value })} />
       <SlaAndMerge config={config} errors={errors} update={update} />
       <RoutingDefaults config={config} errors={errors} update={update} />
-      <RuleList rules={config.routing.rules} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
-      <SearchQueries config={config} errors={errors} update={update} />
+      <RuleList rules={config.routing.rules ?? []} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
+      <SearchQueries config={config} states={states} errors={errors} update={update} />
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
           {message.text}

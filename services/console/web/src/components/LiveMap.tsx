@@ -84,7 +84,8 @@ export function LiveMap({ view, tileUrl, attribution, height = 340, compact = fa
   useEffect(() => {
     const current = layers.current;
     if (!current) return;
-    const route = view.route?.geometry.coordinates ?? [];
+    // GeoJSON positions: [lng, lat].
+    const route = (view.route?.geometry.coordinates ?? []).map((position) => [position[0]!, position[1]!] as [number, number]);
     if (view.drop) current.drop.setLatLng([view.drop.lat, view.drop.lng]);
     if (!view.rider) {
       current.rider.setStyle({ opacity: 0, fillOpacity: 0 });

@@ -2,10 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { TRACKING_WORDS, trackingSentence } from '../trackingWords';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { done, ok, ticketing, type TicketingSchemas } from '../client';
 import { age, clock, distance, zoned } from '../format';
 import { useSession } from '../session';
-import type { LiveView, Ticket } from '../types';
+import type { LiveView, TicketDetail } from '../types';
 import { LiveMap } from './LiveMap';
 
 export type Problem = { code: string; message: string };
@@ -22,7 +23,7 @@ export function useLiveView(ticketId: string, refreshMs: number, enabled = true)
   const [loadedAt, setLoadedAt] = useState<number>(0);
   const load = useCallback(async () => {
     try {
-      setView(await api<LiveView>('GET', `/api/tickets/${encodeURIComponent(ticketId)}/order/live`));
+      setView(await ok(ticketing.GET('/v1/tickets/{id}/order/live', { params: { path: { id: ticketId } } })));
       setProblem(null);
       setLoadedAt(Date.now());
     } catch (caught) {
@@ -57,16 +58,18 @@ function Facts({ view, providerDown }: { view: LiveView; providerDown: boolean }
   );
 }
 
-function evidenceOf(view: LiveView) {
+/** The map's facts as ticketing records them; none without a rider, a drop, a route and a status to record. */
+function evidenceOf(view: LiveView): TicketingSchemas['EvidenceSnapshot'] | null {
+  if (!view.rider || !view.drop || !view.route || !view.status) return null;
   return {
     clientId: view.clientId,
     taskId: view.taskId,
-    rider: view.rider ? { lat: view.rider.lat, lng: view.rider.lng } : null,
-    drop: view.drop ? { lat: view.drop.lat, lng: view.drop.lng } : null,
-    distanceMeters: view.route?.distanceMeters ?? null,
+    rider: { lat: view.rider.lat, lng: view.rider.lng },
+    drop: { lat: view.drop.lat, lng: view.drop.lng },
+    distanceMeters: view.route.distanceMeters,
     etaAt: view.eta?.at ?? null,
     status: view.status,
-    positionAt: view.rider?.recordedAt ?? null,
+    positionAt: view.rider.recordedAt,
   };
 }
 
@@ -77,21 +80,18 @@ function summaryOf(view: LiveView): string {
 }
 
 /** Records the map's facts on the ticket's timeline as a note (with structured evidence when ticketing accepts it). */
-function SnapshotButton({ ticket, view, onSaved }: { ticket: Ticket; view: LiveView; onSaved: () => void }) {
+function SnapshotButton({ ticket, view, onSaved }: { ticket: TicketDetail; view: LiveView; onSaved: () => void }) {
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const snapshot = async () => {
     const text = summaryOf(view);
     try {
-      await api('POST', `/api/tickets/${ticket.id}/notes`, { text, evidence: evidenceOf(view) }).catch(async (error: unknown) => {
-        // A ticketing that does not take evidence yet refuses the field: the text alone is the note.
-        if (error instanceof ApiError && error.status === 400) return api('POST', `/api/tickets/${ticket.id}/notes`, { text });
-        throw error;
-      });
+      const evidence = evidenceOf(view);
+      await done(ticketing.POST('/v1/tickets/{id}/notes', { params: { path: { id: ticket.id } }, body: evidence ? { text, evidence } : { text } }));
       setResult({ ok: true, text: 'Snapshot recorded on the timeline.' });
       onSaved();
     } catch (caught) {
       const error = caught instanceof ApiError ? caught : null;
-      setResult({ ok: false, text: error?.code === 'not_found' ? 'Snapshots are not available yet (ticketing takes no notes).' : (error?.message ?? 'the snapshot failed') });
+      setResult({ ok: false, text: error?.message ?? 'the snapshot failed' });
     }
   };
   return (
@@ -105,13 +105,13 @@ function SnapshotButton({ ticket, view, onSaved }: { ticket: Ticket; view: LiveV
 function StateNotice({ view, problem }: { view: LiveView | null; problem: Problem | null }) {
   if (problem && BLOCKING.includes(problem.code)) return <Alert color="gray" title={TRACKING_WORDS[problem.code]!.title} data-testid="map-state">{trackingSentence(problem.code)}</Alert>;
   if (problem) return <Alert color="orange" title={view ? 'Tracking provider unavailable: last known position' : 'Tracking provider unavailable'} data-testid="map-state">{trackingSentence(problem.code)}</Alert>;
-  if (view && !view.active && FINISHED.includes(view.status)) return <Alert color="gray" title="Task finished" data-testid="map-state">{view.notice?.message ?? `This task is ${view.status.toLowerCase()}.`} The rider is no longer shown.</Alert>;
+  if (view?.status && !view.active && FINISHED.includes(view.status)) return <Alert color="gray" title="Task finished" data-testid="map-state">{view.notice?.message ?? `This task is ${view.status.toLowerCase()}.`} The rider is no longer shown.</Alert>;
   if (view?.freshness?.stale) return <Alert color="orange" title="Tracking provider unavailable: last known position" data-testid="map-state">{view.freshness.staleReason ?? 'the provider did not answer'}</Alert>;
   if (view?.notice) return <Alert color="gray" title="Tracking" data-testid="map-state">{view.notice.message}</Alert>;
   return null;
 }
 
-export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: Ticket; opened: boolean; onClose: () => void; onSnapshot: () => void }) {
+export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: TicketDetail; opened: boolean; onClose: () => void; onSnapshot: () => void }) {
   const { session } = useSession();
   const settings = session?.settings;
   return (
@@ -121,7 +121,7 @@ export function MapModal({ ticket, opened, onClose, onSnapshot }: { ticket: Tick
   );
 }
 
-function MapBody({ ticket, settings, onSnapshot }: { ticket: Ticket; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
+function MapBody({ ticket, settings, onSnapshot }: { ticket: TicketDetail; settings: NonNullable<ReturnType<typeof useSession>['session']>['settings']; onSnapshot: () => void }) {
   const { view, problem, loadedAt } = useLiveView(ticket.id, settings.mapRefreshMs);
   const blocking = problem && BLOCKING.includes(problem.code);
   return (

@@ -1,26 +1,26 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { done, ok, ticketing } from '../client';
 import { TONE } from '../colors';
 import { when } from '../format';
 import { useAction } from '../useAction';
-import type { Ticket } from '../types';
+import type { TicketSummary } from '../types';
 
-const customerOf = (ticket: Ticket) => (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : 'an unknown customer');
-const sameCustomer = (a: Ticket, b: Ticket) => Boolean(a.contact?.id) && a.contact?.id === b.contact?.id;
+const customerOf = (ticket: TicketSummary) => (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : 'an unknown customer');
+const sameCustomer = (a: TicketSummary, b: TicketSummary) => Boolean(a.contact?.id) && a.contact?.id === b.contact?.id;
 
 /** This account's tickets that can merge into `target` (not itself, not merged already), searched by customer or text in ticketing. */
-function useCandidates(target: Ticket, query: string, opened: boolean) {
-  const [items, setItems] = useState<Ticket[]>([]);
+function useCandidates(target: TicketSummary, query: string, opened: boolean) {
+  const [items, setItems] = useState<TicketSummary[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!opened) return;
-    const params = new URLSearchParams({ accountId: target.accountId, status: 'open,pending,resolved,closed', limit: '20' });
-    if (query.trim()) params.set('q', query.trim());
+    const q = query.trim() || undefined;
     let current = true;
     // Searching as the agent types: wait for a pause.
     const timer = setTimeout(() => {
-      api<{ items: Ticket[] }>('GET', `/api/tickets?${params}`)
+      ok(ticketing.GET('/v1/tickets', { params: { query: { accountId: target.accountId, status: 'open,pending,resolved,closed', limit: 20, q } } }))
         .then(({ items: found }) => current && (setItems(found.filter((ticket) => ticket.id !== target.id)), setProblem(null)))
         .catch((error: unknown) => current && setProblem(error instanceof ApiError ? error.message : 'the tickets could not be read'));
     }, 250);
@@ -32,7 +32,7 @@ function useCandidates(target: Ticket, query: string, opened: boolean) {
   return { items, problem };
 }
 
-function Candidate({ ticket, target, checked, onToggle }: { ticket: Ticket; target: Ticket; checked: boolean; onToggle: () => void }) {
+function Candidate({ ticket, target, checked, onToggle }: { ticket: TicketSummary; target: TicketSummary; checked: boolean; onToggle: () => void }) {
   return (
     <Paper withBorder p="xs" data-testid="merge-candidate">
       <Checkbox
@@ -52,7 +52,7 @@ function Candidate({ ticket, target, checked, onToggle }: { ticket: Ticket; targ
   );
 }
 
-function MergePreview({ target, picked }: { target: Ticket; picked: Ticket[] }) {
+function MergePreview({ target, picked }: { target: TicketSummary; picked: TicketSummary[] }) {
   if (picked.length === 0) return null;
   const names = picked.map((ticket) => `“${ticket.subject || '(no subject)'}”`).join(', ');
   return (
@@ -74,13 +74,13 @@ function MergePreview({ target, picked }: { target: Ticket; picked: Ticket[] }) 
  * Merges tickets of the same account into this one: search, pick, preview, confirm. The
  * confirmation says so when a picked ticket is another customer's.
  */
-export function MergePicker({ target, opened, onClose, onMerged }: { target: Ticket; opened: boolean; onClose: () => void; onMerged: (message: string) => void }) {
+export function MergePicker({ target, opened, onClose, onMerged }: { target: TicketSummary; opened: boolean; onClose: () => void; onMerged: (message: string) => void }) {
   const [query, setQuery] = useState('');
-  const [picked, setPicked] = useState<Ticket[]>([]);
+  const [picked, setPicked] = useState<TicketSummary[]>([]);
   const [confirming, setConfirming] = useState(false);
   const { items, problem: listProblem } = useCandidates(target, query, opened);
   const mergeable = items.filter((ticket) => ticket.status !== 'merged' && !ticket.mergedInto);
-  const { problem, busy, run } = useAction(() => undefined);
+  const { problem, busy, act } = useAction(() => undefined);
   const others = picked.filter((ticket) => !sameCustomer(ticket, target));
   const close = () => {
     setPicked([]);
@@ -88,12 +88,12 @@ export function MergePicker({ target, opened, onClose, onMerged }: { target: Tic
     setQuery('');
     onClose();
   };
-  const toggle = (ticket: Ticket) => {
+  const toggle = (ticket: TicketSummary) => {
     setConfirming(false);
     setPicked((current) => (current.some((t) => t.id === ticket.id) ? current.filter((t) => t.id !== ticket.id) : [...current, ticket]));
   };
   const merge = async () => {
-    if (await run('merge', 'POST', `/api/tickets/${target.id}/merge`, { sourceIds: picked.map((ticket) => ticket.id) })) {
+    if (await act('merge', () => done(ticketing.POST('/v1/tickets/{id}/merge', { params: { path: { id: target.id } }, body: { sourceIds: picked.map((ticket) => ticket.id) } })))) {
       onMerged(`Merged into this ticket: ${picked.map((ticket) => `“${ticket.subject || '(no subject)'}” (${customerOf(ticket)})`).join(', ')}.`);
       close();
     }

@@ -1,17 +1,16 @@
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { orderStatusWords } from '../canned';
 import { TONE } from '../colors';
 import { clock } from '../format';
 import { useSession } from '../session';
-import type { Ticket } from '../types';
+import type { TicketDetail } from '../types';
 import { LiveMap } from './LiveMap';
-import { TRACKING_WORDS, trackingSentence } from '../trackingWords';
+import { TRACKING_WORDS, taskStatusWords, trackingSentence } from '../trackingWords';
 import type { useLiveView } from './MapModal';
 
 export type LiveState = ReturnType<typeof useLiveView>;
 
 /** The linked order beside the conversation: status, ETA, a small live map; Track order opens the full pop-up. */
-export function OrderCard({ ticket, live, onTrack }: { ticket: Ticket; live: LiveState; onTrack: () => void }) {
+export function OrderCard({ ticket, live, onTrack }: { ticket: TicketDetail; live: LiveState; onTrack: () => void }) {
   const { session } = useSession();
   if (!ticket.order) return null;
   const { view, problem } = live;
@@ -25,7 +24,7 @@ export function OrderCard({ ticket, live, onTrack }: { ticket: Ticket; live: Liv
         <Title order={3} size="h6" id="order-heading">
           Order {ticket.order.taskId} ({ticket.order.clientId})
         </Title>
-        {view && <Badge color={TONE.info} data-testid="order-status">{orderStatusWords(view.status)}</Badge>}
+        {view && <Badge color={TONE.info} data-testid="order-status">{taskStatusWords(view.status ?? 'unknown')}</Badge>}
       </Group>
       <Stack gap={4} mt={4}>
         {view?.eta && <Text size="sm" data-testid="order-eta">ETA {clock(view.eta.at)} ({etaMinutes} min){view.eta.approximate ? ', approximate' : ''}</Text>}

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Badge, Group } from '@mantine/core';
-import { api } from '../api';
+import { done, ticketing } from '../client';
 import { TONE } from '../colors';
-import { useLiveUpdates, type LiveEvent } from '../live';
+import { PRESENCE_EVENTS, useLiveUpdates, type LiveEvent } from '../live';
 import { useSession } from '../session';
 
 type State = 'viewing' | 'typing' | 'left';
@@ -16,7 +16,6 @@ interface Someone {
 const REPEAT_MS = 10_000;
 /** Typing counts this long after the last keystroke. */
 const TYPING_MS = 5_000;
-const PRESENCE_EVENTS: readonly string[] = ['agent.presence'];
 
 /**
  * Who else is on this ticket, live: each agent that has it open (viewing) or is writing in it
@@ -48,7 +47,7 @@ export function Presence({ ticketId }: { ticketId: string }) {
   useEffect(() => {
     const say = (next: State) => {
       state.current = next;
-      void api('PUT', `/api/tickets/${encodeURIComponent(ticketId)}/presence`, { state: next }).catch(() => undefined);
+      void done(ticketing.PUT('/v1/tickets/{id}/presence', { params: { path: { id: ticketId } }, body: { state: next } })).catch(() => undefined);
     };
     let typingEnds: ReturnType<typeof setTimeout> | undefined;
     const onInput = (event: Event) => {

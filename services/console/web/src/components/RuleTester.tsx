@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Fieldset, Group, Select, Text, TextInput, Textarea } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { ok, ticketing, type TicketingSchemas } from '../client';
 
-interface Outcome {
-  rule: string | null;
-  queue: string;
-  folder: string;
-}
+type Kind = TicketingSchemas['SocialEventKind'];
+type Outcome = Awaited<ReturnType<typeof testRoute>>;
+
+const testRoute = (pageId: string, body: { kind: Kind; text: string; sender: string; lang: string }) =>
+  ok(ticketing.POST('/v1/partner-configs/{pageId}/route-test', { params: { path: { pageId } }, body }));
 
 /** Pastes a message and shows which saved rule, queue and folder it would take (ticketing's route-test). */
 export function RuleTester({ pageId }: { pageId: string }) {
@@ -19,7 +20,7 @@ export function RuleTester({ pageId }: { pageId: string }) {
     setOutcome(null);
     setProblem(null);
     try {
-      setOutcome(await api<Outcome>('POST', `/api/partner-configs/${pageId}/route-test`, { kind: kind ?? 'dm_received', text, sender, lang: 'en' }));
+      setOutcome(await testRoute(pageId, { kind: (kind ?? 'dm_received') as Kind, text, sender, lang: 'en' }));
     } catch (caught) {
       const error = caught instanceof ApiError ? caught : new ApiError(0, 'error', 'the test failed');
       setProblem({ message: error.message });

@@ -1,33 +1,22 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Avatar, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { consoleApi, ok, ticketing } from '../client';
 import { TONE } from '../colors';
 import { when } from '../format';
-import type { Ticket } from '../types';
+import type { PlatformUser, TicketDetail, TicketSummary } from '../types';
 import { AccountActions } from './AccountActions';
 import { OrderCard } from './OrderCard';
 import { OrderLinkForm, TicketFields } from './TicketActions';
 import type { LiveState } from './OrderCard';
 
-/** The platform's user, as auth's read_user answers it (v1.1's shape). */
-interface PlatformUser {
-  name?: string;
-  screen_name?: string;
-  description?: string | null;
-  location?: string | null;
-  followers_count?: number;
-  verified?: boolean;
-  created_at?: string;
-  profile_image_url_https?: string | null;
-}
-
-function CustomerCard({ ticket }: { ticket: Ticket }) {
+function CustomerCard({ ticket }: { ticket: TicketDetail }) {
   const [user, setUser] = useState<PlatformUser | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     let current = true;
-    api<{ data: PlatformUser }>('GET', `/api/tickets/${encodeURIComponent(ticket.id)}/customer`)
+    ok(consoleApi.GET('/api/tickets/{ticketId}/customer', { params: { path: { ticketId: ticket.id } } }))
       .then((answer) => current && setUser(answer.data))
       .catch((error: unknown) => current && setProblem(error instanceof ApiError && error.status !== 0 ? `The platform's profile is not available: ${error.message}` : "The platform's profile could not be read."));
     return () => {
@@ -55,21 +44,24 @@ function CustomerCard({ ticket }: { ticket: Ticket }) {
   );
 }
 
-/** The customer's other tickets on this account (ticketing's search by customer, kept to the same contact). */
-function OtherTickets({ ticket }: { ticket: Ticket }) {
-  const [items, setItems] = useState<Ticket[] | null>(null);
-  const screenName = ticket.contact?.screenName;
+/** The customer's other tickets on this account: ticketing's list of the ticket's contact, every status. */
+function OtherTickets({ ticket }: { ticket: TicketDetail }) {
+  const [items, setItems] = useState<TicketSummary[] | null>(null);
+  const contactId = ticket.contact?.id;
   useEffect(() => {
-    if (!screenName) return;
+    if (!contactId) {
+      setItems([]);
+      return;
+    }
     let current = true;
-    const params = new URLSearchParams({ accountId: ticket.accountId, q: screenName, status: 'open,pending,resolved,closed,merged', limit: '20' });
-    api<{ items: Ticket[] }>('GET', `/api/tickets?${params}`)
-      .then(({ items: found }) => current && setItems(found.filter((other) => other.id !== ticket.id && other.contact?.id === ticket.contact?.id)))
+    const query = { accountId: ticket.accountId, contactId, status: 'open,pending,resolved,closed,merged', limit: 21 };
+    ok(ticketing.GET('/v1/tickets', { params: { query } }))
+      .then(({ items: found }) => current && setItems(found.filter((other) => other.id !== ticket.id).slice(0, 20)))
       .catch(() => current && setItems([]));
     return () => {
       current = false;
     };
-  }, [ticket.id, ticket.accountId, ticket.contact?.id, screenName]);
+  }, [ticket.id, ticket.accountId, contactId]);
   return (
     <Paper withBorder p="sm" component="section" aria-labelledby="other-tickets-heading" data-testid="other-tickets">
       <Title order={3} size="h6" id="other-tickets-heading">Other tickets of this customer</Title>
@@ -81,7 +73,7 @@ function OtherTickets({ ticket }: { ticket: Ticket }) {
             <Anchor component={Link} href={`/tickets/${other.id}`} size="sm" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
               {other.subject || '(no subject)'}
             </Anchor>
-            <Badge size="sm" color={TONE.neutral} title={`last activity ${when(other.lastActivityAt)}`}>{other.status}</Badge>
+            <Badge size="sm" color={TONE.neutral} title={`last activity ${when(other.lastActivityAt)}`} style={{ flexShrink: 0 }}>{other.status}</Badge>
           </Group>
         ))}
       </Stack>
@@ -90,7 +82,7 @@ function OtherTickets({ ticket }: { ticket: Ticket }) {
 }
 
 /** The context beside the conversation: who the customer is, their other tickets, the order, the ticket's fields. */
-export function Sidebar({ ticket, live, onTrack, onMerge, onChanged }: { ticket: Ticket; live: LiveState; onTrack: () => void; onMerge: () => void; onChanged: () => void }) {
+export function Sidebar({ ticket, live, onTrack, onMerge, onChanged }: { ticket: TicketDetail; live: LiveState; onTrack: () => void; onMerge: () => void; onChanged: () => void }) {
   return (
     <Stack gap="sm" component="aside" aria-label="Customer and order" data-testid="ticket-sidebar">
       <CustomerCard ticket={ticket} />

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'wouter';
-import { api } from '../api';
 import { TONE } from '../colors';
 import { when } from '../format';
 import { useAction } from '../useAction';
-import type { Activity, Ticket } from '../types';
+import { done, ok, ticketing } from '../client';
+import type { Activity, TicketDetail } from '../types';
 
 const KIND_LABEL: Record<string, string> = {
   dm_received: 'DM received',
@@ -35,10 +35,10 @@ const STATUS_COLOR: Record<string, string> = { pending: TONE.neutral, sent: TONE
 
 /** A ticket named on the timeline by its subject and customer (not its id), read once. */
 function useTicketSummary(id: string) {
-  const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [ticket, setTicket] = useState<TicketDetail | null>(null);
   useEffect(() => {
     let current = true;
-    api<Ticket>('GET', `/api/tickets/${encodeURIComponent(id)}`)
+    ok(ticketing.GET('/v1/tickets/{id}', { params: { path: { id } } }))
       .then((found) => current && setTicket(found))
       .catch(() => undefined);
     return () => {
@@ -48,12 +48,12 @@ function useTicketSummary(id: string) {
   return ticket;
 }
 
-const nameOf = (ticket: Ticket | null) => (ticket ? `“${ticket.subject || '(no subject)'}”${ticket.contact?.screenName ? ` from @${ticket.contact.screenName}` : ''}` : 'a ticket');
+const nameOf = (ticket: TicketDetail | null) => (ticket ? `“${ticket.subject || '(no subject)'}”${ticket.contact?.screenName ? ` from @${ticket.contact.screenName}` : ''}` : 'a ticket');
 
 /** One ticket merged into this one: its name, a link, and Unmerge while it is still merged here. */
 function MergedSource({ id, targetId, onChanged }: { id: string; targetId: string; onChanged: () => void }) {
   const source = useTicketSummary(id);
-  const { problem, busy, run } = useAction(onChanged);
+  const { problem, busy, act } = useAction(onChanged);
   const stillHere = source?.mergedInto === targetId;
   return (
     <Group gap="xs" data-testid="merged-source">
@@ -61,7 +61,7 @@ function MergedSource({ id, targetId, onChanged }: { id: string; targetId: strin
         {nameOf(source)}
       </Anchor>
       {stillHere && (
-        <Button size="compact-xs" variant="outline" onClick={() => void run('unmerge', 'POST', `/api/tickets/${targetId}/unmerge`, { sourceIds: [id] })} loading={busy === 'unmerge'} aria-label={`Unmerge ${nameOf(source)}`}>
+        <Button size="compact-xs" variant="outline" onClick={() => void act('unmerge', () => done(ticketing.POST('/v1/tickets/{id}/unmerge', { params: { path: { id: targetId } }, body: { sourceIds: [id] } })))} loading={busy === 'unmerge'} aria-label={`Unmerge ${nameOf(source)}`}>
           Unmerge
         </Button>
       )}
@@ -145,14 +145,14 @@ function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId
 }
 
 /** Typing and read state of the DM conversation (current state, not history). */
-export function ConversationState({ ticket }: { ticket: Ticket }) {
+export function ConversationState({ ticket }: { ticket: TicketDetail }) {
   const state = ticket.conversationState;
   if (!state) return null;
   const typingRecently = state.typing.contactAt && Date.now() - Date.parse(state.typing.contactAt) < 10_000;
   return (
     <Group gap="md" data-testid="conversation-state">
-      {typingRecently && <Badge color={TONE.info}>@{ticket.contact.screenName} is typing…</Badge>}
-      {state.read.contact?.at && <Text size="xs">Read by the customer {when(state.read.contact.at)}</Text>}
+      {typingRecently && <Badge color={TONE.info}>{ticket.contact?.screenName ? `@${ticket.contact.screenName}` : 'The customer'} is typing…</Badge>}
+      {state.read.contact && <Text size="xs">Read by the customer {when(state.read.contact.readAt)}</Text>}
     </Group>
   );
 }

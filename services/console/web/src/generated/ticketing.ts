@@ -1538,6 +1538,8 @@ export interface operations {
                 accountId?: components["schemas"]["PlatformId"];
                 queue?: string;
                 folder?: string;
+                /** @description The tickets of one customer: a contact's id (a ticket's `contact.id`). */
+                contactId?: components["schemas"]["Uuid"];
                 /** @description One status or a comma-separated set (open,pending). */
                 status?: string;
                 /** @description An agent's id; `me`: the asking agent; `none`: tickets nobody is assigned. */

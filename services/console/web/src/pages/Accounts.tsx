@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { auth, consoleApi, ok } from '../client';
 import { ConfigEditor } from '../components/ConfigEditor';
 import { when } from '../format';
 import { ACCOUNT_EVENTS, useLiveUpdates } from '../live';
@@ -26,7 +27,7 @@ function ConnectButtons() {
     setStarting(protocol);
     setError(null);
     try {
-      const { authorizeUrl } = await api<{ authorizeUrl: string }>('POST', `/api/connections?protocol=${protocol}`);
+      const { authorizeUrl } = await ok(auth.POST('/v1/connections', { params: { query: { protocol } } }));
       window.location.assign(authorizeUrl);
     } catch (caught) {
       setStarting(null);
@@ -86,7 +87,7 @@ export function Accounts() {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<AccountView | null>(null);
   const load = useCallback(() => {
-    api<{ items: AccountView[] }>('GET', '/api/accounts').then(
+    ok(consoleApi.GET('/api/accounts')).then(
       (answer) => {
         setAccounts(answer.items);
         setError(null);

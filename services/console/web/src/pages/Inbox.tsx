@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { TONE } from '../colors';
 import { countdown, isBreached } from '../format';
 import type { TicketSummary } from '../types';
+import { orderLinkWords } from '../trackingWords';
 import { isUnread } from '../workspace/seen';
 import { useShortcut } from '../workspace/shortcuts';
 import { PRIORITIES, STATUS_CHOICES, ticketHref, type WorkspaceState } from '../workspace/location';
@@ -34,13 +35,13 @@ function SlaChip({ ticket, now }: { ticket: TicketSummary; now: number }) {
   );
 }
 
+/** The linked order: its number, and why tracking cannot show it when it cannot (the list carries no task status). */
 function OrderChip({ order }: { order: TicketSummary['order'] }) {
   if (!order) return null;
-  const tracking = order.tracking;
-  const label = tracking.available === false ? 'Order: no tracking' : tracking.available === null ? 'Order: checking' : 'Order tracked';
+  const problem = orderLinkWords(order.tracking);
   return (
-    <Badge size="xs" color={tracking.available === false ? TONE.warn : TONE.info} title={`Order ${order.taskId} (${order.clientId})`}>
-      {label}
+    <Badge size="xs" color={order.tracking.available === false ? TONE.warn : TONE.info} title={`Order ${order.taskId} (${order.clientId})`} data-testid="order-chip">
+      {problem ? `Order ${order.taskId}: ${problem}` : `Order ${order.taskId}`}
     </Badge>
   );
 }

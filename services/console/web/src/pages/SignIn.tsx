@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useLocation } from 'wouter';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { consoleApi, done } from '../client';
 import { returnPath } from '../returnPath';
 import { useSession } from '../session';
 
@@ -45,7 +46,7 @@ export function SignIn({ resume = false }: { resume?: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/api/session', withToken ? { token } : { email, password });
+      await done(consoleApi.POST('/api/session', { body: withToken ? { token } : { email, password } }));
       setPassword('');
       await refresh();
       if (!resume) navigate(returnPath(window.location.search));

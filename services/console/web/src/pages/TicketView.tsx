@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { TONE } from '../colors';
 import { Alert, Badge, Button, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { done, ok, ticketing } from '../client';
 import { clock, countdown } from '../format';
 import { useLiveUpdates } from '../live';
 import { usePaneKeys } from '../paneKeys';
@@ -14,14 +15,14 @@ import { Sidebar } from '../components/Sidebar';
 import { Presence } from '../components/Presence';
 import { ConversationState, Timeline } from '../components/Timeline';
 import type { CannedContext } from '../canned';
-import type { LiveView, Ticket } from '../types';
+import type { LiveView, TicketDetail } from '../types';
 
 function useTicket(id: string) {
-  const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [ticket, setTicket] = useState<TicketDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     try {
-      setTicket(await api<Ticket>('GET', `/api/tickets/${encodeURIComponent(id)}`));
+      setTicket(await ok(ticketing.GET('/v1/tickets/{id}', { params: { path: { id } } })));
       setError(null);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : 'the ticket could not be read');
@@ -33,7 +34,7 @@ function useTicket(id: string) {
   return { ticket, error, load };
 }
 
-function Header({ ticket, onResolve, resolving }: { ticket: Ticket; onResolve: () => void; resolving: boolean }) {
+function Header({ ticket, onResolve, resolving }: { ticket: TicketDetail; onResolve: () => void; resolving: boolean }) {
   const now = Date.now();
   const first = ticket.sla.firstRespondedAt ? null : countdown(ticket.sla.firstResponseDueAt, now);
   const resolution = countdown(ticket.sla.resolutionDueAt, now);
@@ -62,7 +63,7 @@ function Header({ ticket, onResolve, resolving }: { ticket: Ticket; onResolve: (
 }
 
 /** What canned replies fill in: the customer's first name, the live order's status and ETA (the agent's clock). */
-function cannedContext(ticket: Ticket, view: LiveView | null): CannedContext {
+function cannedContext(ticket: TicketDetail, view: LiveView | null): CannedContext {
   return {
     customer: ticket.contact?.name?.split(' ')[0] ?? (ticket.contact?.screenName ? `@${ticket.contact.screenName}` : null),
     orderStatus: view?.status ?? null,
@@ -70,7 +71,8 @@ function cannedContext(ticket: Ticket, view: LiveView | null): CannedContext {
   };
 }
 
-export function TicketView({ id, embedded = false }: { id: string; embedded?: boolean }) {
+/** `onChanged`: told of a change made in the sidebar, for a list beside that shows it (ticketing sends no event when an order is linked). */
+export function TicketView({ id, embedded = false, onChanged }: { id: string; embedded?: boolean; onChanged?: () => void }) {
   const { ticket, error, load } = useTicket(id);
   const { session } = useSession();
   const [mapOpen, setMapOpen] = useState(false);
@@ -89,7 +91,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
     const timer = setInterval(() => void load(), 1500);
     return () => clearInterval(timer);
   }, [pending, load]);
-  const onResolve = () => void resolve.run('resolve', 'PATCH', `/api/tickets/${id}`, { status: 'resolved' });
+  const onResolve = () => void resolve.act('resolve', () => done(ticketing.PATCH('/v1/tickets/{id}', { params: { path: { id } }, body: { status: 'resolved' } })));
   usePaneKeys({
     r: () => composer.current?.focus('reply'),
     n: () => composer.current?.focus('note'),
@@ -119,7 +121,7 @@ export function TicketView({ id, embedded = false }: { id: string; embedded?: bo
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Sidebar ticket={ticket} live={live} onTrack={() => setMapOpen(true)} onMerge={() => setMergeOpen(true)} onChanged={() => void load()} />
+          <Sidebar ticket={ticket} live={live} onTrack={() => setMapOpen(true)} onMerge={() => setMergeOpen(true)} onChanged={() => { void load(); onChanged?.(); }} />
         </Grid.Col>
       </Grid>
       <MapModal ticket={ticket} opened={mapOpen} onClose={() => setMapOpen(false)} onSnapshot={() => void load()} />

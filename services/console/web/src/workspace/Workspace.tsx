@@ -1,12 +1,12 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Center, Text } from '@mantine/core';
 import { Link } from 'wouter';
-import { api, ApiError } from '../api';
-import { ok, ticketing } from '../client';
+import { ApiError } from '../api';
+import { consoleApi, ok, ticketing } from '../client';
 import { useLiveUpdates } from '../live';
 import { Inbox } from '../pages/Inbox';
 import { TicketView } from '../pages/TicketView';
-import type { AccountView, TicketSummary } from '../types';
+import type { TicketSummary } from '../types';
 import { listHref, listQueryOf, useWorkspaceLocation, type WorkspaceState } from './location';
 import { markSeen } from './seen';
 import { useShortcut } from './shortcuts';
@@ -58,7 +58,7 @@ export function useViewCounts() {
 function useAccountNames(): Map<string, string> {
   const [names, setNames] = useState(new Map<string, string>());
   useEffect(() => {
-    api<{ items: AccountView[] }>('GET', '/api/accounts')
+    ok(consoleApi.GET('/api/accounts'))
       .then(({ items }) => setNames(new Map(items.map((account) => [account.accountId, account.pageName ?? (account.screenName ? `@${account.screenName}` : account.name ?? `account ${account.accountId}`)]))))
       .catch(() => undefined);
   }, []);
@@ -111,7 +111,7 @@ export function Workspace({ phone, onCountsStale }: { phone: boolean; onCountsSt
           ← Back to conversations
         </Button>
       )}
-      <TicketView key={ticketId} id={ticketId} />
+      <TicketView key={ticketId} id={ticketId} onChanged={() => void load()} />
     </section>
   ) : (
     <Center className="ws-conversation" data-testid="conversation-pane">

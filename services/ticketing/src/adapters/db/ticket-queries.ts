@@ -99,6 +99,8 @@ export interface TicketFilter {
   accountIds?: string[];
   queue?: string;
   folder?: string;
+  /** The tickets of one contact (the customer). */
+  contactId?: string;
   /** Any of these statuses (`status=open,pending`). */
   statuses?: TicketStatus[];
   /** An agent's id; null: tickets nobody is assigned. */
@@ -219,8 +221,9 @@ function searchCondition(filter: TicketFilter, add: (value: unknown) => string):
   return `t.id IN (SELECT s.ticket_id FROM ticket_search s WHERE ${conditions.join(' AND ')})`;
 }
 
-/** The filters of a ticket's life: statuses as a set, assignee, priority, tag, updated since, SLA breached. */
+/** The filters of a ticket's life: its contact, statuses as a set, assignee, priority, tag, updated since, SLA breached. */
 function lifeConditions(filter: TicketFilter, conditions: string[], add: (value: unknown) => string): void {
+  if (filter.contactId !== undefined) conditions.push(`t.contact_id = ${add(filter.contactId)}`);
   if (filter.statuses !== undefined) conditions.push(`t.status = ANY (${add(filter.statuses)}::text[])`);
   if (filter.assignee === null) conditions.push('t.assignee IS NULL');
   else if (filter.assignee !== undefined) conditions.push(`t.assignee = ${add(filter.assignee)}`);
