@@ -11,6 +11,7 @@ import { SecretBox } from '@crm/secrets';
 import { ClientBreakers } from './adapters/breakers';
 import { ClientsStore } from './adapters/clients-store';
 import { FollowedTasks } from './adapters/followed-tasks';
+import { TaskEvents } from './adapters/task-events';
 import { OsrmRouter } from './adapters/osrm-router';
 import { ProviderClient } from './adapters/provider-client';
 import { usesLocalOnlySecrets, type TrackingConfig } from './config';
@@ -84,10 +85,9 @@ function taskFollowing(config: TrackingConfig, deps: { pool: Pool; broker: Broke
   const relay = new OutboxRelay({ pool, publisher, logger });
   const followed = new FollowedTasks(pool);
   const watch = new TaskWatch({
-    pool,
     followed,
+    events: new TaskEvents(pool, relay),
     lookups,
-    relay,
     logger,
     settings: {
       pollIntervalSeconds: config.FOLLOW_POLL_INTERVAL_SECONDS,

@@ -1,11 +1,9 @@
-import { Exchanges, TaskEtaMoved, TaskRiderSilent, TaskStatusChanged, TrackingEventKeys, type Contract } from '@crm/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
 import type { Logger } from '@crm/logging';
-import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
-import type { FollowedTask, FollowedTasks } from '../adapters/followed-tasks';
+import type { FollowedTasks } from '../adapters/followed-tasks';
 import type { TaskRecord } from '../adapters/provider-client';
+import type { TaskEvents } from '../adapters/task-events';
 import { TrackingError } from '../domain/errors';
-import { changeEventId, compareTask, type TaskChange, type WatchSettings } from '../domain/task-changes';
+import { compareTask, type TaskChange, type WatchSettings } from '../domain/task-changes';
 import { readTask } from '../domain/task-record';
 import type { TaskLookups } from '../lookups';
 
@@ -19,34 +17,17 @@ export interface PollSettings extends WatchSettings {
 }
 
 export interface WatchDeps {
-  pool: Pool;
   followed: FollowedTasks;
+  events: TaskEvents;
   lookups: TaskLookups;
-  relay: Pick<OutboxRelay, 'kick'>;
   logger: Logger;
   settings: PollSettings;
 }
 
 export type Observed = 'not_followed' | 'outdated' | 'compared';
 
-const PRODUCER = 'tracking';
 /** Provider calls of one round made at once. */
 const POLL_CONCURRENCY = 8;
-
-const EVENT_OF: Record<TaskChange['kind'], { contract: Contract<unknown>; routingKey: string }> = {
-  status_changed: { contract: TaskStatusChanged as Contract<unknown>, routingKey: TrackingEventKeys.statusChanged },
-  eta_moved: { contract: TaskEtaMoved as Contract<unknown>, routingKey: TrackingEventKeys.etaMoved },
-  rider_silent: { contract: TaskRiderSilent as Contract<unknown>, routingKey: TrackingEventKeys.riderSilent },
-};
-
-/** Stores one event of a change in the outbox, in the transaction that records the change. */
-async function announce(client: PoolClient, task: FollowedTask, change: TaskChange, occurredAt: string): Promise<void> {
-  const { kind: _kind, ...details } = change;
-  const eventId = changeEventId(task.clientId, task.taskId, change);
-  const payload = { eventId, clientId: task.clientId, taskId: task.taskId, followers: task.followers, occurredAt, ...details };
-  const { contract, routingKey } = EVENT_OF[change.kind];
-  await enqueueOutbox(client, Exchanges.trackingEvents, routingKey, makeEnvelope(contract, PRODUCER, payload, { id: eventId, occurredAt }));
-}
 
 /**
  * Watches followed tasks: compares each newer record (a poll's or a push's) with what is known,
@@ -57,22 +38,19 @@ export class TaskWatch {
 
   /** Compares a record of a task fetched at `observedAt`; its events go out after the commit. */
   async observe(clientId: string, taskId: string, record: TaskRecord, observedAt: Date): Promise<Observed> {
-    const { settings, followed } = this.deps;
-    const outcome = await withTransaction(this.deps.pool, async (client) => {
+    const { settings, followed, events } = this.deps;
+    const outcome = await events.storeAndAnnounce(async (client): Promise<{ observed: Observed; changes: TaskChange[]; ended?: boolean }> => {
       const task = await followed.lock(client, clientId, taskId);
-      if (!task) return { observed: 'not_followed' as const, changes: [] };
+      if (!task) return { observed: 'not_followed', changes: [] };
       const now = new Date();
       const comparison = compareTask(task.known, readTask(record), observedAt, settings, now);
-      if (!comparison) return { observed: 'outdated' as const, changes: [] };
-      for (const change of comparison.changes) await announce(client, task, change, now.toISOString());
+      if (!comparison) return { observed: 'outdated', changes: [] };
+      for (const change of comparison.changes) await events.changed(client, task, change, now.toISOString());
       if (comparison.ended) await followed.end(client, clientId, taskId);
       else await followed.store(client, { clientId, taskId, known: comparison.known });
-      return { observed: 'compared' as const, changes: comparison.changes, ended: comparison.ended };
+      return { observed: 'compared', changes: comparison.changes, ended: comparison.ended };
     });
-    if (outcome.changes.length > 0) {
-      this.deps.logger.info('followed task changed', { clientId, taskId, changes: outcome.changes.map((change) => change.kind), ended: outcome.ended });
-      void this.deps.relay.kick();
-    }
+    if (outcome.changes.length > 0) this.deps.logger.info('followed task changed', { clientId, taskId, changes: outcome.changes.map((change) => change.kind), ended: outcome.ended });
     return outcome.observed;
   }
 
