@@ -130,6 +130,12 @@ describe('pushes', () => {
     await stack.sim.delete('/control/clients/acme/webhook');
   });
 
+  it('keeps the push secret sealed at rest', async () => {
+    const { rows } = await pool.query<{ push_secret_sealed: string }>('SELECT push_secret_sealed FROM tracking_clients WHERE client_id = $1', ['acme']);
+    expect(rows[0]!.push_secret_sealed).toEqual(expect.any(String));
+    expect(rows[0]!.push_secret_sealed).not.toContain(PUSH_SECRET);
+  });
+
   it('refuses a bad signature with 401 and ignores a task nobody follows with 202', async () => {
     const url = '/provider/clients/acme/task-pushes';
     const body = JSON.stringify({ taskId: 'nobody-follows', clientId: 'acme', status: { status: 'CANCELLED' } });
