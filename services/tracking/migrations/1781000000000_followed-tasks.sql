@@ -25,13 +25,15 @@ CREATE TABLE followed_tasks (
 );
 CREATE INDEX followed_tasks_due ON followed_tasks (client_id, next_poll_at);
 
--- The provider calls the polls of each client made per minute, shared by every replica: a
--- replica adds its calls under this row's lock, so together they stay within the budget.
+-- The provider calls the polls of each client made per window (the minute, and the round's
+-- slot that spreads them over it), shared by every replica: a replica adds its calls under
+-- these rows' locks, so together they stay within the budget.
 CREATE TABLE poll_budget (
   client_id text NOT NULL,
-  minute timestamptz NOT NULL,
+  window_ms integer NOT NULL,
+  window_start timestamptz NOT NULL,
   calls integer NOT NULL,
-  PRIMARY KEY (client_id, minute)
+  PRIMARY KEY (client_id, window_ms, window_start)
 );
 
 -- The provider's pushes are signed with a secret per client, sealed like the API key.

@@ -4,6 +4,7 @@ import { Exchanges, FollowTask, TrackingCommandKeys, validateEnvelope, type Enve
 import { makeEnvelope } from '@crm/messaging';
 import { testPool, waitFor } from '@crm/testing';
 import type { Pool } from '@crm/db';
+import { FollowedTasks } from './adapters/followed-tasks';
 import { PUSH_SIGNATURE_HEADER, signPush } from './domain/push-signature';
 import { startStack, type TrackingStack } from './testing/stack';
 
@@ -177,5 +178,21 @@ describe('following', () => {
     const command = makeEnvelope(FollowTask, 'ticketing', { clientId: 'acme', taskId, follower: 'ticket-7' });
     channel.publish(Exchanges.trackingCommands, TrackingCommandKeys.follow, Buffer.from(JSON.stringify(command)), { persistent: true, messageId: command.id, contentType: 'application/json' });
     expect(await waitFor(() => followedRow(taskId), { what: 'the task followed' })).toMatchObject({ followers: ['ticket-7'], status: 'out_for_delivery' });
+  });
+});
+
+describe('poll claims', () => {
+  it('never give the same task to two replicas in one round, and stay within the round share of the budget', async () => {
+    // Tasks of a client tracking does not poll itself (not enabled), so only these claims take them.
+    for (let i = 0; i < 10; i += 1) await pool.query("INSERT INTO followed_tasks (client_id, task_id, followers) VALUES ('claims', $1, ARRAY['t'])", [`c-${i}`]);
+    const limits = { perMinute: 1_000, perRound: 4, roundMs: 60_000, pollIntervalSeconds: 3_600 };
+    const replicas = [new FollowedTasks(pool), new FollowedTasks(pool)];
+    const claims = await Promise.all(replicas.map((replica) => replica.claimDue('claims', limits)));
+    const all = claims.flat();
+    expect(new Set(all).size).toBe(all.length);
+    for (const claim of claims) expect(claim.length).toBeLessThanOrEqual(4);
+    // Claimed tasks are leased for the interval: a further claim does not see them due.
+    const again = await replicas[0]!.claimDue('claims', { ...limits, perRound: 100 });
+    expect(again.filter((taskId) => all.includes(taskId))).toEqual([]);
   });
 });

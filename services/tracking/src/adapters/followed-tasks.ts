@@ -40,12 +40,19 @@ const followed = (row: FollowedRow): FollowedTask => ({
   },
 });
 
-/** Per round and client: how many tasks a replica may claim, and how many calls a minute the client allows in all. */
+/** What a replica may claim of a client's due tasks: at most `perMinute` and `perRound` calls in each such window, all replicas together. */
 export interface ClaimLimits {
-  perRound: number;
   perMinute: number;
+  perRound: number;
+  roundMs: number;
   pollIntervalSeconds: number;
 }
+
+/** The row of the window of `window_ms` ($2) that now falls in, made at 0 calls when it is the window's first claim. */
+const LOCK_WINDOW = `
+  INSERT INTO poll_budget (client_id, window_ms, window_start, calls)
+  VALUES ($1, $2::int, to_timestamp(floor(extract(epoch FROM now()) * 1000 / $2::int) * $2::int / 1000.0), 0)
+  ON CONFLICT DO NOTHING`;
 
 /** The followed tasks (followed_tasks) and the shared poll budget of each client (poll_budget). */
 export class FollowedTasks {
@@ -92,14 +99,22 @@ export class FollowedTasks {
   /**
    * Claims a client's due tasks for this replica: their next poll moves an interval on (the
    * lease: no other replica sees them due this round; those another replica is claiming right
-   * now are skipped), within what is left of the client's budget for this minute, which every
-   * replica counts in one row, under its lock.
+   * now are skipped), within what is left of the client's budget in this minute and in this
+   * round's slot, which every replica counts in the same rows, under their locks (the minute's
+   * first, always).
    */
   async claimDue(clientId: string, limits: ClaimLimits): Promise<string[]> {
     return withTransaction(this.pool, async (client) => {
-      await client.query(`INSERT INTO poll_budget (client_id, minute, calls) VALUES ($1, date_trunc('minute', now()), 0) ON CONFLICT DO NOTHING`, [clientId]);
-      const budget = await client.query<{ calls: number }>(`SELECT calls FROM poll_budget WHERE client_id = $1 AND minute = date_trunc('minute', now()) FOR UPDATE`, [clientId]);
-      const allowed = Math.min(limits.perRound, limits.perMinute - budget.rows[0]!.calls);
+      const left: number[] = [];
+      for (const [windowMs, cap] of [[60_000, limits.perMinute], [limits.roundMs, limits.perRound]] as const) {
+        await client.query(LOCK_WINDOW, [clientId, windowMs]);
+        const { rows } = await client.query<{ calls: number }>(
+          'SELECT calls FROM poll_budget WHERE client_id = $1 AND window_ms = $2::int AND window_start = to_timestamp(floor(extract(epoch FROM now()) * 1000 / $2::int) * $2::int / 1000.0) FOR UPDATE',
+          [clientId, windowMs],
+        );
+        left.push(cap - rows[0]!.calls);
+      }
+      const allowed = Math.min(...left);
       if (allowed <= 0) return [];
       const { rows } = await client.query<{ task_id: string }>(
         `WITH due AS (
@@ -110,8 +125,11 @@ export class FollowedTasks {
          RETURNING f.task_id`,
         [clientId, allowed, limits.pollIntervalSeconds],
       );
-      await client.query(`UPDATE poll_budget SET calls = calls + $2 WHERE client_id = $1 AND minute = date_trunc('minute', now())`, [clientId, rows.length]);
-      await client.query(`DELETE FROM poll_budget WHERE client_id = $1 AND minute < date_trunc('minute', now()) - interval '1 hour'`, [clientId]);
+      await client.query(
+        `UPDATE poll_budget SET calls = calls + $2 WHERE client_id = $1 AND window_start = to_timestamp(floor(extract(epoch FROM now()) * 1000 / window_ms) * window_ms / 1000.0)`,
+        [clientId, rows.length],
+      );
+      await client.query(`DELETE FROM poll_budget WHERE client_id = $1 AND window_start < now() - interval '1 hour'`, [clientId]);
       return rows.map((row) => row.task_id);
     });
   }

@@ -57,10 +57,11 @@ export class TaskWatch {
   /** One round: for each client, the due tasks this replica claimed, polled through the cache and breaker, compared. */
   async pollRound(): Promise<number> {
     const { followed, settings } = this.deps;
-    const perRound = Math.max(1, Math.ceil((settings.maxCallsPerMinutePerClient * settings.roundMs) / 60_000));
+    // The round's share of the minute, rounded down: over any 60 s the rounds' calls stay within the budget but for one round's.
+    const perRound = Math.max(1, Math.floor((settings.maxCallsPerMinutePerClient * settings.roundMs) / 60_000));
     let polled = 0;
     for (const clientId of await followed.clientsDue()) {
-      const taskIds = await followed.claimDue(clientId, { perRound, perMinute: settings.maxCallsPerMinutePerClient, pollIntervalSeconds: settings.pollIntervalSeconds });
+      const taskIds = await followed.claimDue(clientId, { perRound, perMinute: settings.maxCallsPerMinutePerClient, roundMs: settings.roundMs, pollIntervalSeconds: settings.pollIntervalSeconds });
       for (let i = 0; i < taskIds.length; i += POLL_CONCURRENCY) {
         await Promise.all(taskIds.slice(i, i + POLL_CONCURRENCY).map((taskId) => this.poll(clientId, taskId)));
       }
