@@ -50,7 +50,7 @@ const eventBase = {
 export const TaskStatusChangedPayloadSchema = Type.Object(
   {
     ...eventBase,
-    from: Nullable(StringEnum(TASK_STATUSES)),
+    from: StringEnum(TASK_STATUSES, { description: 'The status before: the one at the follow, or the last announced.' }),
     to: StringEnum(TASK_STATUSES),
     providerStatus: Type.String({ description: "The provider's own status (ASSIGNED, STARTED, COMPLETED, CANCELLED, FAILED, ...)." }),
     statusAt: Nullable(time("When the provider recorded the status, as it says.")),

@@ -51,7 +51,7 @@ export interface WatchSettings {
 }
 
 export type TaskChange =
-  | { kind: 'status_changed'; from: TaskStatus | null; to: TaskStatus; providerStatus: string; statusAt: string | null }
+  | { kind: 'status_changed'; from: TaskStatus; to: TaskStatus; providerStatus: string; statusAt: string | null }
   | { kind: 'eta_moved'; previousEta: string; eta: string; movedBySeconds: number }
   | { kind: 'rider_silent'; lastPositionAt: string; silentAfterSeconds: number };
 
