@@ -113,6 +113,22 @@ it('announces a 30-minute delay once as task.eta_moved, with the old and the new
   expect(eventsOf(taskId, 'task.status_changed')).toEqual([]);
 });
 
+it('announces a rider that fell silent while out for delivery once', async () => {
+  const task = await stack.simTask({ clientId: 'acme', elapsedSeconds: 40, position: 'frozen', speedMps: 1 });
+  const taskId = task.taskId as string;
+  expect((await stack.api.put(`/v1/clients/acme/tasks/${taskId}/followers/ticket-8`)).status).toBe(200);
+  // The rider's phone stopped reporting when the trip started; 200 s later it is silent.
+  const advanced = (await stack.sim.post(`/control/tasks/acme/${taskId}/advance`, { seconds: 200 })).data;
+
+  await waitFor(() => eventsOf(taskId, 'task.rider_silent').length > 0, { what: 'task.rider_silent' });
+  const silentAt = Date.now();
+  await waitFor(async () => ((await followedRow(taskId))?.observed_at?.getTime() ?? 0) > silentAt, { what: 'a poll after the silence' });
+  await settled();
+  expect(eventsOf(taskId, 'task.rider_silent').map((e) => e.envelope.payload)).toEqual([
+    expect.objectContaining({ followers: ['ticket-8'], lastPositionAt: advanced.riderLocation.time, silentAfterSeconds: 120 }),
+  ]);
+});
+
 describe('pushes', () => {
   it('give one event for a change both pushed and polled', async () => {
     const taskId = await followedTask('ticket-3');
@@ -142,6 +158,7 @@ describe('pushes', () => {
     const body = JSON.stringify({ taskId: 'nobody-follows', clientId: 'acme', status: { status: 'CANCELLED' } });
     const headers = (signature: string) => ({ 'content-type': 'application/json', [PUSH_SIGNATURE_HEADER]: signature });
     const bad = await stack.api.post(url, body, { headers: headers(signPush('not-the-secret-at-all', body)) });
+    expect((await stack.api.post(url, '{"anything":1}', { headers: headers('sha256=00') })).status).toBe(401);
     expect(bad.status).toBe(401);
     expect(bad.data.error).toMatchObject({ code: 'invalid_signature', message: expect.stringContaining('HMAC-SHA256') });
     expect((await stack.api.post(url, body, { headers: { 'content-type': 'application/json' } })).status).toBe(401);
@@ -177,7 +194,11 @@ describe('following', () => {
     const taskId = task.taskId as string;
     const command = makeEnvelope(FollowTask, 'ticketing', { clientId: 'acme', taskId, follower: 'ticket-7' });
     channel.publish(Exchanges.trackingCommands, TrackingCommandKeys.follow, Buffer.from(JSON.stringify(command)), { persistent: true, messageId: command.id, contentType: 'application/json' });
-    expect(await waitFor(() => followedRow(taskId), { what: 'the task followed' })).toMatchObject({ followers: ['ticket-7'], status: 'out_for_delivery' });
+    const row = await waitFor(async () => {
+      const followed = await followedRow(taskId);
+      return followed?.status ? followed : null;
+    }, { what: 'the task followed, its baseline taken' });
+    expect(row).toMatchObject({ followers: ['ticket-7'], status: 'out_for_delivery' });
   });
 });
 

@@ -896,10 +896,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    taskId: string;
-                    clientId?: string;
-                };
+                "application/json": Record<string, never>;
             };
         };
         responses: {
