@@ -180,6 +180,15 @@ describe('following', () => {
     expect((await stack.api.delete(`/v1/clients/acme/tasks/${taskId}/followers/ticket-5`)).status).toBe(200);
   });
 
+  it('does not follow a task that has ended already', async () => {
+    const task = await stack.simTask({ clientId: 'acme', elapsedSeconds: 40 });
+    await stack.sim.post(`/control/tasks/acme/${task.taskId as string}/cancel`);
+    const res = await stack.api.put(`/v1/clients/acme/tasks/${task.taskId as string}/followers/ticket-9`);
+    expect(res.status).toBe(200);
+    expect(res.data.followers).toEqual([]);
+    expect(await followedRow(task.taskId as string)).toBeNull();
+  });
+
   it('refuses an unknown task or client with a 404 saying which', async () => {
     const task = await stack.api.put('/v1/clients/acme/tasks/no-such-task/followers/ticket-6');
     expect(task.status).toBe(404);

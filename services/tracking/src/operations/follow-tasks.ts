@@ -13,7 +13,8 @@ export interface FollowResult {
 /**
  * Following tasks for other services' followers (a ticket). Idempotent both ways. A task is
  * followed only when the client is enabled and the provider knows the task (a clear refusal
- * otherwise); its current record is the baseline that later changes are measured from.
+ * otherwise); its current record is the baseline that later changes are measured from. A
+ * task delivered, failed or cancelled already is not followed (its followers come back empty).
  */
 export class TaskFollowing {
   constructor(
@@ -25,11 +26,11 @@ export class TaskFollowing {
     const client = await lookups.client(clientId);
     const { task, freshness } = await lookups.taskOf(client, taskId);
     const { followers, added } = await followed.follow(clientId, taskId, follower);
-    if (added) {
-      logger.info('task followed', { clientId, taskId, follower, followers: followers.length });
-      if (!freshness.stale) await watch.observe(clientId, taskId, task, new Date(freshness.fetchedAt));
-    }
-    return { clientId, taskId, follower, followers };
+    if (!added || freshness.stale) return { clientId, taskId, follower, followers };
+    logger.info('task followed', { clientId, taskId, follower, followers: followers.length });
+    await watch.observe(clientId, taskId, task, new Date(freshness.fetchedAt));
+    // A task that had ended already is not followed: nothing of it will change.
+    return { clientId, taskId, follower, followers: (await followed.followers(clientId, taskId)) ?? [] };
   }
 
   async unfollow(clientId: string, taskId: string, follower: string): Promise<FollowResult> {
