@@ -57,7 +57,7 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   // account.events: the silence alarm's account.silent and account.delivering.
   ticketing: hearsRevocations(
     access(
-      [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc],
+      [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc, Exchanges.trackingCommands],
       Queues.ticketingActivity,
       Queues.ticketingCommandResults,
       Queues.ticketingAccountEvents,
@@ -66,7 +66,8 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   auth: hearsRevocations(
     access([Exchanges.socialCommandResults, Exchanges.accountEvents, Exchanges.accessEvents, REPLIES], Queues.authRpc, Queues.authCommands, Queues.authActivity, Queues.authAccountEvents),
   ),
-  tracking: hearsRevocations(access([REPLIES, Exchanges.authRpc], Queues.trackingRpc)),
+  // tracking.events: changes of followed tasks (its outbox); tracking.follows: follow_task / unfollow_task.
+  tracking: hearsRevocations(access([REPLIES, Exchanges.authRpc, Exchanges.trackingEvents], Queues.trackingRpc, Queues.trackingFollows)),
 };
 
 /** The names the broker gives server-named queues. */

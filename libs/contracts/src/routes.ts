@@ -9,6 +9,7 @@ import { RawActivity, SearchPostsRequest, SearchPostsResultSchema, WebhookKeyReq
 import { Nullable } from './schema';
 import { AccountDelivering, AccountSilent, SilenceEventKeys } from './silence-events';
 import { Exchanges, Queues } from './topology';
+import { FollowTask, TaskEtaMoved, TaskRiderSilent, TaskStatusChanged, TrackingCommandKeys, TrackingEventKeys, UnfollowTask } from './tracking-events';
 import {
   TrackingAvailabilityRequest,
   TrackingAvailabilitySchema,
@@ -111,6 +112,33 @@ export const PUBLICATIONS: Publication[] = [
   },
   ...CRM_EVENT_TYPES.map((type) => crmPublication(CrmEvents[type], type, `The CRM event \`${type}\` (docs/crm-events.md); the CRM binds queues of its own to \`${Exchanges.crmEvents}\`.`)),
   ...CRM_ACCOUNT_EVENT_TYPES.map((type) => crmPublication(CrmAccountEvents[type], type, `The CRM event \`${type}\` about an account (docs/crm-events.md, "Account events").`)),
+  ...(
+    [
+      [FollowTask, TrackingCommandKeys.follow],
+      [UnfollowTask, TrackingCommandKeys.unfollow],
+    ] as const
+  ).map(([contract, routingKey]) => ({
+    contracts: [contract],
+    exchange: Exchanges.trackingCommands,
+    routingKey,
+    producer: 'ticketing' as const,
+    via: 'outbox' as const,
+    summary: `${contract.schema.description ?? contract.type} Sent by the service whose records follow orders (ticketing, for its tickets linked to an order).`,
+  })),
+  ...(
+    [
+      [TaskStatusChanged, TrackingEventKeys.statusChanged],
+      [TaskEtaMoved, TrackingEventKeys.etaMoved],
+      [TaskRiderSilent, TrackingEventKeys.riderSilent],
+    ] as const
+  ).map(([contract, routingKey]) => ({
+    contracts: [contract],
+    exchange: Exchanges.trackingEvents,
+    routingKey,
+    producer: 'tracking' as const,
+    via: 'outbox' as const,
+    summary: `${contract.schema.description ?? contract.type} One event per change (its eventId is the envelope's id, derived from the change); followers bind queues of their own to \`${Exchanges.trackingEvents}\`.`,
+  })),
 ];
 
 /** A work queue's reader and the message types it accepts (anything else is dead-lettered). */
@@ -142,6 +170,12 @@ export const CONSUMPTIONS: Consumption[] = [
     consumer: 'auth',
     contracts: [AccountSilent],
     summary: "ticketing's silence alarm: for an account with X Activity API subscriptions, queues a replay of the silent window (within the platform's rules).",
+  },
+  {
+    queue: Queues.trackingFollows,
+    consumer: 'tracking',
+    contracts: [FollowTask, UnfollowTask],
+    summary: 'Adds or removes a follower of a task (idempotent); a task with no follower left is no longer watched.',
   },
 ];
 

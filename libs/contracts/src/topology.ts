@@ -2,6 +2,7 @@ import { ACCOUNT_REVOKED_KEY } from './account-events';
 import { AuthAccountEventKeys } from './auth-account-events';
 import { SilenceEventKeys } from './silence-events';
 import { SOCIAL_ACTIONS } from './commands';
+import { TrackingCommandKeys } from './tracking-events';
 
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
 export interface ExchangeSpec {
@@ -48,6 +49,10 @@ export const Exchanges = {
   /** RPC requests go through their own exchanges, so a caller needs write on these, never on the default exchange (which reaches every queue). */
   authRpc: 'rpc.auth',
   trackingRpc: 'rpc.tracking',
+  /** Direct: follow_task / unfollow_task for tracking (tracking-events.ts). */
+  trackingCommands: 'tracking.commands',
+  /** Topic: changes of followed tasks, routing key = event name (tracking-events.ts). */
+  trackingEvents: 'tracking.events',
 } as const;
 
 export const Queues = {
@@ -59,6 +64,7 @@ export const Queues = {
   authActivity: 'auth.activity',
   authAccountEvents: 'auth.account-events',
   trackingRpc: 'tracking.rpc',
+  trackingFollows: 'tracking.follows',
 } as const;
 
 /**
@@ -76,6 +82,8 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Exchanges.crmEvents, type: 'topic' },
     { name: Exchanges.authRpc, type: 'direct' },
     { name: Exchanges.trackingRpc, type: 'direct' },
+    { name: Exchanges.trackingCommands, type: 'direct' },
+    { name: Exchanges.trackingEvents, type: 'topic' },
   ],
   queues: [
     { name: Queues.ticketingActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: '#' }], retry: DEFAULT_RETRY },
@@ -94,5 +102,12 @@ export const SYSTEM_TOPOLOGY: Topology = {
     { name: Queues.authActivity, kind: 'work', bindings: [{ exchange: Exchanges.socialActivity, routingKey: 'user_event.#' }], retry: DEFAULT_RETRY },
     // ticketing's silence alarm: auth asks the platform to replay the silent window of an account with XAA subscriptions.
     { name: Queues.authAccountEvents, kind: 'work', bindings: [{ exchange: Exchanges.accountEvents, routingKey: SilenceEventKeys.silent }], retry: DEFAULT_RETRY },
+    // Following tasks: tracking hears follow_task / unfollow_task.
+    {
+      name: Queues.trackingFollows,
+      kind: 'work',
+      bindings: Object.values(TrackingCommandKeys).map((routingKey) => ({ exchange: Exchanges.trackingCommands, routingKey })),
+      retry: DEFAULT_RETRY,
+    },
   ],
 };

@@ -53,6 +53,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       ASSUMED_SPEED_KMH: positiveNumber({ default: 18 }),
       ROUTER_TIMEOUT_MS: wholeNumber(1)({ default: 2_000 }),
       RPC_PREFETCH: wholeNumber(1)({ default: 20 }),
+      FOLLOW_POLL_INTERVAL_SECONDS: wholeNumber(1)({ default: 60 }),
+      FOLLOW_ROUND_MS: wholeNumber(50)({ default: 1_000 }),
+      PROVIDER_MAX_CALLS_PER_MINUTE: wholeNumber(1)({ default: 600 }),
+      ETA_MOVED_THRESHOLD_MINUTES: positiveNumber({ default: 5 }),
+      OUTBOX_RELAY_INTERVAL_MS: wholeNumber(100)({ default: 5_000 }),
     },
     env,
   );

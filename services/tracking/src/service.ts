@@ -1,21 +1,27 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { FollowTask, Queues, SYSTEM_TOPOLOGY, UnfollowTask, type FollowTaskPayload, type UnfollowTaskPayload } from '@crm/contracts';
 import { accessControl, rpcCredentialVerifier } from '@crm/access';
-import { createPool, ensureDatabase, isReachable, migrate } from '@crm/db';
+import { createPool, ensureDatabase, isReachable, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from '@crm/http';
 import { registerSecret, type Logger } from '@crm/logging';
-import { Broker, RpcClient, RpcServer } from '@crm/messaging';
+import { Broker, Consumer, OutboxRelay, Publisher, RpcClient, RpcServer } from '@crm/messaging';
+import { PeriodicJob } from '@crm/periodic';
 import { SecretBox } from '@crm/secrets';
 import { ClientBreakers } from './adapters/breakers';
 import { ClientsStore } from './adapters/clients-store';
+import { FollowedTasks } from './adapters/followed-tasks';
+import { TaskEvents } from './adapters/task-events';
 import { OsrmRouter } from './adapters/osrm-router';
 import { ProviderClient } from './adapters/provider-client';
 import { usesLocalOnlySecrets, type TrackingConfig } from './config';
+import { followCommandHandler } from './handlers/follow-commands';
 import { trackingRpcMethods } from './handlers/rpc-methods';
 import { invalidRequestCode } from './http/errors';
 import { trackingRoutes } from './http/routes';
 import { TaskLookups } from './lookups';
+import { TaskFollowing } from './operations/follow-tasks';
+import { TaskWatch } from './operations/watch-tasks';
 import { RoutePlanner } from './route-planner';
 
 export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
@@ -24,6 +30,7 @@ export interface RunningService {
   server: Server;
   port: number;
   lookups: TaskLookups;
+  watch: TaskWatch;
   stop: () => Promise<void>;
 }
 
@@ -69,6 +76,50 @@ function taskLookups(config: TrackingConfig, clients: ClientsStore, logger: Logg
 }
 
 /**
+ * Following tasks: the watch (polls in rounds, pushes), its events through the outbox on
+ * `tracking.events`, and the follow commands of `tracking.follows`.
+ */
+function taskFollowing(config: TrackingConfig, deps: { pool: Pool; broker: Broker; lookups: TaskLookups; logger: Logger }) {
+  const { pool, broker, lookups, logger } = deps;
+  const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  const relay = new OutboxRelay({ pool, publisher, logger });
+  const followed = new FollowedTasks(pool);
+  const watch = new TaskWatch({
+    followed,
+    events: new TaskEvents(pool, relay),
+    lookups,
+    logger,
+    settings: {
+      pollIntervalSeconds: config.FOLLOW_POLL_INTERVAL_SECONDS,
+      maxCallsPerMinutePerClient: config.PROVIDER_MAX_CALLS_PER_MINUTE,
+      roundMs: config.FOLLOW_ROUND_MS,
+      etaMovedThresholdSeconds: config.ETA_MOVED_THRESHOLD_MINUTES * 60,
+      riderSilentAfterSeconds: config.RIDER_STALE_AFTER_SECONDS,
+    },
+  });
+  const following = new TaskFollowing({ followed, lookups, watch, logger });
+  const rounds = new PeriodicJob('followed tasks poll', () => watch.pollRound(), logger);
+  const consumer = new Consumer<FollowTaskPayload | UnfollowTaskPayload>(broker, {
+    queue: Queues.trackingFollows,
+    topology: SYSTEM_TOPOLOGY,
+    contracts: [FollowTask, UnfollowTask],
+    handler: followCommandHandler({ following, logger }),
+  });
+  relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
+  rounds.start(config.FOLLOW_ROUND_MS);
+  return {
+    watch,
+    following,
+    stop: async () => {
+      await consumer.stop();
+      await rounds.stop();
+      await relay.stop();
+      await publisher.close();
+    },
+  };
+}
+
+/**
  * Wires tracking: clients in its database (keys sealed), task lookups against the
  * provider (cache, breakers, retries), the route planner, HTTP for the CRM and RPC on
  * `tracking.rpc` for the other services.
@@ -102,12 +153,13 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
     broker,
   });
+  const follows = taskFollowing(config, { pool, broker, lookups, logger });
 
   const app = createHttpApp({
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => isReachable(pool) },
     openApi: { document: readOpenApiDocument('services/tracking/openapi.yaml'), invalidRequestCode },
-    routes: trackingRoutes({ lookups, clients, access: access.handlers, logger }),
+    routes: trackingRoutes({ lookups, clients, access: access.handlers, following: follows.following, watch: follows.watch, logger }),
   });
   const server = await listen(app, config.PORT);
   const port = portOf(server);
@@ -117,9 +169,11 @@ export async function startTracking(config: TrackingConfig, deps: { logger: Logg
     server,
     port,
     lookups,
+    watch: follows.watch,
     stop: async () => {
       await rpc.stop();
       await closeServer(server);
+      await follows.stop();
       await authRpc.close();
       await access.close();
       await broker.close();

@@ -88,7 +88,7 @@ describe('clients', () => {
   it('shows a client with its key masked, and keeps the key sealed at rest', async () => {
     const res = await stack.api.get('/v1/clients/acme');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual({ clientId: 'acme', enabled: true, apiKey: `${acmeKey.slice(0, 4)}…${acmeKey.slice(-4)}`, include: ['orderDetail'], createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.data).toEqual({ clientId: 'acme', enabled: true, apiKey: `${acmeKey.slice(0, 4)}…${acmeKey.slice(-4)}`, include: ['orderDetail'], pushes: false, createdAt: expect.any(String), updatedAt: expect.any(String) });
     const pool = testPool(stack.databaseUrl, { max: 1 });
     const { rows } = await pool.query('SELECT api_key_sealed FROM tracking_clients WHERE client_id = $1', ['acme']);
     await pool.end();

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ConfigError } from '@crm/config';
 import { redact } from '@crm/logging';
@@ -100,6 +103,46 @@ describe('tracking provider simulator', () => {
     await request(app).post('/control/tasks/acme/m-1/cancel').expect(409);
     const done = await request(app).post('/control/tasks/acme/m-1/advance').send({ seconds: 3600 }).expect(200);
     expect(done.body.status.status).toBe('CANCELLED');
+  });
+
+  it('delays a task (its ETA moves) and fails it', async () => {
+    const before = (await request(app).post('/control/tasks').send({ clientId: 'acme', taskId: 'd-1', elapsedSeconds: 40 }).expect(201)).body;
+    const delayed = (await request(app).post('/control/tasks/acme/d-1/delay').send({ minutes: 30 }).expect(200)).body;
+    expect(Date.parse(delayed.eta) - Date.parse(before.eta)).toBe(30 * 60_000);
+    expect(delayed.status.status).toBe('STARTED');
+    const failed = (await request(app).post('/control/tasks/acme/d-1/fail').expect(200)).body;
+    expect(failed).toMatchObject({ status: { status: 'FAILED' }, eta: null });
+    await request(app).post('/control/tasks/acme/d-1/cancel').expect(409);
+    await request(app).post('/control/tasks/acme/d-1/delay').send({ minutes: 5 }).expect(409);
+  });
+
+  it("pushes each change of a client's tasks to its webhook, signed over the raw body", async () => {
+    const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+    const hook = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        res.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const secret = 'a-shared-push-secret-0123';
+    try {
+      await request(app).post('/control/tasks').send({ clientId: 'other', taskId: 'w-1', elapsedSeconds: 40 }).expect(201);
+      await request(app).put('/control/clients/other/webhook').send({ url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, secret }).expect(200);
+      await request(app).post('/control/pushes/run').expect(200);
+      await request(app).post('/control/pushes/run').expect(200);
+      await request(app).post('/control/tasks/other/w-1/cancel').expect(200);
+      expect(received.map((push) => JSON.parse(push.body).status.status)).toEqual(['STARTED', 'CANCELLED']);
+      for (const push of received) expect(push.headers['x-provider-signature']).toBe(`sha256=${createHmac('sha256', secret).update(push.body).digest('hex')}`);
+      const { items } = (await request(app).get('/control/pushes').expect(200)).body;
+      expect(items.filter((item: { taskId: string }) => item.taskId === 'w-1')).toEqual([expect.objectContaining({ status: 202 }), expect.objectContaining({ status: 202 })]);
+      await request(app).put('/control/clients/other/webhook').send({ url: 'ftp://x', secret }).expect(400);
+    } finally {
+      await request(app).delete('/control/clients/other/webhook').expect(200);
+      await new Promise((resolve) => hook.close(resolve));
+    }
   });
 
   it('names the bad field of a control request', async () => {

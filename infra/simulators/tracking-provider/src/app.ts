@@ -9,7 +9,8 @@ import { CallLog } from './calls';
 import type { SimulatorConfig } from './config';
 import { FAILURE_MODES, FAILURE_TARGETS, Failures, type FailureMode, type FailureTarget } from './failures';
 import { osrmRoute } from './osrm';
-import { INCLUDE_GROUPS, newTask, POSITION_MODES, stateAt, taskRecord, type Place, type PositionMode, type SimTask } from './tasks';
+import { Pushes } from './pushes';
+import { INCLUDE_GROUPS, isFinished, newTask, POSITION_MODES, stateAt, taskRecord, type Place, type PositionMode, type SimTask } from './tasks';
 
 export interface SimulatorAppOptions {
   config: SimulatorConfig;
@@ -73,6 +74,7 @@ class ProviderWorld {
   readonly tasks = new Map<string, SimTask>();
   readonly failures = new Failures();
   readonly calls = new CallLog();
+  readonly pushes: Pushes;
   /** Requests a `timeout` failure holds open. */
   readonly held = new Set<Socket>();
   readonly trackBase: string;
@@ -84,6 +86,21 @@ class ProviderWorld {
   ) {
     this.clients = new Map(config.clients);
     this.trackBase = `${config.PUBLIC_URL}/track`;
+    this.pushes = new Pushes(logger);
+  }
+
+  /** Pushes each task of a client with a webhook whose status or ETA changed since its last push. */
+  async pushChanges(): Promise<void> {
+    const sent: Promise<void>[] = [];
+    for (const task of this.tasks.values()) {
+      if (!this.pushes.webhooks.has(task.clientId)) continue;
+      const record = this.recordOf(task);
+      const status = (record.status as { status: string }).status;
+      if (this.pushes.changed(ProviderWorld.key(task.clientId, task.taskId), `${status}|${String(record.eta)}`)) {
+        sent.push(this.pushes.push(task.clientId, task.taskId, record, new Date(this.now()).toISOString()));
+      }
+    }
+    await Promise.all(sent);
   }
 
   static key(clientId: string, taskId: string): string {
@@ -293,27 +310,69 @@ function controlTaskRoutes(app: Express, world: ProviderWorld): void {
     world.clients.set(req.params.clientId, body.apiKey);
     res.json({ clientId: req.params.clientId });
   });
-  app.post('/control/tasks', (req, res) => {
-    res.status(201).json(world.recordOf(world.createFromControl(requireObject(req.body))));
+  app.post('/control/tasks', async (req, res) => {
+    const task = world.createFromControl(requireObject(req.body));
+    await world.pushChanges();
+    res.status(201).json(world.recordOf(task));
   });
   app.get('/control/tasks/:clientId/:taskId', (req: TaskParams, res: Response) => {
     res.json(world.recordOf(world.findTask(req.params.clientId, req.params.taskId)));
   });
   // Moves a task's whole timeline earlier: the rider is `seconds` further along.
-  app.post('/control/tasks/:clientId/:taskId/advance', (req: TaskParams, res: Response) => {
+  app.post('/control/tasks/:clientId/:taskId/advance', async (req: TaskParams, res: Response) => {
     const task = world.findTask(req.params.clientId, req.params.taskId);
     const seconds = optionalNumber(requireObject(req.body), 'seconds', { min: 0, max: 86_400 });
     if (seconds === undefined) throw invalid('seconds', 'is required');
     task.assignedAtMs -= seconds * 1000;
-    if (task.cancelledAtMs !== null) task.cancelledAtMs -= seconds * 1000;
+    if (task.endedAtMs !== null) task.endedAtMs -= seconds * 1000;
+    await world.pushChanges();
     res.json(world.recordOf(task));
   });
-  app.post('/control/tasks/:clientId/:taskId/cancel', (req: TaskParams, res: Response) => {
+  // Makes the rider arrive `minutes` later (negative: earlier): the ETA moves.
+  app.post('/control/tasks/:clientId/:taskId/delay', async (req: TaskParams, res: Response) => {
     const task = world.findTask(req.params.clientId, req.params.taskId);
-    const status = stateAt(task, world.now()).status;
-    if (status === 'COMPLETED' || status === 'CANCELLED') throw new Refusal('conflict', 'task_finished', `task is ${status} already`);
-    task.cancelledAtMs = world.now();
+    const minutes = optionalNumber(requireObject(req.body), 'minutes', { min: -1_440, max: 1_440 });
+    if (minutes === undefined) throw invalid('minutes', 'is required');
+    if (stateAt(task, world.now()).etaMs === null) throw new Refusal('conflict', 'no_eta', 'the task has no ETA to move: it has arrived, ended, or its record carries none');
+    task.delaySeconds = Math.max(-task.pathMeters / task.speedMps / 2, task.delaySeconds + minutes * 60);
+    await world.pushChanges();
     res.json(world.recordOf(task));
+  });
+  for (const [action, endedAs] of [['cancel', 'CANCELLED'], ['fail', 'FAILED']] as const) {
+    app.post(`/control/tasks/:clientId/:taskId/${action}`, async (req: TaskParams, res: Response) => {
+      const task = world.findTask(req.params.clientId, req.params.taskId);
+      const status = stateAt(task, world.now()).status;
+      if (isFinished(status)) throw new Refusal('conflict', 'task_finished', `task is ${status} already`);
+      task.endedAtMs = world.now();
+      task.endedAs = endedAs;
+      await world.pushChanges();
+      res.json(world.recordOf(task));
+    });
+  }
+}
+
+/** Control API: the task webhooks of clients (the provider's pushes) and what they answered. */
+function controlPushRoutes(app: Express, world: ProviderWorld): void {
+  app.put('/control/clients/:clientId/webhook', (req: Request<{ clientId: string }>, res: Response) => {
+    const body = requireObject(req.body);
+    if (!world.clients.has(req.params.clientId)) throw new Refusal('not_found', 'client_not_found', `no client '${req.params.clientId}': add it with PUT /control/clients/${req.params.clientId}`);
+    if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)) throw invalid('url', 'must be an http(s) URL');
+    if (typeof body.secret !== 'string' || body.secret.length < 16) throw invalid('secret', 'must be a string of at least 16 characters');
+    registerSecret(body.secret);
+    world.pushes.webhooks.set(req.params.clientId, { url: body.url, secret: body.secret });
+    res.json({ clientId: req.params.clientId, url: body.url });
+  });
+  app.delete('/control/clients/:clientId/webhook', (req: Request<{ clientId: string }>, res: Response) => {
+    world.pushes.webhooks.delete(req.params.clientId);
+    res.json({ clientId: req.params.clientId, removed: true });
+  });
+  app.get('/control/pushes', (_req, res) => {
+    res.json({ items: world.pushes.outcomes });
+  });
+  // Pushes what changed now (the running simulator does it every SIM_PUSH_INTERVAL_MS).
+  app.post('/control/pushes/run', async (_req, res) => {
+    await world.pushChanges();
+    res.json({ items: world.pushes.outcomes });
   });
 }
 
@@ -371,7 +430,7 @@ function controlFailureRoutes(app: Express, world: ProviderWorld): void {
  */
 export function createTrackingSimulatorApp({ config, logger, now = Date.now }: SimulatorAppOptions): Express {
   const world = new ProviderWorld(config, logger, now);
-  return createHttpApp({
+  const app = createHttpApp({
     logger,
     readiness: {},
     routes: (app) => {
@@ -379,6 +438,15 @@ export function createTrackingSimulatorApp({ config, logger, now = Date.now }: S
       routerAndTrackRoutes(app, world);
       controlTaskRoutes(app, world);
       controlFailureRoutes(app, world);
+      controlPushRoutes(app, world);
     },
   });
+  // The changes time makes (a status reached, an ETA passed) are pushed by whoever runs the app on a timer (main.ts).
+  (app.locals as SimulatorLocals).pushChanges = () => world.pushChanges();
+  return app;
+}
+
+export interface SimulatorLocals {
+  /** Pushes each task of a client with a webhook whose status or ETA changed since its last push. */
+  pushChanges: () => Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { ConfigError, listenPort, list, loadConfig, logLevel, url } from '@crm/config';
+import { ConfigError, listenPort, list, loadConfig, logLevel, url, wholeNumber } from '@crm/config';
 import { registerSecret } from '@crm/logging';
 
 export interface SimulatorConfig {
@@ -8,6 +8,8 @@ export interface SimulatorConfig {
   /** Base of the tracking links in task records. */
   PUBLIC_URL: string;
   LOG_LEVEL: string;
+  /** How often the running simulator pushes the task changes time made to the clients' webhooks. */
+  SIM_PUSH_INTERVAL_MS: number;
 }
 
 /** The client and key the local stack uses out of the box (see the README's walkthrough). */
@@ -23,6 +25,7 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
       SIM_CLIENTS: list({ default: [`${LOCAL_CLIENT.clientId}:${LOCAL_CLIENT.apiKey}`] }),
       PUBLIC_URL: url({ default: undefined }),
       LOG_LEVEL: logLevel(),
+      SIM_PUSH_INTERVAL_MS: wholeNumber(100)({ default: 1_000 }),
     },
     env,
   );
@@ -40,5 +43,6 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     clients,
     PUBLIC_URL: (loaded.PUBLIC_URL ?? `http://127.0.0.1:${loaded.PORT}`).replace(/\/$/, ''),
     LOG_LEVEL: loaded.LOG_LEVEL,
+    SIM_PUSH_INTERVAL_MS: loaded.SIM_PUSH_INTERVAL_MS,
   };
 }

@@ -1,7 +1,7 @@
 import { exitOnConfigError } from '@crm/config';
 import { closeServer, listen, stopOnSignals } from '@crm/http';
 import { createLogger } from '@crm/logging';
-import { createTrackingSimulatorApp } from './app';
+import { createTrackingSimulatorApp, type SimulatorLocals } from './app';
 import { loadSimulatorConfig, type SimulatorConfig } from './config';
 
 async function main(): Promise<void> {
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     port: config.PORT,
     clients: [...config.clients.keys()],
   });
-  stopOnSignals(logger, [() => closeServer(server)]);
+  const pushes = setInterval(() => void (app.locals as SimulatorLocals).pushChanges(), config.SIM_PUSH_INTERVAL_MS);
+  stopOnSignals(logger, [async () => clearInterval(pushes), () => closeServer(server)]);
 }
 
 void main();

@@ -49,7 +49,8 @@ describe('a simulated task', () => {
 
   it('freezes where it was cancelled', () => {
     const t = task();
-    t.cancelledAtMs = at(SCHEDULE.started + 20);
+    t.endedAtMs = at(SCHEDULE.started + 20);
+    t.endedAs = 'CANCELLED';
     const state = stateAt(t, at(SCHEDULE.started + 500));
     expect(state.status).toBe('CANCELLED');
     expect(state.etaMs).toBeNull();

@@ -40,7 +40,11 @@ export interface SimTask {
   /** Whether the record carries the provider's `eta`. */
   withEta: boolean;
   rider: Rider;
-  cancelledAtMs: number | null;
+  /** When the task was cancelled or failed (control API), and which. */
+  endedAtMs: number | null;
+  endedAs: 'CANCELLED' | 'FAILED' | null;
+  /** How much later than planned the rider arrives (control API `delay`): the trip is slower. */
+  delaySeconds: number;
   sourceOrderId: string | null;
   orderDetail: unknown;
 }
@@ -106,13 +110,15 @@ export function newTask(spec: NewTask): SimTask {
       name: spec.rider?.name ?? `Rider ${userId.replace(/^rider-/, '')}`,
       phone: spec.rider?.phone ?? `+91 98${String(Math.floor(unit(spec.taskId, 'p') * 1e8)).padStart(8, '0')}`,
     },
-    cancelledAtMs: null,
+    endedAtMs: null,
+    endedAs: null,
+    delaySeconds: 0,
     sourceOrderId: spec.sourceOrderId ?? null,
     orderDetail: spec.orderDetail ?? null,
   };
 }
 
-export type TaskStatus = 'ASSIGNED' | 'NOTIFIED' | 'ACKNOWLEDGED' | 'STARTED' | 'ARRIVED' | 'COMPLETED' | 'CANCELLED';
+export type TaskStatus = 'ASSIGNED' | 'NOTIFIED' | 'ACKNOWLEDGED' | 'STARTED' | 'ARRIVED' | 'COMPLETED' | 'CANCELLED' | 'FAILED';
 
 interface Milestone {
   status: TaskStatus;
@@ -120,7 +126,7 @@ interface Milestone {
 }
 
 function tripSeconds(task: SimTask): number {
-  return task.pathMeters / task.speedMps;
+  return task.pathMeters / task.speedMps + task.delaySeconds;
 }
 
 /** The planned milestones, reached or not. */
@@ -139,10 +145,11 @@ function plan(task: SimTask): Milestone[] {
 
 /** Where the rider is at `atMs`: waiting at the pickup, on the way, or at the drop. */
 function riderAt(task: SimTask, atMs: number): LatLng {
-  const t = Math.min(atMs, task.cancelledAtMs ?? Infinity);
-  const travelled = ((t - task.assignedAtMs) / 1000 - SCHEDULE.started) * task.speedMps;
+  const t = Math.min(atMs, task.endedAtMs ?? Infinity);
+  // A delay spreads over the trip: the rider covers the path in tripSeconds.
+  const travelled = (((t - task.assignedAtMs) / 1000 - SCHEDULE.started) / tripSeconds(task)) * task.pathMeters;
   if (travelled <= 0) return { lat: task.pickup.lat, lng: task.pickup.lng };
-  return pointAlong(task.path, travelled);
+  return pointAlong(task.path, Math.min(travelled, task.pathMeters));
 }
 
 export interface TaskState {
@@ -156,12 +163,14 @@ export interface TaskState {
   etaMs: number | null;
 }
 
+export const isFinished = (status: TaskStatus): boolean => status === 'COMPLETED' || status === 'CANCELLED' || status === 'FAILED';
+
 export function stateAt(task: SimTask, nowMs: number): TaskState {
-  const reached: Milestone[] = plan(task).filter((m) => m.atMs <= nowMs && (task.cancelledAtMs === null || m.atMs <= task.cancelledAtMs));
-  if (task.cancelledAtMs !== null && task.cancelledAtMs <= nowMs) reached.push({ status: 'CANCELLED', atMs: task.cancelledAtMs });
+  const reached: Milestone[] = plan(task).filter((m) => m.atMs <= nowMs && (task.endedAtMs === null || m.atMs <= task.endedAtMs));
+  if (task.endedAtMs !== null && task.endedAs !== null && task.endedAtMs <= nowMs) reached.push({ status: task.endedAs, atMs: task.endedAtMs });
   const last = reached[reached.length - 1]!;
   const history = reached.map((m) => ({ ...m, where: riderAt(task, m.atMs) }));
-  const finished = last.status === 'COMPLETED' || last.status === 'CANCELLED';
+  const finished = isFinished(last.status);
   const startedAtMs = task.assignedAtMs + SCHEDULE.started * 1000;
 
   let reported: TaskState['reported'] = null;
@@ -186,7 +195,7 @@ const latlng = (p: LatLng) => ({ latitude: Number(p.lat.toFixed(6)), longitude: 
 
 function visit(task: SimTask, kind: 'pickup' | 'drop', place: Place, done: boolean, state: TaskState, trackBase: string) {
   const startMs = task.assignedAtMs + (kind === 'pickup' ? 0 : 30 * 60_000);
-  const visitStatus = done ? 'COMPLETED' : state.status === 'CANCELLED' ? 'CANCELLED' : 'PENDING';
+  const visitStatus = done ? 'COMPLETED' : state.status === 'CANCELLED' || state.status === 'FAILED' ? state.status : 'PENDING';
   return {
     id: `${task.taskId}-${kind}`,
     trackLink: `${trackBase}/${encodeURIComponent(task.clientId)}/${encodeURIComponent(task.taskId)}`,

@@ -8,6 +8,8 @@ export interface ClientView {
   enabled: boolean;
   apiKey: string;
   include: string[];
+  /** Whether a push secret is set: the provider's signed pushes of this client's tasks are taken. */
+  pushes: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +27,8 @@ export interface ClientSettings {
   /** Required for a new client; kept as it is when an existing client is updated without one. */
   apiKey?: string;
   include: string[];
+  /** The secret the provider signs this client's task pushes with; kept as it is when omitted. */
+  pushSecret?: string;
 }
 
 interface ClientRow {
@@ -33,6 +37,7 @@ interface ClientRow {
   api_key_sealed: string;
   api_key_masked: string;
   include: string[];
+  push_secret_sealed: string | null;
   created_at: Date;
   updated_at: Date;
   created?: boolean;
@@ -47,6 +52,7 @@ const view = (row: ClientRow): ClientView => ({
   enabled: row.enabled,
   apiKey: row.api_key_masked,
   include: row.include,
+  pushes: row.push_secret_sealed !== null,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -64,25 +70,32 @@ export class ClientsStore {
     return this.box.seal(apiKey, `tracking-client:${clientId}`);
   }
 
+  private sealPush(clientId: string, secret: string | undefined): string | null {
+    if (secret === undefined) return null;
+    registerSecret(secret);
+    return this.box.seal(secret, `tracking-push:${clientId}`);
+  }
+
   /** Creates or replaces a client's settings. */
   async save(clientId: string, settings: ClientSettings): Promise<{ client: ClientView; created: boolean }> {
+    const pushSealed = this.sealPush(clientId, settings.pushSecret);
     if (settings.apiKey === undefined) {
       const { rows } = await this.pool.query<ClientRow>(
-        'UPDATE tracking_clients SET enabled = $2, include = $3, updated_at = now() WHERE client_id = $1 RETURNING *',
-        [clientId, settings.enabled, settings.include],
+        'UPDATE tracking_clients SET enabled = $2, include = $3, push_secret_sealed = coalesce($4, push_secret_sealed), updated_at = now() WHERE client_id = $1 RETURNING *',
+        [clientId, settings.enabled, settings.include, pushSealed],
       );
       if (!rows[0]) throw new MissingApiKey(`apiKey is required: client '${clientId}' is new`);
       return { client: view(rows[0]), created: false };
     }
     registerSecret(settings.apiKey);
     const { rows } = await this.pool.query<ClientRow>(
-      `INSERT INTO tracking_clients (client_id, enabled, api_key_sealed, api_key_masked, include)
-       VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO tracking_clients (client_id, enabled, api_key_sealed, api_key_masked, include, push_secret_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (client_id) DO UPDATE
          SET enabled = EXCLUDED.enabled, api_key_sealed = EXCLUDED.api_key_sealed, api_key_masked = EXCLUDED.api_key_masked,
-             include = EXCLUDED.include, updated_at = now()
+             include = EXCLUDED.include, push_secret_sealed = coalesce(EXCLUDED.push_secret_sealed, tracking_clients.push_secret_sealed), updated_at = now()
        RETURNING *, (xmax = 0) AS created`,
-      [clientId, settings.enabled, this.seal(clientId, settings.apiKey), mask(settings.apiKey), settings.include],
+      [clientId, settings.enabled, this.seal(clientId, settings.apiKey), mask(settings.apiKey), settings.include, pushSealed],
     );
     const row = rows[0]!;
     return { client: view(row), created: Boolean(row.created) };
@@ -101,17 +114,24 @@ export class ClientsStore {
     );
     const row = rows[0];
     if (!row) return null;
-    return { clientId: row.client_id, enabled: row.enabled, apiKey: this.opened(clientId, row.api_key_sealed), include: row.include };
+    return { clientId: row.client_id, enabled: row.enabled, apiKey: this.opened(row.api_key_sealed, () => this.box.open(row.api_key_sealed, `tracking-client:${clientId}`)), include: row.include };
+  }
+
+  /** The secret that signs the client's task pushes; null for an unknown client or one without pushes. */
+  async pushSecret(clientId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<Pick<ClientRow, 'push_secret_sealed'>>('SELECT push_secret_sealed FROM tracking_clients WHERE client_id = $1 AND enabled', [clientId]);
+    const sealed = rows[0]?.push_secret_sealed;
+    return sealed ? this.opened(sealed, () => this.box.open(sealed, `tracking-push:${clientId}`)) : null;
   }
 
   /**
    * The row is read on every lookup (so disabling a client takes effect at once on every
    * replica), but a sealed key is opened once: the same sealed value always holds the same key.
    */
-  private opened(clientId: string, sealed: string): string {
+  private opened(sealed: string, open: () => string): string {
     const known = this.openedKeys.get(sealed);
     if (known !== undefined) return known;
-    const apiKey = this.box.open(sealed, `tracking-client:${clientId}`);
+    const apiKey = open();
     registerSecret(apiKey);
     if (this.openedKeys.size >= 10_000) this.openedKeys.clear();
     this.openedKeys.set(sealed, apiKey);

@@ -1,4 +1,4 @@
-import { ajv, TRACKING_CLIENT_ID_PATTERN, TRACKING_INCLUDE_PATTERN, TRACKING_MAX_INCLUDES, TRACKING_TASK_ID_PATTERN } from '@crm/contracts';
+import { ajv, TRACKING_CLIENT_ID_PATTERN, TRACKING_FOLLOWER_PATTERN, TRACKING_INCLUDE_PATTERN, TRACKING_MAX_INCLUDES, TRACKING_TASK_ID_PATTERN } from '@crm/contracts';
 import { Refusal } from '@crm/http';
 import type { ClientSettings } from '../adapters/clients-store';
 import { describeFieldErrors, fieldErrors } from '../domain/field-errors';
@@ -39,11 +39,19 @@ const validateClientSettings = ajv.compile<ClientSettings>({
     enabled: { type: 'boolean' },
     apiKey: { type: 'string', minLength: 8, maxLength: 512 },
     include: { type: 'array', maxItems: TRACKING_MAX_INCLUDES, items: { type: 'string', pattern: TRACKING_INCLUDE_PATTERN } },
+    pushSecret: { type: 'string', minLength: 16, maxLength: 512 },
   },
 });
 
 /** The body of `PUT /v1/clients/:clientId`; a bad one answers 400 naming each bad field. */
 export function clientSettingsBody(body: unknown): ClientSettings {
   if (!validateClientSettings(body)) throw new Refusal('invalid', 'invalid_client', describeFieldErrors(fieldErrors(validateClientSettings.errors)));
-  return { enabled: body.enabled, apiKey: body.apiKey, include: [...new Set(body.include ?? [])] };
+  return { enabled: body.enabled, apiKey: body.apiKey, include: [...new Set(body.include ?? [])], pushSecret: body.pushSecret };
+}
+
+const FOLLOWER = new RegExp(TRACKING_FOLLOWER_PATTERN);
+
+export function followerParam(value: string): string {
+  if (!FOLLOWER.test(value)) throw invalid('follower must be 1-128 of A-Z a-z 0-9 . _ : -, starting with a letter or digit');
+  return value;
 }

@@ -28,6 +28,8 @@ export interface TrackingStack {
   /** Creates a task in the simulator (control API) and returns its record. */
   simTask: (spec: Record<string, unknown>) => Promise<Record<string, unknown>>;
   calls: () => Promise<SimCalls>;
+  /** Another tracking process on the same database and virtual host (stopped with the stack). */
+  startReplica: () => Promise<RunningService>;
   stop: () => Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startStack(options: StackOptions = {}): Promise<TrackingSt
     ...options.env,
   });
   const service = await startTracking(config, { logger: options.logger ?? testLogger('tracking') });
+  const replicas: RunningService[] = [];
   const api = axios.create({ baseURL: `http://127.0.0.1:${service.port}`, headers: { authorization: `Bearer ${TOKEN}` }, validateStatus: () => true });
   const sim = axios.create({ baseURL: simUrl, validateStatus: () => true });
 
@@ -78,7 +81,13 @@ export async function startStack(options: StackOptions = {}): Promise<TrackingSt
       return res.data as Record<string, unknown>;
     },
     calls: async () => (await sim.get('/control/calls')).data as SimCalls,
+    startReplica: async () => {
+      const replica = await startTracking(config, { logger: testLogger('tracking-replica') });
+      replicas.push(replica);
+      return replica;
+    },
     stop: async () => {
+      for (const replica of replicas) await replica.stop();
       await service.stop();
       await sim.delete('/control/failures');
       await simulator.close();

@@ -177,6 +177,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clients/{clientId}/tasks/{taskId}/followers/{follower}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1-64 of `A-Z a-z 0-9 . _ -`, starting with a letter or digit (never a dot segment: ids are segments of the provider's paths). */
+                clientId: components["parameters"]["ClientId"];
+                /** @description 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                taskId: components["parameters"]["TaskId"];
+                /** @description The follower's id, opaque to tracking (a ticket id): 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                follower: components["parameters"]["Follower"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow a task for a follower (a ticket)
+         * @description Idempotent. The client must be enabled and the provider must know the task. Each change of the task is then announced once on the broker's `tracking.events` (docs/asyncapi.yaml), naming its followers, until it is delivered, failed or cancelled.
+         */
+        put: operations["followTask"];
+        post?: never;
+        /**
+         * Stop following a task for a follower
+         * @description Idempotent. A task with no follower left is no longer watched.
+         */
+        delete: operations["unfollowTask"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider/clients/{clientId}/task-pushes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1-64 of `A-Z a-z 0-9 . _ -`, starting with a letter or digit (never a dot segment: ids are segments of the provider's paths). */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task record the provider pushes on a change
+         * @description For the provider, not the CRM: no bearer token, the signature is the proof. `x-provider-signature: sha256=<hex HMAC-SHA256 of the raw body>` with the client's `pushSecret`, checked in constant time. A followed task's record is compared as a poll's is (one event per change, whichever sees it first); any other task is ignored (202 too).
+         */
+        post: operations["takeTaskPush"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -214,10 +268,19 @@ export interface components {
              */
             apiKey: string;
             include: components["schemas"]["IncludeName"][];
+            /** @description A push secret is set: the provider's signed task pushes are taken. */
+            pushes: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        Following: {
+            clientId: string;
+            taskId: string;
+            follower: string;
+            /** @description Every follower of the task now (empty: no longer followed). */
+            followers: string[];
         };
         /** @description Fields beyond these pass through to the provider unchanged. */
         TaskSeed: {
@@ -417,6 +480,8 @@ export interface components {
         ClientId: string;
         /** @description 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
         TaskId: string;
+        /** @description The follower's id, opaque to tracking (a ticket id): 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+        Follower: string;
     };
     requestBodies: never;
     headers: never;
@@ -588,6 +653,8 @@ export interface operations {
                     apiKey?: string;
                     /** @description Extra field groups always asked of the provider for this client. */
                     include?: components["schemas"]["IncludeName"][];
+                    /** @description The secret the provider signs this client's task pushes with (sealed at rest, never shown); kept when omitted. */
+                    pushSecret?: string;
                 };
             };
         };
@@ -742,6 +809,122 @@ export interface operations {
             502: components["responses"]["ProviderAuthFailed"];
             503: components["responses"]["Unavailable"];
             504: components["responses"]["ProviderTimeout"];
+        };
+    };
+    followTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1-64 of `A-Z a-z 0-9 . _ -`, starting with a letter or digit (never a dot segment: ids are segments of the provider's paths). */
+                clientId: components["parameters"]["ClientId"];
+                /** @description 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                taskId: components["parameters"]["TaskId"];
+                /** @description The follower's id, opaque to tracking (a ticket id): 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                follower: components["parameters"]["Follower"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task's followers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Following"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ProviderRejected"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["ProviderAuthFailed"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["ProviderTimeout"];
+        };
+    };
+    unfollowTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1-64 of `A-Z a-z 0-9 . _ -`, starting with a letter or digit (never a dot segment: ids are segments of the provider's paths). */
+                clientId: components["parameters"]["ClientId"];
+                /** @description 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                taskId: components["parameters"]["TaskId"];
+                /** @description The follower's id, opaque to tracking (a ticket id): 1-128 of `A-Z a-z 0-9 . _ : -`, starting with a letter or digit. */
+                follower: components["parameters"]["Follower"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The followers left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Following"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    takeTaskPush: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-provider-signature"?: string;
+            };
+            path: {
+                /** @description 1-64 of `A-Z a-z 0-9 . _ -`, starting with a letter or digit (never a dot segment: ids are segments of the provider's paths). */
+                clientId: components["parameters"]["ClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Taken; `followed` says whether the task is followed (else it was ignored). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        accepted: true;
+                        followed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `invalid_signature`: the signature does not match the body, or no push secret is set for the (enabled) client. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }
