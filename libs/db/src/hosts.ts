@@ -89,7 +89,8 @@ export async function findServer(url: string): Promise<ServerAddress> {
     }
     refusals.push(`${server.host}:${server.port}: ${refusal}`);
   }
-  throw new Error(`no database server ${readWrite ? 'that takes writes ' : ''}answered (${refusals.join('; ')})`);
+  // 08001 (sqlclient_unable_to_establish_sqlconnection), as libpq would say it: an outage, not a bad request.
+  throw Object.assign(new Error(`no database server ${readWrite ? 'that takes writes ' : ''}answered (${refusals.join('; ')})`), { code: '08001' });
 }
 
 /** `url` narrowed to the one server to use now (a URL with one host and no target_session_attrs is returned as it is). */
