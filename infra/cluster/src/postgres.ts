@@ -131,7 +131,9 @@ export async function stopPostgres(settings: ClusterSettings): Promise<void> {
 /** One line per member, as Patroni sees it, or why it cannot say. */
 export async function postgresStatus(settings: ClusterSettings): Promise<string[]> {
   const lines = settings.postgresMembers.map(async ({ name, port }) => `postgres ${name}  127.0.0.1:${port}  ${(await listening(port)) ? 'up' : 'down'}`);
-  const members = await patroniMembers(settings).catch((error: Error) => `patroni: ${error.message.split('\n')[0]}`);
+  const members = existsSync(patroniConfigFile(settings))
+    ? await patroniMembers(settings).catch((error: Error) => `patroni: ${error.message.split('\n')[0]}`)
+    : `patroni: not set up (no ${patroniConfigFile(settings)}): pnpm cluster up`;
   const roles = typeof members === 'string' ? [members] : members.map((member) => `patroni ${member.Member}: ${member.Role}, ${member.State}`);
   return [...(await Promise.all(lines)), ...roles];
 }
