@@ -53,3 +53,27 @@ describe('development defaults', () => {
     expect(config).toMatchObject({ SECRET: 's3cret', AMQP_URL: 'amqp://u:p@mq:5672', DATABASE_URL: 'postgres://db/auth', PORT: 3003 });
   });
 });
+
+describe('broker and database addresses', () => {
+  const specs = commonSpecs('ticketing', 3002);
+  const env = (given: Record<string, string>) => ({ NODE_ENV: 'staging', ...given });
+
+  it('take the nodes of a cluster: several broker URLs, several database servers', () => {
+    const config = loadConfig('ticketing', specs, env({
+      AMQP_URL: 'amqp://guest:guest@127.0.0.1:5681, amqp://guest:guest@127.0.0.1:5682,amqp://guest:guest@127.0.0.1:5683',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5441,127.0.0.1:5442/ticketing?target_session_attrs=read-write',
+    }));
+    expect(config.AMQP_URL).toBe('amqp://guest:guest@127.0.0.1:5681,amqp://guest:guest@127.0.0.1:5682,amqp://guest:guest@127.0.0.1:5683');
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5441,127.0.0.1:5442/ticketing?target_session_attrs=read-write');
+  });
+
+  it('refuse an entry that is not an AMQP URL, without printing its credentials', () => {
+    const run = () => loadConfig('ticketing', specs, env({ AMQP_URL: 'amqp://u:secret@mq1:5672,http://u:secret@mq2', DATABASE_URL: 'postgres://db/ticketing' }));
+    expect(run).toThrow('AMQP_URL must be amqp:// URLs separated by commas; "http://…@mq2" is not one');
+  });
+
+  it('refuse a database URL with an empty or malformed server', () => {
+    const run = () => loadConfig('ticketing', specs, env({ AMQP_URL: 'amqp://mq', DATABASE_URL: 'postgres://db1:5432,,db2/ticketing' }));
+    expect(run).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
+  });
+});

@@ -62,6 +62,35 @@ export const LOCAL_DEV = {
   oauth2ClientSecret: 'local-dev-oauth2-client-secret',
 } as const;
 
+/**
+ * AMQP_URL: one broker URL, or several separated by commas (the nodes of a cluster: the
+ * connection takes the first that answers and moves to the next when it loses its node).
+ */
+export const amqpUrls = makeValidator<string>((input) => {
+  const urls = input
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (urls.length === 0) throw new EnvError('must name at least one broker (amqp://user:password@host:5672/vhost)');
+  for (const given of urls) {
+    if (!/^amqps?:\/\//.test(given) || !URL.canParse(given)) throw new EnvError(`must be amqp:// URLs separated by commas; "${given.replace(/\/\/[^@/]*@/, '//…@')}" is not one`);
+  }
+  return urls.join(',');
+});
+
+/**
+ * DATABASE_URL: a postgres:// URL; as with libpq, it may name several servers
+ * (`postgres://user@host1:5432,host2:5432/db?target_session_attrs=read-write`), of which
+ * @crm/db connects to the one that takes writes.
+ */
+export const databaseUrl = makeValidator<string>((input) => {
+  const parts = /^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)([^/?#]*)(.*)$/.exec(input.trim());
+  const hosts = parts?.[2]?.split(',') ?? [];
+  const valid = parts && hosts.every((host) => /^[^:,\s]+(:\d+)?$/.test(host)) && URL.canParse(`${parts[1]}${hosts[0]}${parts[3]}`);
+  if (!valid) throw new EnvError('must be a postgres:// URL (postgres://user:password@host:5432/database; several servers as host1:5432,host2:5432)');
+  return input.trim();
+});
+
 /** A comma-separated list, empty entries dropped. */
 export const list = makeValidator<string[]>((input) =>
   input
@@ -121,12 +150,12 @@ export function loadConfig<S extends Specs>(service: string, specs: S, env: Node
 /** Common settings of every service (docs/architecture.md, "Configuration"). The broker and database addresses have local defaults in development and test only. */
 export function commonSpecs(service: string, defaultPort: number) {
   return {
-    AMQP_URL: url({ devDefault: 'amqp://guest:guest@127.0.0.1:5672' }),
+    AMQP_URL: amqpUrls({ devDefault: 'amqp://guest:guest@127.0.0.1:5672' }),
     PORT: listenPort({ default: defaultPort }),
     LOG_LEVEL: logLevel(),
     SHUTDOWN_TIMEOUT_MS: num({ default: 10000 }),
-    DATABASE_URL: url({ devDefault: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
-    DATABASE_MIGRATION_URL: url({ default: undefined, desc: "The role that owns the service's database and runs its migrations (`pnpm provision`); DATABASE_URL when unset." }),
+    DATABASE_URL: databaseUrl({ devDefault: `postgres://postgres@127.0.0.1:5432/${service.replace(/-/g, '_')}` }),
+    DATABASE_MIGRATION_URL: databaseUrl({ default: undefined, desc: "The role that owns the service's database and runs its migrations (`pnpm provision`); DATABASE_URL when unset." }),
     BROKER_TOPOLOGY: str({
       default: 'declare',
       choices: ['declare', 'verify'] as const,

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import prometheus from 'prom-client';
 import type { Logger } from '@crm/logging';
+import { databaseServers, findServer, isMultiHost, resolveDatabaseUrl } from './hosts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -71,6 +72,31 @@ class PreparingClient extends pg.Client {
   }
 }
 
+type ConnectCallback = (error: Error | null, client?: pg.Client) => void;
+
+/**
+ * The pool's client class for a URL naming several servers: each new connection first finds
+ * the server to use (the primary, with target_session_attrs=read-write; hosts.ts), so after a
+ * failover new connections go to the promoted standby. It costs one short probe connection
+ * per pooled connection opened, none per query.
+ */
+function serverFindingClient(url: string): typeof PreparingClient {
+  return class ServerFindingClient extends PreparingClient {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: ConnectCallback): void;
+    override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
+      const connecting = findServer(url).then(async (server) => {
+        this.host = server.host;
+        this.port = server.port;
+        await super.connect();
+        return this as pg.Client;
+      });
+      if (!callback) return connecting;
+      connecting.then((client) => callback(null, client), (error: Error) => callback(error));
+    }
+  };
+}
+
 export interface PoolOptions extends SessionTimeouts {
   max?: number;
   applicationName?: string;
@@ -79,9 +105,12 @@ export interface PoolOptions extends SessionTimeouts {
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const multiHost = isMultiHost(url);
+  const { servers, urlFor } = multiHost ? databaseServers(url) : { servers: [], urlFor: () => url };
   const pool = new pg.Pool({
-    Client: PreparingClient,
-    connectionString: url,
+    Client: multiHost ? serverFindingClient(url) : PreparingClient,
+    // One of the servers, for the user, database and options: the host is chosen at each connect.
+    connectionString: servers[0] ? urlFor(servers[0]) : url,
     max: options.max ?? 10,
     application_name: options.applicationName,
     // Sent as start-up parameters: they hold for every statement of every connection, with no extra round trip.
@@ -98,11 +127,14 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
 
 /** Creates the database named in `url` when it does not exist yet (for local stacks and tests). */
 export async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
+  const { servers, urlFor } = databaseServers(url);
+  const name = decodeURIComponent(new URL(urlFor(servers[0]!)).pathname.slice(1));
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`refusing to create database with unusual name '${name}'`);
-  const admin = new URL(url);
+  // The server is found through the database `postgres`: the one named may not exist yet.
+  const admin = new URL(urlFor(servers[0]!));
   admin.pathname = '/postgres';
+  const server = isMultiHost(url) ? await findServer(url.replace(/^(postgres(?:ql)?:\/\/[^/?#]*)\/[^?#]*/, '$1/postgres')) : servers[0]!;
+  admin.host = `${server.host}:${server.port}`;
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
@@ -123,7 +155,7 @@ export async function ensureDatabase(url: string): Promise<void> {
  */
 export async function migrate(url: string, dir: string, logger?: Logger): Promise<string[]> {
   const applied = await runner({
-    databaseUrl: url,
+    databaseUrl: await resolveDatabaseUrl(url),
     dir,
     direction: 'up',
     migrationsTable: 'schema_migrations',

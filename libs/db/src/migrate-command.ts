@@ -5,6 +5,7 @@
  */
 import { registerSecret, type Logger } from '@crm/logging';
 import { migrate } from './database';
+import { databaseServers } from './hosts';
 
 /** The settings problem that stops the command before it connects (exit code 78, as a service's bad config). */
 export class MigrationSettingsError extends Error {}
@@ -19,7 +20,8 @@ export function migrationSettings(env: NodeJS.ProcessEnv, defaultDir: string): M
   const url = env.DATABASE_MIGRATION_URL;
   if (!url) throw new MigrationSettingsError('DATABASE_MIGRATION_URL is not set: the URL of the role that owns the database');
   try {
-    new URL(url);
+    const { servers, urlFor } = databaseServers(url);
+    new URL(urlFor(servers[0]!));
   } catch {
     throw new MigrationSettingsError('DATABASE_MIGRATION_URL is not a URL (postgres://user:password@host:5432/database)');
   }
@@ -35,7 +37,8 @@ export async function runMigrationCommand(env: NodeJS.ProcessEnv, defaultDir: st
     logger.error((error as Error).message);
     return 78;
   }
-  const password = decodeURIComponent(new URL(settings.url).password);
+  const { servers, urlFor } = databaseServers(settings.url);
+  const password = decodeURIComponent(new URL(urlFor(servers[0]!)).password);
   if (password) registerSecret(password);
   try {
     const applied = await migrate(settings.url, settings.dir, logger);

@@ -4,6 +4,7 @@ import { coalesceWrites } from './coalesced-writes';
 import type { TopologyMode } from './topology';
 
 export interface BrokerOptions {
+  /** One broker URL, or the nodes of a cluster separated by commas (all with the same user). */
   url: string;
   /** Shown in the broker's connection list. */
   name: string;
@@ -14,14 +15,30 @@ export interface BrokerOptions {
   topology?: TopologyMode;
 }
 
-/** The user a broker URL logs in as (amqplib's default: guest). RabbitMQ checks a message's `userId` against it. */
-export function brokerUser(url: string): string {
-  return decodeURIComponent(new URL(url).username) || 'guest';
+/** The URLs of a comma-separated list (AMQP_URL naming a cluster's nodes). */
+export function brokerUrls(urls: string): string[] {
+  return urls
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
 }
+
+/** The user a broker URL (the first of a list) logs in as (amqplib's default: guest). RabbitMQ checks a message's `userId` against it. */
+export function brokerUser(url: string): string {
+  return decodeURIComponent(new URL(brokerUrls(url)[0] ?? url).username) || 'guest';
+}
+
+/** host:port of a broker URL, for logs: never the credentials. */
+const brokerAddress = (url: string) => {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '5672'}`;
+};
 
 /**
  * The one broker connection of a process. It reconnects by itself; every channel made from
- * it re-runs its setup (declarations, consumers) after each reconnect.
+ * it re-runs its setup (declarations, consumers) after each reconnect. Given several URLs (a
+ * cluster's nodes), each attempt takes the next in turn (amqp-connection-manager's round
+ * robin, with its reconnect delay), so a node that refuses or dies is passed over.
  */
 export class Broker {
   readonly connection: AmqpConnectionManager;
@@ -29,15 +46,15 @@ export class Broker {
 
   constructor(readonly options: BrokerOptions) {
     const { url, name, logger } = options;
-    this.connection = amqp.connect([url], {
+    this.connection = amqp.connect(brokerUrls(url), {
       heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 5,
       reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
       // Nagle's algorithm off: a publish waiting for its confirm, or an RPC for its reply, is not held back behind the previous frame's ACK.
       connectionOptions: { clientProperties: { connection_name: name }, noDelay: true },
     });
-    this.connection.on('connect', ({ connection }) => {
+    this.connection.on('connect', ({ connection, url: connectedTo }) => {
       coalesceWrites(connection);
-      logger.info('broker connected');
+      logger.info('broker connected', { broker: typeof connectedTo === 'string' ? brokerAddress(connectedTo) : undefined });
     });
     this.connection.on('disconnect', ({ err }) => {
       if (!this.closed) logger.warn('broker disconnected; reconnecting', { reason: err?.message });

@@ -1,4 +1,4 @@
-export { Broker, brokerUser, type BrokerOptions } from './broker';
+export { Broker, brokerUser, brokerUrls, type BrokerOptions } from './broker';
 export { declareTopology, declareRetryQueues, requeueExchangeName, type TopologyMode } from './topology';
 export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
 export { Consumer, PermanentFailure, RetryLater, DEFAULT_MAX_DEFERRALS, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';

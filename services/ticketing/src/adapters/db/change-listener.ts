@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { resolveDatabaseUrl } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { CHANGES_CHANNEL, type ChangeNotice } from './crm-events';
 
@@ -34,7 +35,8 @@ export class ChangeListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'ticketing-changes' });
+    // A URL naming several servers: listen on the one that takes writes now, where the changes are made.
+    const client = new pg.Client({ connectionString: await resolveDatabaseUrl(this.url), application_name: 'ticketing-changes' });
     client.on('notification', (message) => this.dispatch(message.payload));
     client.on('error', (error) => {
       this.logger.warn('change listener connection failed; it reconnects', { reason: error.message });
