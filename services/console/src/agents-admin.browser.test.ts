@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AccountRepository } from '@crm/ticketing/src/adapters/db/accounts';
 import { waitFor } from '@crm/testing';
-import { launchBrowser, screenshot, seriousViolations, type TestBrowser } from './testing/browser';
+import { launchBrowser, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
 import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ACCOUNT = '4101';
@@ -50,9 +50,7 @@ async function newPage(target: Browser, width = 1440): Promise<Page> {
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${stack.console.url}/signin`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithPassword(page, email, password);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
 }
 

@@ -7,11 +7,13 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
-import { launchBrowser, screenshot, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
-import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
+import { launchBrowser, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
+import { startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ANA = { id: '777101', screenName: 'ana_pane', name: 'Ana Customer' };
 const BOB = { id: '777102', screenName: 'bob_pane', name: 'Bob Other' };
+/** The agent at the desk: an admin, who may also connect the account. */
+const PRIYA = { email: 'priya@desk.example', displayName: 'Priya Shah', role: 'admin', password: 'a long password for the desk' };
 
 let stack: ConsoleStack;
 let browser: TestBrowser;
@@ -53,6 +55,11 @@ async function ticketOfContact(screenName: string): Promise<string> {
 async function photographBothWidths(name: string, wholePage: boolean): Promise<void> {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    // Each pane from its top: the conversation's start, the sidebar's customer and order cards.
+    await page.evaluate(() => {
+      const all = (globalThis as unknown as { document: { querySelectorAll: (selector: string) => Iterable<{ scrollTop: number }> } }).document.querySelectorAll('*');
+      for (const element of all) if (element.scrollTop > 0) element.scrollTop = 0;
+    });
     await screenshot(page, `${name}-${width}`, wholePage);
     expect(await seriousViolations(page)).toEqual([]);
     // Nothing wider than the screen.
@@ -68,9 +75,10 @@ beforeAll(async () => {
   context = await browser.browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
   page = await context.newPage();
 
-  // An agent signs in and connects an account through the platform's own pages.
+  // An agent signs in as herself and connects an account through the platform's own pages.
+  expect((await stack.auth.post('/v1/agents', PRIYA)).status).toBe(201);
   await page.goto(`${stack.console.url}/inbox`);
-  await signInWithToken(page, CRM_TOKEN);
+  await signInWithPassword(page, PRIYA.email, PRIYA.password);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
   await page.goto(`${stack.console.url}/accounts`);
   await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();

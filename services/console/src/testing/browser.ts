@@ -74,11 +74,14 @@ export async function seriousViolations(target: Page | Frame): Promise<string[]>
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/**
- * Signs in with an API credential, as development does: the sign-in asks for an email and a
- * password first, and takes a token behind its "Use an API token instead" switch. `scope` is the
- * page, or the sign-in dialog over a page whose session ended.
- */
+/** Signs in as an agent with email and password. `scope` is the page, or the sign-in dialog over a page whose session ended. */
+export async function signInWithPassword(scope: Page | Locator, email: string, password: string): Promise<void> {
+  await scope.getByLabel('Email').fill(email);
+  await scope.getByLabel(/^Password/).fill(password);
+  await scope.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in with an API credential, as development does (behind the sign-in's "Use an API token instead" switch). */
 export async function signInWithToken(scope: Page | Locator, token: string): Promise<void> {
   await scope.getByRole('button', { name: 'Use an API token instead' }).click();
   await scope.getByLabel('API credential').fill(token);
