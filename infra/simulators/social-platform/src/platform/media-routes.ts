@@ -154,6 +154,16 @@ export function mediaRoutes(router: Router, ctx: PlatformContext): void {
     }
     await answer(res, 200, { data: mediaAnswer(upload) });
   });
+  // The upload's state: processing is immediate here, so a complete upload has succeeded.
+  router.get('/2/media/upload', user, async (req, res) => {
+    requireScopes(res, 'media.write');
+    const id = String(req.query.media_id ?? '');
+    const upload = ctx.state.media.get(id);
+    if (!upload || upload.ownerId !== actingUser(res).id) throw new PlatformError(404, 0, `Could not find media with id: [${id}].`, {}, 'no such upload of the caller');
+    const done = upload.bytes !== null;
+    const info = { processing_info: { state: done ? 'succeeded' : 'pending', progress_percent: done ? 100 : 0 } };
+    await answer(res, 200, { data: { ...(done ? mediaAnswer(upload) : { id: upload.id, media_key: mediaKeyOf(upload.id) }), ...info } });
+  });
   chunkedRoutes(router, ctx, user);
 }
 

@@ -125,4 +125,22 @@ describe('media upload and DMs with attachments', () => {
     const unknown = await call(me.token, 'POST', `/2/dm_conversations/with/${other.id}/messages`, { text: 'hi', attachments: [{ media_id: '12345' }] });
     expect(unknown.status).toBe(400);
   });
+
+  it('sends an image into a conversation named by its id, and answers an upload\'s state', async () => {
+    const me = await account('media_conv_me');
+    const other = await account('media_conv_you');
+    const mediaId = (await call(me.token, 'POST', '/2/media/upload', imageForm(TINY_PNG))).data.data.id as string;
+    expect((await call(me.token, 'GET', `/2/media/upload?command=STATUS&media_id=${mediaId}`)).data).toEqual({
+      data: expect.objectContaining({ id: mediaId, processing_info: { state: 'succeeded', progress_percent: 100 } }),
+    });
+    const first = await call(me.token, 'POST', `/2/dm_conversations/with/${other.id}/messages`, { text: 'hello' });
+    const conversation = first.data.data.dm_conversation_id as string;
+    const sent = await call(me.token, 'POST', `/2/dm_conversations/${conversation}/messages`, { attachments: [{ media_id: mediaId }] });
+    expect(sent.status).toBe(201);
+    expect(sent.data.data.dm_conversation_id).toBe(conversation);
+    const event = await call(other.token, 'GET', `/2/dm_events/${sent.data.data.dm_event_id}?dm_event.fields=attachments,sender_id`);
+    expect(event.data.data).toMatchObject({ sender_id: me.id, attachments: { media_keys: [`3_${mediaId}`] } });
+    const stranger = await account('media_conv_x');
+    expect((await call(stranger.token, 'POST', `/2/dm_conversations/${conversation}/messages`, { text: 'let me in' })).status).toBe(404);
+  });
 });

@@ -140,15 +140,23 @@ function dmRoutes(router: Router, ctx: PlatformContext): void {
   const { state, config } = ctx;
   const user = authenticate(ctx, 'user');
   const quota = new DmQuota(config.DM_WRITE_LIMIT_PER_15_MINUTES);
-  router.post('/2/dm_conversations/with/:participantId/messages', user, async (req, res) => {
+  const send = async (req: Request, res: Response, recipientId: string) => {
     requireScopes(res, 'dm.write', 'dm.read');
     const me = actingUser(res);
-    const recipient = state.user({ id: idIn(req.params.participantId, 'participant_id') });
+    const recipient = state.user({ id: recipientId });
     const { text, mediaId } = dmBody(ctx, me, bodyOf(req));
     res.set(quota.take(me.id));
     const { value: dm, announce } = sendDirectMessage(ctx, me, recipient, text, mediaId);
     await answer(res, 201, { data: { dm_conversation_id: conversationId(dm), dm_event_id: dm.id } });
     announce();
+  };
+  router.post('/2/dm_conversations/with/:participantId/messages', user, (req, res) => send(req, res, idIn(req.params.participantId, 'participant_id')));
+  // A one-to-one conversation is named by its two users (`<lower id>-<higher id>`); the caller must be one of them.
+  router.post('/2/dm_conversations/:conversationId/messages', user, (req, res) => {
+    const users = String(req.params.conversationId).split('-');
+    const me = actingUser(res).id;
+    if (users.length !== 2 || !users.every((id) => ID.test(id)) || !users.includes(me)) throw new PlatformError(404, 0, `Could not find DM conversation with id: [${String(req.params.conversationId)}].`, {}, 'not a conversation of the caller');
+    return send(req, res, users[0] === me ? users[1]! : users[0]!);
   });
 }
 
