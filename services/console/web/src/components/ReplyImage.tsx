@@ -44,8 +44,9 @@ export function ReplyImage({ ticketId, value, onChange, onBusy }: { ticketId: st
   const [problem, setProblem] = useState<string | null>(null);
   const choose = async (file: File | null) => {
     if (!file) return;
-    setProblem(imageProblem(file));
-    if (imageProblem(file)) return;
+    const refused = imageProblem(file);
+    setProblem(refused);
+    if (refused) return;
     setBusy(true);
     try {
       const preview = await readAsDataUrl(file);
