@@ -1,6 +1,6 @@
 /**
  * An image in a DM reply, in real Chromium against the real services: the composer's "Attach
- * image" checks the file, shows it, uploads it (the console, auth, the platform's media upload)
+ * image" checks the file (the browser by its type, auth by its bytes), shows it, uploads it (the console, auth, the platform's media upload)
  * and the reply carries it; the platform receives one DM naming the uploaded media, and the
  * timeline shows the image on the sent reply.
  */
@@ -72,6 +72,10 @@ describe('an image in a DM reply', () => {
 
     await fileInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });
     await page.getByTestId('image-problem').filter({ hasText: 'notes.txt is not an image a DM can carry: choose a JPEG, PNG, WEBP or GIF image.' }).waitFor();
+
+    // Named and typed as a PNG, but not one: auth goes by the bytes, and its sentence reaches the agent.
+    await fileInput.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture either') });
+    await page.getByTestId('image-problem').filter({ hasText: 'This file is not an image a DM can carry: choose a JPEG, PNG, WEBP or GIF image.' }).waitFor();
 
     await fileInput.setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: TINY_PNG });
     await page.getByRole('img', { name: 'Attached image label.png' }).waitFor();
