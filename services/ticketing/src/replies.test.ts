@@ -265,7 +265,7 @@ describe('refused replies store and send nothing', () => {
 
     // The OpenAPI document's checks come first (`body.`); the length on a public ticket is the command's contract (`/text`).
     for (const [body, field] of [
-      [{}, '/text is required (or an /attachment)'],
+      [{}, 'body.text is required'],
       [{ attachment: { mediaId: 'photo.png' } }, 'body.attachment.mediaId must match pattern'],
       [{ text: 'see this', attachment: { mediaId: '4242' } }, 'Images can be attached to direct messages only'],
       [{ text: 42 }, 'body.text must be string'],

@@ -1728,7 +1728,7 @@ export interface operations {
                     };
                     /** @description Not blank; at most 10000 characters on a DM ticket, 280 on a public one (code points, the platform's limits): checked per channel and refused in a sentence giving the length and the limit. The document only bounds what is read. */
                     text?: string;
-                };
+                } | unknown | unknown;
             };
         };
         responses: {
