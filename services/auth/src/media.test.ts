@@ -1,9 +1,12 @@
 /**
  * An image in a DM: uploaded through auth to the platform (`POST /v1/accounts/:id/media`), then
- * named by the DM; what the platform would refuse is
+ * named by the DM, over HTTP and as a command on the broker; what the platform would refuse is
  * refused first in words a person can act on.
  */
+import { randomUUID } from 'node:crypto';
 import axios from 'axios';
+import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { testLogger, TINY_PNG } from '@crm/testing';
 import { runCli } from './cli-commands';
 import { startHarness, type Harness } from './testing/harness';
@@ -46,6 +49,25 @@ describe('an image in a DM', () => {
     expect(dm).toMatchObject({ json: { text: 'your label', attachments: [{ media_id: mediaId }] }, status: 201 });
     const imageOnly = await h.crm.post(accountPath('/direct-messages'), { recipientId: customer, mediaId });
     expect(imageOnly.status).toBe(200);
+  });
+
+  it('sends the image named by a send_dm command from the broker (as ticketing sends a reply)', async () => {
+    const customer = (await h.sim.post('/control/platform/users', { screenName: 'media_bo' })).data.id_str as string;
+    const mediaId = (await h.crm.post(accountPath('/media'), { media: base64(TINY_PNG) })).data.platformId as string;
+    const broker = new Broker({ url: h.vhost.url, name: 'media-test', logger: testLogger('media-test') });
+    const publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+    try {
+      const commandId = `reply-${randomUUID()}`;
+      const payload = { commandId, action: 'send_dm' as const, accountId, input: { recipientId: customer, mediaId }, context: { ticketId: 't-1', activityId: 'a-1' } };
+      await publisher.publish(Exchanges.socialCommands, 'send_dm', makeEnvelope(SocialCommand, 'ticketing', payload));
+      const result = await h.waitForPublished('send_dm.succeeded', (p) => p.commandId === commandId);
+      expect(result.envelope.payload).toMatchObject({ outcome: 'succeeded', platformId: expect.stringMatching(/^[0-9]+$/) });
+      const [dm] = await h.platformRequests(`/2/dm_conversations/with/${customer}/messages`, 'POST');
+      expect(dm).toMatchObject({ json: { attachments: [{ media_id: mediaId }] }, status: 201 });
+    } finally {
+      await publisher.close();
+      await broker.close();
+    }
   });
 
   it('refuses a file that is not an image (415) and an image over 5 MB (413) with what to do, before the platform hears of it', async () => {
