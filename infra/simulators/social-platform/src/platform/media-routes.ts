@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { nextEventId } from '../ids';
 import { actingUser, answer, authenticate, requireScopes } from './authn';
 import type { PlatformContext } from './context';
@@ -167,9 +167,15 @@ export function mediaRoutes(router: Router, ctx: PlatformContext): void {
   chunkedRoutes(router, ctx, user);
 }
 
-/** Media bodies are larger than other v2 bodies: parsed here, before the general JSON parser. */
+const BODY_LIMIT = 24 * MB;
+
+/** Media bodies are larger than other v2 bodies: parsed here, before the general JSON parser; one over the limit is refused as too large a file. */
 export function mediaBodyParsers(router: Router): void {
-  router.use('/2/media/upload', express.json({ limit: '24mb' }), express.raw({ type: 'multipart/form-data', limit: '24mb' }));
+  router.use('/2/media/upload', express.json({ limit: BODY_LIMIT }), express.raw({ type: 'multipart/form-data', limit: BODY_LIMIT }));
+  router.use('/2/media/upload', ((error, _req, _res, next) => {
+    const tooLarge = (error as { type?: string } | null)?.type === 'entity.too.large';
+    next(tooLarge ? invalid(`File size exceeds ${BODY_LIMIT} bytes: upload larger media in chunks.`, 'body over the one-request limit') : error);
+  }) as ErrorRequestHandler);
 }
 
 /** The caller's complete upload named by a DM's attachment, or the platform's refusal. */

@@ -85,6 +85,9 @@ describe('media upload and DMs with attachments', () => {
     const tooLarge = await call(me.token, 'POST', '/2/media/upload', imageForm(huge));
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.data.detail).toBe('File size exceeds 5242880 bytes.');
+    const overBody = await call(me.token, 'POST', '/2/media/upload', imageForm(Buffer.concat([TINY_PNG, Buffer.alloc(25 * 1024 * 1024)])));
+    expect(overBody.status).toBe(400);
+    expect(overBody.data.detail).toBe('File size exceeds 25165824 bytes: upload larger media in chunks.');
     const category = await call(me.token, 'POST', '/2/media/upload', imageForm(TINY_PNG, 'dm_banner'));
     expect(category.status).toBe(400);
     expect(category.data.detail).toContain('media_category must be one of');
