@@ -54,7 +54,8 @@ export const SOCIAL_ACTIONS = [
   'block',
   'unblock',
   'report',
-  // direct messages
+  // direct messages, and the images they carry
+  'upload_media',
   'send_dm',
   'read_dms',
   'read_dm',
@@ -68,6 +69,13 @@ export type SocialAction = (typeof SOCIAL_ACTIONS)[number];
 /** The platform's limits on text (posts count code points here, a simplification of weighted counting). */
 const POST_MAX_LENGTH = 280;
 const DM_MAX_LENGTH = 10_000;
+/** The platform takes images of at most 5 MB in a DM. */
+export const DM_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * What upload_media's input may hold, base64 (4 characters for every 3 bytes) of 8 MB: above the
+ * platform's limit, so that auth can tell a person their image is too large, and by how much.
+ */
+const MEDIA_MAX_BASE64 = Math.ceil((8 * 1024 * 1024) / 3) * 4;
 
 const platformId = Type.String({ pattern: '^[0-9]{1,20}$' });
 const screenName = Type.String({ pattern: '^@?[A-Za-z0-9_]{1,15}$' });
@@ -152,7 +160,11 @@ export const SOCIAL_ACTION_INPUT_SCHEMAS = {
   block: user(),
   unblock: user(),
   report: user({ block: Type.Optional(Type.Boolean()) }),
-  send_dm: object({ recipientId: platformId, text: text(DM_MAX_LENGTH) }),
+  upload_media: object({
+    media: Type.String({ minLength: 4, maxLength: MEDIA_MAX_BASE64, pattern: '^[A-Za-z0-9+/]+={0,2}$', description: 'The image (JPEG, PNG, WEBP or GIF, at most 5 MB), base64-encoded.' }),
+  }),
+  // Text, an uploaded image (the media id upload_media answered), or both.
+  send_dm: object({ recipientId: platformId, text: Type.Optional(text(DM_MAX_LENGTH)), mediaId: Type.Optional(platformId) }, { anyOf: [{ required: ['text'] }, { required: ['mediaId'] }] }),
   read_dms: object({ count: Type.Optional(count(50)), cursor: Type.Optional(cursor) }),
   read_dm: object({ eventId: platformId }),
   delete_dm: object({ eventId: platformId }),
@@ -252,7 +264,7 @@ export const SocialCommandResultPayloadSchema = Type.Object(
       Type.String({
         maxLength: 100,
         description:
-          'The platform id of what the action created or acted on: the DM event id of `send_dm` (the same id its echo delivery carries), the post id of `post`/`reply`/`repost` (the new post) and of `like`/`unlike`/`delete_post`, the user id of `follow`/`block`/`mute` and their undoing, the list id of the list actions, the collection id of `create_collection`; null otherwise.',
+          'The platform id of what the action created or acted on: the DM event id of `send_dm` (the same id its echo delivery carries), the media id of `upload_media`, the post id of `post`/`reply`/`repost` (the new post) and of `like`/`unlike`/`delete_post`, the user id of `follow`/`block`/`mute` and their undoing, the list id of the list actions, the collection id of `create_collection`; null otherwise.',
       }),
     ),
     data: Type.Unknown({

@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   readiness: Record<string, ReadinessCheck>;
   /** Largest accepted body, e.g. '1mb'. */
   bodyLimit?: string;
+  /** Routes that take larger JSON bodies than `bodyLimit` (an image upload): `{ path: '/v1/accounts/:accountId/media', limit: '12mb' }`. */
+  largeBodies?: { path: string; limit: string }[];
   /** Parse JSON bodies for every route (raw bytes kept in req.rawBody). Off where routes read raw bytes themselves. */
   parseJson?: boolean;
   /**
@@ -145,14 +147,16 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(essentials(options.logger));
   app.use('/v1', noStore);
   if (options.parseJson ?? true) {
-    app.use(
+    const json = (limit: string) =>
       express.json({
-        limit: options.bodyLimit ?? '1mb',
+        limit,
         verify: (req, _res, buffer) => {
           (req as Request).rawBody = buffer;
         },
-      }),
-    );
+      });
+    // A body parsed on a larger route is not parsed again by the general parser.
+    for (const { path, limit } of options.largeBodies ?? []) app.use(path, json(limit));
+    app.use(json(options.bodyLimit ?? '1mb'));
     if (clean) app.use(cleanBody);
   }
   if (options.openApi) {

@@ -3,3 +3,4 @@ export { freePort, startPrivateBroker, type PrivateBroker } from './private-brok
 export { testLogger, capturingLogger, freshDatabase, deleteBrokerObjects, queueDepth, waitFor, testPool, testClient, type TestDatabase } from './helpers';
 export { browserSession } from './browser';
 export { provideSimulators, simulators, type RunningSimulator, type SimulatorStarters } from './simulators';
+export { TINY_PNG } from './images';

@@ -55,7 +55,7 @@ describe('the action catalogue', () => {
     }
     const v2 = SOCIAL_ACTIONS.filter((action) => ACTIONS[action].api === 'v2');
     const v2Reads = ['read_dm', 'read_dms', 'read_following', 'read_home_timeline', 'read_list_posts', 'read_lists', 'read_profile', 'read_subscribed_lists', 'read_user', 'read_user_timeline', 'search_posts'];
-    const v2Writes = ['add_list_member', 'block', 'create_list', 'delete_dm', 'delete_list', 'delete_post', 'follow', 'like', 'mute', 'post', 'remove_list_member', 'reply', 'repost', 'send_dm', 'unblock', 'unfollow', 'unlike', 'unmute', 'update_list'];
+    const v2Writes = ['add_list_member', 'block', 'create_list', 'delete_dm', 'delete_list', 'delete_post', 'follow', 'like', 'mute', 'post', 'remove_list_member', 'reply', 'repost', 'send_dm', 'unblock', 'unfollow', 'unlike', 'unmute', 'update_list', 'upload_media'];
     expect(v2.sort()).toEqual([...v2Reads, ...v2Writes].sort());
     // Only what v2 has no route for stays on v1.1 (for OAuth 1.0a accounts only).
     expect(SOCIAL_ACTIONS.filter((action) => ACTIONS[action].api === 'v1.1').sort()).toEqual(

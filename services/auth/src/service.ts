@@ -264,6 +264,8 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     logger,
     readiness: { broker: () => broker.isConnected(), database: () => db.isReachable() },
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
+    // An image for a DM, base64 in JSON: up to 8 MB of it, so that one over the platform's 5 MB is refused in words.
+    largeBodies: [{ path: '/v1/accounts/:accountId/media', limit: '12mb' }],
     routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);

@@ -52,6 +52,8 @@ export async function startConsole(config: ConsoleConfig, deps: { logger: Logger
     // Ready when ticketing answers: without it no screen works.
     readiness: { ticketing: () => upstreams.ticketing.alive() },
     openApi: { document: readOpenApiDocument('services/console/openapi.yaml'), invalidRequestCode },
+    // An image for a DM, base64 in JSON: room for one over the platform's 5 MB, so that auth says so in words.
+    largeBodies: [{ path: '/api/tickets/:id/media', limit: '12mb' }],
     routes: (app) => {
       // req.ip is the browser's address (sign-in failures are counted per address): behind a reverse proxy, as that proxy says.
       app.set('trust proxy', config.TRUST_PROXY);

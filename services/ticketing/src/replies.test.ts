@@ -181,6 +181,20 @@ describe('a reply on a DM ticket', () => {
     expect(after.sla.firstRespondedAt).toEqual(expect.any(String));
   });
 
+  it('carries an image uploaded through auth: the command names its media id, the activity lists it, with or without text', async () => {
+    const { account, ticket } = await dmTicket();
+    const answer = await reply(ticket.id, { text: 'Here is your label.', attachment: { mediaId: '1880000000000000001' } });
+    expect(answer.status).toBe(202);
+    const activityId = answer.body.activityId as string;
+    const command = await commandFor(activityId);
+    expect(command.payload.input).toEqual({ recipientId: ANA.id, text: 'Here is your label.', mediaId: '1880000000000000001' });
+    expect(await activityOf(account, activityId)).toMatchObject({ kind: 'dm_sent', text: 'Here is your label.', attachments: [{ type: 'photo', url: null, mediaId: '1880000000000000001' }], status: 'pending' });
+
+    const imageOnly = (await reply(ticket.id, { attachment: { mediaId: '1880000000000000002' } })).body.activityId as string;
+    expect((await commandFor(imageOnly)).payload.input).toEqual({ recipientId: ANA.id, mediaId: '1880000000000000002' });
+    expect(await activityOf(account, imageOnly)).toMatchObject({ text: '', attachments: [{ type: 'photo', url: null, mediaId: '1880000000000000002' }] });
+  });
+
   it('folds an echo that arrives before the result into the reply', async () => {
     const { account, ticket } = await dmTicket();
     const { body } = await reply(ticket.id, { text: 'Checking now.' });
@@ -252,6 +266,8 @@ describe('refused replies store and send nothing', () => {
     // The OpenAPI document's checks come first (`body.`); the length on a public ticket is the command's contract (`/text`).
     for (const [body, field] of [
       [{}, 'body.text is required'],
+      [{ attachment: { mediaId: 'photo.png' } }, 'body.attachment.mediaId must match pattern'],
+      [{ text: 'see this', attachment: { mediaId: '4242' } }, 'Images can be attached to direct messages only'],
       [{ text: 42 }, 'body.text must be string'],
       [{ text: '  \n ' }, 'body.text must match pattern'],
       [{ text: 'hi', to: 'someone' }, 'to'],
@@ -339,7 +355,7 @@ it('a command left in the outbox (a crash before it was published) goes out with
   // What a reply commits, without the publish that follows it.
   const activityId = await new TicketingStore(pool).transaction(async (tx) => {
     const id = await tx.outbound.recordPending(
-      { accountId: account, ticketId: ticket.id, kind: 'dm_sent', text: 'left behind', contactId, conversationKey: `dm:${account}:${ANA.id}`, parentPostId: null, actor: 'crm' },
+      { accountId: account, ticketId: ticket.id, kind: 'dm_sent', text: 'left behind', contactId, conversationKey: `dm:${account}:${ANA.id}`, parentPostId: null, actor: 'crm', attachments: [] },
       new Date(),
     );
     const envelope = makeEnvelope(SocialCommand, 'ticketing', { commandId: id, action: 'send_dm', accountId: account, input: { recipientId: ANA.id, text: 'left behind' } }, { id: `command-${id}` });

@@ -341,7 +341,7 @@ describe("the account's own DMs", () => {
     const conversationKey = `dm:${account}:${ANA.id}`;
     const pending = () =>
       store().transaction((tx) =>
-        tx.outbound.recordPending({ accountId: account, ticketId, kind: 'dm_sent', text: 'on it', contactId: ticketContact.id, conversationKey, parentPostId: null, actor: 'crm' }, new Date()),
+        tx.outbound.recordPending({ accountId: account, ticketId, kind: 'dm_sent', text: 'on it', contactId: ticketContact.id, conversationKey, parentPostId: null, actor: 'crm', attachments: [] }, new Date()),
       );
 
     // Sent, then the echo arrives.

@@ -44,7 +44,7 @@ export interface DirectMessageInput {
   eventId?: string;
   createdAt?: Date | number;
   /** A photo, video or GIF attached to the DM. */
-  media?: { type?: 'photo' | 'video' | 'animated_gif'; url: string };
+  media?: { type?: 'photo' | 'video' | 'animated_gif'; url: string; /** The uploaded media's id (else one is made up). */ id?: string };
 }
 
 /** The app a DM sent by the account was sent through (the CRM's own app, by default). */
@@ -56,7 +56,7 @@ function directMessage(input: DirectMessageInput, sentByAccount: boolean, app?: 
   const atMs = input.createdAt === undefined ? Date.now() : new Date(input.createdAt).getTime();
   const [sender, recipient] = sentByAccount ? [account, customer] : [customer, account];
   const id = input.eventId ?? nextEventId(atMs);
-  const mediaId = (BigInt(id) + 1n).toString();
+  const mediaId = input.media?.id ?? (BigInt(id) + 1n).toString();
   const attachment = input.media
     ? { attachment: { type: 'media' as const, media: { id: Number(mediaId), id_str: mediaId, type: input.media.type ?? 'photo', media_url_https: input.media.url } } }
     : {};

@@ -140,6 +140,11 @@ const SEARCH_COUNT = 15;
 const SEARCH_BOUNDS = { min: 10, max: 100 };
 
 /** A list's settings as v2 takes them: `private` instead of v1.1's `mode`. */
+/** A DM's body: its text, its attached media, or both. */
+const dmBody = (input: Input) => ({
+  ...(typeof input.text === 'string' ? { text: input.text } : {}),
+  ...(typeof input.mediaId === 'string' ? { attachments: [{ media_id: input.mediaId }] } : {}),
+});
 const listFields = (input: Input) => body({ name: input.name, description: input.description, private: input.mode === undefined ? undefined : input.mode === 'private' });
 
 /**
@@ -167,7 +172,8 @@ const listFields = (input: Input) => body({ name: input.name, description: input
  * | mute, unmute | v2 `POST /2/users/:me/muting {target_user_id}`, `DELETE …/muting/:target` |
  * | create_list, update_list, delete_list | v2 `POST /2/lists`, `PUT /2/lists/:id`, `DELETE /2/lists/:id` |
  * | add_list_member, remove_list_member | v2 `POST /2/lists/:id/members {user_id}`, `DELETE /2/lists/:id/members/:user_id` |
- * | send_dm | v2 `POST /2/dm_conversations/with/:participant_id/messages {text}` |
+ * | upload_media | v2 `POST /2/media/upload {media (base64), media_category: dm_image}` |
+ * | send_dm | v2 `POST /2/dm_conversations/with/:participant_id/messages {text?, attachments?: [{media_id}]}` |
  * | (a user named by screen name on a v2 route that takes ids) | v2 `GET /2/users/by/username/:username` first |
  * | read_profile | v2 `GET /2/users/me` |
  * | read_user | v2 `GET /2/users/:id`, `GET /2/users/by/username/:username` |
@@ -261,7 +267,9 @@ export const ACTIONS: Record<SocialAction, ActionDefinition> = {
   report: post1('users/report_spam.json', (input) => ({ ...userParams(input), ...params({ perform_block: input.block }) })),
 
   // The answer's dm_event_id is the id the DM's echo delivery carries.
-  send_dm: write2((input) => ({ method: 'POST', path: `/2/dm_conversations/with/${seg(input.recipientId)}/messages`, json: { text: input.text } }), v2Field('dm_event_id')),
+  // An image for a DM: the platform answers the media id a send_dm then attaches (usable for 24 hours).
+  upload_media: write2((input) => ({ method: 'POST', path: '/2/media/upload', json: { media: input.media, media_category: 'dm_image' } }), v2Field('id')),
+  send_dm: write2((input) => ({ method: 'POST', path: `/2/dm_conversations/with/${seg(input.recipientId)}/messages`, json: dmBody(input) }), v2Field('dm_event_id')),
   read_dms: read2(
     (input) => ({
       method: 'GET',

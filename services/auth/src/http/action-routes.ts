@@ -5,6 +5,7 @@ import { principalOf, requireScope } from '@crm/access';
 import { Refusal } from '@crm/http';
 import { platformRefusalKind } from '../domain/platform-errors';
 import { ACTIONS } from '../domain/actions';
+import { dmImageProblem } from '../domain/media';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
 import { allowedAccountIdParam } from './params';
 
@@ -27,6 +28,8 @@ export interface ActionRoute {
   body?: boolean;
   /** What the operation does beyond its name, for the document. */
   description?: string;
+  /** Refuses an input the platform would, with words for a person, before anything is recorded. */
+  check?: (input: Input) => void;
 }
 
 /** Path parameters of a route, in order: `/lists/:listId/members/:user` has listId and user. */
@@ -85,6 +88,15 @@ export const ACTION_ROUTES: ActionRoute[] = [
   { method: 'delete', path: '/blocks/:user', action: 'unblock' },
   { method: 'post', path: '/reports', action: 'report', body: true },
 
+  {
+    method: 'post',
+    path: '/media',
+    action: 'upload_media',
+    body: true,
+    check: dmImageCheck,
+    description:
+      'Uploads an image for a DM (JPEG, PNG, WEBP or GIF, at most 5 MB; 415 for another kind of file, 413 for a larger one). platformId is the media id send_dm takes as mediaId, for 24 hours.',
+  },
   { method: 'get', path: '/direct-messages', action: 'read_dms', query: CURSOR_PAGE },
   { method: 'post', path: '/direct-messages', action: 'send_dm', body: true },
   { method: 'post', path: '/direct-messages/read', action: 'mark_dm_read', body: true },
@@ -92,6 +104,12 @@ export const ACTION_ROUTES: ActionRoute[] = [
   { method: 'get', path: '/direct-messages/:eventId', action: 'read_dm' },
   { method: 'delete', path: '/direct-messages/:eventId', action: 'delete_dm' },
 ];
+
+/** An image a DM cannot carry is refused with what to do about it (413, 415). */
+function dmImageCheck(input: Input): void {
+  const problem = typeof input.media === 'string' ? dmImageProblem(Buffer.from(input.media, 'base64')) : null;
+  if (problem) throw new Refusal(problem.kind, problem.kind === 'too_large' ? 'image_too_large' : 'unsupported_image_type', problem.message);
+}
 
 /** Query values as the input wants them: `count` as a number when it is one, the rest as given. */
 function queryInput(req: Request, names: string[]): Input {
@@ -172,7 +190,9 @@ export function actionRoutes(router: Router, executor: ActionExecutor): void {
         if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new Refusal('invalid', 'invalid_idempotency_key', 'Idempotency-Key must be 1-100 letters, digits or ._:-');
         commandId = httpCommandId(principalOf(req).id, accountId, key ?? randomUUID());
       }
-      const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input: actionInput(route, req) }, { final: false });
+      const input = actionInput(route, req);
+      route.check?.(input);
+      const result = await executor.execute({ commandId, source: 'http', action: route.action, accountId, input }, { final: false });
       if (result.outcome !== 'succeeded') throw failureToHttp(result);
       res.json({
         ...(commandId ? { commandId } : {}),

@@ -149,6 +149,16 @@ export function ticketRoutes(app: Express, { ticketing, auth }: Upstreams, setti
   app.patch('/api/tickets/:id', async (req, res) => relay(res, await call(req, res, 'PATCH', ticketPath(req), bodyOf(req))));
   app.post('/api/tickets/:id/replies', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/replies'), bodyOf(req), idempotencyOf(req))));
   app.post('/api/tickets/:id/notes', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/notes'), bodyOf(req))));
+  // An image for a DM reply: uploaded to the platform through auth as the ticket's account (the agent reads the ticket first).
+  app.post('/api/tickets/:id/media', async (req, res) => {
+    const body = bodyOf(req);
+    const ticket = await call(req, res, 'GET', ticketPath(req));
+    if (ticket.status !== 200) return relay(res, ticket);
+    const { accountId } = ticket.body as { accountId: string };
+    const answer = await asAgent(req, res, settings)(auth, 'POST', `/v1/accounts/${encodeURIComponent(accountId)}/media`, body, idempotencyOf(req));
+    if (answer.status !== 200) return relay(res, answer);
+    res.json({ mediaId: (answer.body as { platformId: string }).platformId });
+  });
   // Who is on the ticket (viewing, typing, left): ticketing tells every event stream that hears it.
   app.put('/api/tickets/:id/presence', async (req, res) => relay(res, await call(req, res, 'PUT', ticketPath(req, '/presence'), bodyOf(req))));
   app.post('/api/tickets/:id/merge', async (req, res) => relay(res, await call(req, res, 'POST', ticketPath(req, '/merge'), bodyOf(req))));

@@ -20,3 +20,6 @@ export const emptyDraft = (mode: DraftMode = 'reply'): Draft => ({ mode, text: '
 
 /** The draft with new text: once it was posted, edited text is another message and gets a key of its own. */
 export const editDraft = (draft: Draft, text: string): Draft => (draft.tried && text !== draft.text ? { ...draft, text, idempotencyKey: newIdempotencyKey(), tried: false } : { ...draft, text });
+
+/** The draft once its image changed: once it was posted, that is another message, with a key of its own. */
+export const imageChanged = (draft: Draft): Draft => (draft.tried ? { ...draft, idempotencyKey: newIdempotencyKey(), tried: false } : draft);

@@ -5,21 +5,46 @@ import { isUuid } from './ids';
  * ticket's last inbound post on a public one.
  */
 
+/** What an agent's reply says: its text, an image uploaded through auth (its media id), or both. */
+export interface ReplyContent {
+  text: string | null;
+  mediaId: string | null;
+}
+
+const MEDIA_ID = /^[0-9]{1,20}$/;
+
+/** The attachment's media id, or the problem with it. */
+function readAttachment(attachment: unknown): { mediaId: string | null } | { problem: string } {
+  if (attachment === undefined) return { mediaId: null };
+  if (typeof attachment !== 'object' || attachment === null || Array.isArray(attachment)) return { problem: '/attachment must be an object {"mediaId": "..."}' };
+  const extra = Object.keys(attachment).filter((key) => key !== 'mediaId');
+  if (extra.length > 0) return { problem: `/attachment/${extra[0]} is not a field of an attachment (only /attachment/mediaId)` };
+  const { mediaId } = attachment as { mediaId?: unknown };
+  if (typeof mediaId !== 'string' || !MEDIA_ID.test(mediaId)) return { problem: "/attachment/mediaId must be the media id auth's upload answered (digits)" };
+  return { mediaId };
+}
+
 /**
- * The reply's text, or the problem with the body, naming the field. Only what the command's
- * contract cannot say in terms of this body is checked here (its length, per channel, is the
- * contract's); a blank text is refused here too, where it can be said plainly.
+ * The reply's text and attachment, or the problem with the body, naming the field. Only what the
+ * command's contract cannot say in terms of this body is checked here (the text's length, per
+ * channel, is the contract's); a blank text is refused here too, where it can be said plainly.
  */
-export function readReplyText(body: unknown): { text: string } | { problem: string } {
+export function readReply(body: unknown): ReplyContent | { problem: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'send a JSON object {"text": "..."} with content-type application/json' };
-  const extra = Object.keys(body).filter((key) => key !== 'text');
-  if (extra.length > 0) return { problem: `/${extra[0]} is not a field of a reply (only /text)` };
-  const { text } = body as { text?: unknown };
-  if (text === undefined) return { problem: '/text is required' };
+  const extra = Object.keys(body).filter((key) => key !== 'text' && key !== 'attachment');
+  if (extra.length > 0) return { problem: `/${extra[0]} is not a field of a reply (only /text and /attachment)` };
+  const { text, attachment } = body as { text?: unknown; attachment?: unknown };
+  const read = readAttachment(attachment);
+  if ('problem' in read) return read;
+  if (text === undefined) return read.mediaId ? { text: null, mediaId: read.mediaId } : { problem: '/text is required (or an /attachment)' };
   if (typeof text !== 'string') return { problem: '/text must be a string' };
   if (text.trim() === '') return { problem: '/text must not be blank' };
-  return { text };
+  return { text, mediaId: read.mediaId };
 }
+
+/** An image on a public reply: only DMs carry them here. */
+export const IMAGE_ON_PUBLIC_REPLY =
+  'Images can be attached to direct messages only, and this ticket is answered with a public reply: send the text without the image.';
 
 /** A reply to a ticket merged meanwhile: where the conversation went, for the agent to reply there. */
 export function mergedAway(into: string | null): string {

@@ -4,7 +4,7 @@ import { makeEnvelope } from '@crm/messaging';
 import type { PendingOutbound } from '../adapters/db/outbound';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import type { ReplyTarget } from '../adapters/db/tickets';
-import { mergedAway, readReplyText, tooLong, unavailableBecause } from '../domain/replies';
+import { IMAGE_ON_PUBLIC_REPLY, mergedAway, readReply, tooLong, unavailableBecause, type ReplyContent } from '../domain/replies';
 import { AccountUnavailable, conflict, InvalidReply, NoRecipient, NothingToReplyTo, TicketNotFound } from './errors';
 import { once, type IdempotencyKey } from './idempotency';
 
@@ -19,7 +19,7 @@ export interface RepliesDeps {
 
 /** What a reply records (the pending activity) and asks auth to do (the command). */
 interface PlannedReply {
-  pending: Omit<PendingOutbound, 'text' | 'actor'>;
+  pending: Omit<PendingOutbound, 'text' | 'actor' | 'attachments'>;
   command: Pick<SocialCommandPayload, 'action' | 'input'>;
 }
 
@@ -27,23 +27,25 @@ interface PlannedReply {
  * A DM to the contact on a DM ticket; on a public one, a reply to its newest customer post that
  * is not deleted. A ticket that took merged tickets answers its newest customer DM or post.
  */
-async function planReply(tx: TicketingTx, ticket: ReplyTarget, text: string): Promise<PlannedReply> {
+async function planReply(tx: TicketingTx, ticket: ReplyTarget, { text, mediaId }: ReplyContent): Promise<PlannedReply> {
   const base = { accountId: ticket.account_id, ticketId: ticket.id };
+  const dm = (recipientId: string) => ({ recipientId, ...(text !== null ? { text } : {}), ...(mediaId !== null ? { mediaId } : {}) });
   // A ticket holding merged conversations answers the newest customer message, wherever it came from.
   const latest = await tx.merges.latestInboundOfMerged(ticket.id);
   if (latest?.kind === 'dm_received' && latest.authorUserId) {
     return {
       pending: { ...base, kind: 'dm_sent', contactId: latest.authorContactId, conversationKey: latest.conversationKey, parentPostId: null },
-      command: { action: 'send_dm', input: { recipientId: latest.authorUserId, text } },
+      command: { action: 'send_dm', input: dm(latest.authorUserId) },
     };
   }
   if (ticket.channel === 'dm' && !latest) {
     if (!ticket.contact_user_id) throw new NoRecipient();
     return {
       pending: { ...base, kind: 'dm_sent', contactId: ticket.contact_id, conversationKey: ticket.conversation_key, parentPostId: null },
-      command: { action: 'send_dm', input: { recipientId: ticket.contact_user_id, text } },
+      command: { action: 'send_dm', input: dm(ticket.contact_user_id) },
     };
   }
+  if (mediaId !== null || text === null) throw new InvalidReply(IMAGE_ON_PUBLIC_REPLY);
   const post = await tx.tickets.lastInboundPost(ticket.id);
   if (!post) throw new NothingToReplyTo();
   return {
@@ -62,9 +64,8 @@ export class Replies {
 
   /** With an idempotency key, a repeated request gets the first answer and sends nothing (see `once`). */
   async send(ticketId: string, body: unknown, idempotencyKey?: IdempotencyKey, actor = 'crm'): Promise<{ activityId: string; replayed: boolean }> {
-    const read = readReplyText(body);
-    if ('problem' in read) throw new InvalidReply(read.problem);
-    const { text } = read;
+    const content = readReply(body);
+    if ('problem' in content) throw new InvalidReply(content.problem);
 
     const { answer, replayed } = await this.deps.store.transaction(async (tx) => {
       const ticket = await tx.tickets.replyTarget(ticketId);
@@ -73,13 +74,14 @@ export class Replies {
         if (ticket.status === 'merged') throw conflict('ticket_merged', mergedAway(ticket.merged_into));
         const unavailable = unavailableBecause(ticket.account_id, ticket.account_status);
         if (unavailable) throw new AccountUnavailable(unavailable);
-        const { pending, command } = await planReply(tx, ticket, text);
+        const { pending, command } = await planReply(tx, ticket, content);
         // The command's contract decides (the text's limit is the platform's, per channel); its problems name the body's fields.
         const problems = validateActionInput(command.action, command.input);
-        if (problems.length > 0) throw new InvalidReply(tooLong(text, ticket.channel, problems) ?? problems.join('; ').replace(/\/input\//g, '/'));
+        if (problems.length > 0) throw new InvalidReply(tooLong(content.text ?? '', ticket.channel, problems) ?? problems.join('; ').replace(/\/input\//g, '/'));
 
         const now = await tx.now();
-        const activityId = await tx.outbound.recordPending({ ...pending, text, actor }, now);
+        const attachments = content.mediaId !== null ? [{ type: 'photo', url: null, mediaId: content.mediaId }] : [];
+        const activityId = await tx.outbound.recordPending({ ...pending, text: content.text ?? '', actor, attachments }, now);
         const envelope = makeEnvelope(
           SocialCommand,
           'ticketing',

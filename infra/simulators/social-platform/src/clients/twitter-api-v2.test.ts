@@ -7,6 +7,7 @@
  */
 import axios from 'axios';
 import { TwitterApi } from 'twitter-api-v2';
+import { TINY_PNG } from '@crm/testing';
 import { startTlsSimulator, type TlsSimulator } from './tls-simulator';
 
 const KEY = 'client-consumer-key';
@@ -125,6 +126,17 @@ describe('twitter-api-v2 against the simulator (OAuth 1.0a, v1.1 routes)', () =>
     await client.v1.indicateDmTyping(customerId);
     await client.v1.deleteDm(eventId);
     await expect(client.v1.getDmEvent(eventId)).rejects.toMatchObject({ code: 404 });
+  });
+
+  it("uploads an image with the client's v2 uploadMedia (chunked) and sends it in a DM", async () => {
+    const { client } = await connectedClient('@client_media');
+    const { userId: customerId } = await connectedClient('@client_mcust');
+    const mediaId = await client.v2.uploadMedia(TINY_PNG, { media_type: 'image/png', media_category: 'dm_image' });
+    expect(mediaId).toMatch(/^[0-9]+$/);
+    // The client's type describes `data`; it returns the whole answer, `{data: {dm_event_id, ...}}`.
+    const sent = (await client.v2.sendDmToParticipant(customerId, { text: 'your label', attachments: [{ media_id: mediaId }] })) as unknown as { data: { dm_event_id: string } };
+    const event = await client.v2.get(`dm_events/${sent.data.dm_event_id}`, { 'dm_event.fields': 'attachments' });
+    expect(event.data).toMatchObject({ text: 'your label', attachments: { media_keys: [`3_${mediaId}`] } });
   });
 
   it('gets an app-only bearer token and reads the webhook subscriptions count with it', async () => {

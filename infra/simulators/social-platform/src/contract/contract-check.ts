@@ -1,5 +1,6 @@
 import { appendFileSync, readFileSync } from 'node:fs';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { boundaryOf, parseMultipart } from '../platform/multipart';
 import { OpenApiContract, type OpenApiDocument, type Violation } from './openapi-contract';
 
 /**
@@ -124,6 +125,21 @@ export interface ContractCheckOptions {
  * answer: the simulator keeps behaving as it does, the report says where it or its caller
  * departs from the platform's document.
  */
+/**
+ * A multipart/form-data body's fields as the document's schema reads them: a file's bytes as a
+ * string (its `format: binary`), a whole number as a number (a form field is text on the wire).
+ */
+function formFields(req: Request): Record<string, unknown> | undefined {
+  const boundary = boundaryOf(req.headers['content-type']);
+  if (!boundary || !Buffer.isBuffer(req.body)) return undefined;
+  const fields: Record<string, unknown> = {};
+  for (const part of parseMultipart(req.body, boundary)) {
+    const text = part.filename === undefined ? part.data.toString('utf8') : null;
+    fields[part.name] = text === null ? '(binary)' : /^[0-9]{1,15}$/.test(text) ? Number(text) : text;
+  }
+  return fields;
+}
+
 export function contractCheck({ contract, reportPath }: ContractCheckOptions): RequestHandler {
   return (req, res, next) => {
     const path = req.originalUrl.split('?')[0]!;
@@ -139,13 +155,14 @@ export function contractCheck({ contract, reportPath }: ContractCheckOptions): R
       const responseType = (res.getHeader('content-type') as string | undefined)?.split(';')[0]?.trim() ?? null;
       const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
       const isJson = /json/.test(req.headers['content-type'] ?? '');
+      const form = isJson ? undefined : formFields(req);
       let violations: Violation[];
       try {
         violations = contract.check({
         method: req.method,
         path,
         query: new URLSearchParams(req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : ''),
-        body: isJson ? (req.body as unknown) : undefined,
+        body: isJson ? (req.body as unknown) : form,
         hasBody,
         status: res.statusCode,
         responseType,

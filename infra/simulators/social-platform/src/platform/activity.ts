@@ -3,7 +3,7 @@ import type { Logger } from '@crm/logging';
 import { directMessageReceived, directMessageSent, serializeLikePlatform } from '../deliveries';
 import { sendDelivery } from '../webhook-client';
 import { platformDate, type RelationKind } from '../activity-deliveries';
-import { postObject, userObject } from './objects';
+import { dmMediaUrl, postObject, userObject } from './objects';
 import type { DirectMessage, PlatformState, Post, UserRecord } from './state';
 import type { XaaHub, XaaWebhook } from './xaa-hub';
 
@@ -82,7 +82,8 @@ export class ActivityDispatcher {
   directMessage(dm: DirectMessage): void {
     const sender = this.state.user({ id: dm.senderId });
     const recipient = this.state.user({ id: dm.recipientId });
-    const common = { text: dm.text, eventId: dm.id, createdAt: dm.createdAt };
+    const media = dm.mediaId ? { media: { id: dm.mediaId, type: 'photo' as const, url: dmMediaUrl(dm.id, dm.mediaId) } } : {};
+    const common = { text: dm.text, eventId: dm.id, createdAt: dm.createdAt, ...media };
     this.deliver(sender.id, { ...directMessageSent({ ...common, account: sender, customer: recipient }) });
     this.deliver(recipient.id, { ...directMessageReceived({ ...common, account: recipient, customer: sender }) });
   }

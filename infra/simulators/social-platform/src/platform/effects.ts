@@ -93,10 +93,10 @@ export function relate(ctx: PlatformContext, kind: RelationKind, me: UserRecord,
 }
 
 /** A DM from the account, delivered to both sides. */
-export function sendDirectMessage(ctx: PlatformContext, me: UserRecord, recipient: UserRecord, text: string): Effect<DirectMessage> {
+export function sendDirectMessage(ctx: PlatformContext, me: UserRecord, recipient: UserRecord, text: string, mediaId?: string): Effect<DirectMessage> {
   const { state, activity } = ctx;
   if (state.setOf(state.blocking, recipient.id).has(me.id)) throw new PlatformError(403, 349, 'You cannot send messages to this user.');
-  const dm: DirectMessage = { id: nextEventId(), senderId: me.id, recipientId: recipient.id, text, createdAt: Date.now(), sourceAppId: DEFAULT_APP.id, hiddenFor: new Set() };
+  const dm: DirectMessage = { id: nextEventId(), senderId: me.id, recipientId: recipient.id, text, createdAt: Date.now(), sourceAppId: DEFAULT_APP.id, hiddenFor: new Set(), ...(mediaId ? { mediaId } : {}) };
   state.directMessages.set(dm.id, dm);
   return { value: dm, announce: () => activity.directMessage(dm) };
 }

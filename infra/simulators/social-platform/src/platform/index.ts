@@ -14,6 +14,7 @@ import { oauthRoutes } from './oauth-routes';
 import { oauth2Routes } from './oauth2-routes';
 import { v2ReadRoutes } from './v2-read-routes';
 import { v2Routes } from './v2-routes';
+import { mediaBodyParsers, mediaRoutes } from './media-routes';
 import { RequestLog } from './request-log';
 import { searchRoutes } from './search-routes';
 import { PlatformState } from './state';
@@ -49,7 +50,8 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   const router = Router();
   router.use(exactIds);
   router.use(API_PATHS, ctx.requests.middleware(), ...parseParameters());
-  // v2 routes take JSON bodies.
+  // v2 routes take JSON bodies; media uploads larger ones, and multipart.
+  mediaBodyParsers(router);
   router.use('/2', express.json({ limit: '100kb' }));
   oauthRoutes(router, ctx);
   accountActivityRoutes(router, ctx);
@@ -57,6 +59,7 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
   searchRoutes(router, ctx);
   oauth2Routes(router, ctx);
   v2Routes(router, ctx);
+  mediaRoutes(router, ctx);
   v2ReadRoutes(router, ctx);
   xaaRoutes(router, ctx, xaa);
   platformControlRoutes(router, ctx);

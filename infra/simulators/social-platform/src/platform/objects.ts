@@ -157,7 +157,14 @@ export function settingsObject(user: UserRecord, settings: Settings): Record<str
   };
 }
 
+/** Where a DM's media is fetched (with the account's credentials), as the platform's DM media route has it. */
+export const dmMediaUrl = (dmId: string, mediaId: string): string => `https://api.x.com/2/dm_conversations/media/${dmId}/${mediaId}/image`;
+
+/** The media key of a media id: `3_` is the platform's prefix for photos uploaded by users. */
+export const mediaKeyOf = (mediaId: string): string => `3_${mediaId}`;
+
 /** A DM as `direct_messages/events/*` answer it (the echo delivery carries the same event id). */
+
 export function directMessageEvent(dm: DirectMessage): Record<string, unknown> {
   return {
     type: 'message_create',
@@ -167,7 +174,11 @@ export function directMessageEvent(dm: DirectMessage): Record<string, unknown> {
       target: { recipient_id: dm.recipientId },
       sender_id: dm.senderId,
       ...(dm.sourceAppId ? { source_app_id: dm.sourceAppId } : {}),
-      message_data: { text: dm.text, entities: noEntities() },
+      message_data: {
+        text: dm.text,
+        entities: noEntities(),
+        ...(dm.mediaId ? { attachment: { type: 'media', media: { id: jsonInteger(dm.mediaId), id_str: dm.mediaId, type: 'photo', media_url_https: dmMediaUrl(dm.id, dm.mediaId) } } } : {}),
+      },
     },
   };
 }

@@ -29,6 +29,21 @@ export interface DirectMessage {
   sourceAppId?: string;
   /** Deleting a DM removes it from the deleting user's view only, as on the platform. */
   hiddenFor: Set<string>;
+  /** The uploaded media attached to it (one at most, as on the platform). */
+  mediaId?: string;
+}
+
+/** Media uploaded through `/2/media/upload`: usable once complete, by its uploader only. */
+export interface MediaUpload {
+  id: string;
+  ownerId: string;
+  category: string;
+  /** What the bytes are (`image/png`), as sniffed from them once complete, else as declared. */
+  mediaType: string | null;
+  totalBytes: number | null;
+  segments: Map<number, Buffer>;
+  bytes: Buffer | null;
+  createdAt: number;
 }
 
 export interface List {
@@ -120,6 +135,7 @@ export class PlatformState {
   readonly subscriptions = new Map<string, Set<string>>();
   readonly posts = new Map<string, Post>();
   readonly directMessages = new Map<string, DirectMessage>();
+  readonly media = new Map<string, MediaUpload>();
   readonly lists = new Map<string, List>();
   readonly collections = new Map<string, Collection>();
   readonly settings = new Map<string, Settings>();

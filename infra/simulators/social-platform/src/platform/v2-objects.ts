@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { platformUser } from '../users';
 import { param } from './authn';
 import { PlatformError } from './errors';
-import { mentionsOf } from './objects';
+import { mediaKeyOf, mentionsOf } from './objects';
 import type { DirectMessage, List, PlatformState, Post, UserRecord } from './state';
 
 /**
@@ -125,7 +125,15 @@ export const conversationId = (dm: DirectMessage) => (BigInt(dm.senderId) < BigI
 
 export function v2DmEvent(dm: DirectMessage, wanted: Set<string>): Json {
   return pick(
-    { id: dm.id, event_type: 'MessageCreate', text: dm.text, sender_id: dm.senderId, dm_conversation_id: conversationId(dm), created_at: isoSeconds(dm.createdAt) },
+    {
+      id: dm.id,
+      event_type: 'MessageCreate',
+      text: dm.text,
+      sender_id: dm.senderId,
+      dm_conversation_id: conversationId(dm),
+      created_at: isoSeconds(dm.createdAt),
+      attachments: dm.mediaId ? { media_keys: [mediaKeyOf(dm.mediaId)] } : undefined,
+    },
     ['id', 'event_type', 'text'],
     wanted,
   );

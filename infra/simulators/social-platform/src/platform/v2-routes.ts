@@ -3,6 +3,7 @@ import { actingUser, answer, authenticate, requireScopes } from './authn';
 import type { PlatformContext } from './context';
 import { createList, createPost, deleteList, deletePost, like, ownedList, relate, repost, sendDirectMessage, setListMember, updateList, type ListFields } from './effects';
 import { PlatformError } from './errors';
+import { attachableMedia } from './media-routes';
 import type { UserRecord } from './state';
 import { conversationId } from './v2-objects';
 import type { RelationKind } from '../activity-deliveries';
@@ -123,20 +124,39 @@ function relationRoutes(router: Router, ctx: PlatformContext): void {
   }
 }
 
+/** A DM's text and attached media: at least one of them; one attachment at most, the sender's own upload. */
+function dmBody(ctx: PlatformContext, me: UserRecord, body: Record<string, unknown>): { text: string; mediaId?: string } {
+  const { text, attachments } = body;
+  if (attachments !== undefined && (!Array.isArray(attachments) || attachments.length !== 1)) throw invalid('attachments must hold exactly one media');
+  const mediaId = attachments ? idIn((attachments[0] as { media_id?: unknown } | null)?.media_id, 'attachments[0].media_id') : undefined;
+  if (mediaId === undefined || text !== undefined) {
+    if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) throw invalid('text must be 1 to 10000 characters');
+  }
+  if (mediaId !== undefined) attachableMedia(ctx.state, me, mediaId);
+  return { text: typeof text === 'string' ? text : '', mediaId };
+}
+
 function dmRoutes(router: Router, ctx: PlatformContext): void {
   const { state, config } = ctx;
   const user = authenticate(ctx, 'user');
   const quota = new DmQuota(config.DM_WRITE_LIMIT_PER_15_MINUTES);
-  router.post('/2/dm_conversations/with/:participantId/messages', user, async (req, res) => {
+  const send = async (req: Request, res: Response, recipientId: string) => {
     requireScopes(res, 'dm.write', 'dm.read');
     const me = actingUser(res);
-    const recipient = state.user({ id: idIn(req.params.participantId, 'participant_id') });
-    const text = bodyOf(req).text;
-    if (typeof text !== 'string' || text.trim() === '' || [...text].length > 10_000) throw invalid('text must be 1 to 10000 characters');
+    const recipient = state.user({ id: recipientId });
+    const { text, mediaId } = dmBody(ctx, me, bodyOf(req));
     res.set(quota.take(me.id));
-    const { value: dm, announce } = sendDirectMessage(ctx, me, recipient, text);
+    const { value: dm, announce } = sendDirectMessage(ctx, me, recipient, text, mediaId);
     await answer(res, 201, { data: { dm_conversation_id: conversationId(dm), dm_event_id: dm.id } });
     announce();
+  };
+  router.post('/2/dm_conversations/with/:participantId/messages', user, (req, res) => send(req, res, idIn(req.params.participantId, 'participant_id')));
+  // A one-to-one conversation is named by its two users (`<lower id>-<higher id>`); the caller must be one of them.
+  router.post('/2/dm_conversations/:conversationId/messages', user, (req, res) => {
+    const users = String(req.params.conversationId).split('-');
+    const me = actingUser(res).id;
+    if (users.length !== 2 || !users.every((id) => ID.test(id)) || !users.includes(me)) throw new PlatformError(404, 0, `Could not find DM conversation with id: [${String(req.params.conversationId)}].`, {}, 'not a conversation of the caller');
+    return send(req, res, users[0] === me ? users[1]! : users[0]!);
   });
 }
 

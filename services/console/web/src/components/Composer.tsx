@@ -1,7 +1,8 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { Alert, Button, Group, Menu, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { CANNED_REPLIES, fillCanned, textLength, textLimit, type CannedContext } from '../canned';
-import { editDraft, emptyDraft, type DraftMode } from '../drafts';
+import { editDraft, emptyDraft, imageChanged, type Draft, type DraftMode } from '../drafts';
+import { ReplyImage, type ReplyImageValue } from './ReplyImage';
 import { loadDraft, saveDraft } from '../draftStore';
 import { useAction } from '../useAction';
 import type { TicketDetail as Ticket } from '../types';
@@ -47,6 +48,29 @@ function useDraft(ticketId: string) {
   return [draft, setDraft] as const;
 }
 
+/** The image of the reply being written on a ticket (a DM's): a new ticket starts without one. */
+function useReplyImage(ticketId: string, setDraft: Dispatch<SetStateAction<Draft>>) {
+  const [image, setImage] = useState<ReplyImageValue | null>(null);
+  const [uploading, setUploading] = useState(false);
+  useEffect(() => setImage(null), [ticketId]);
+  const changeImage = (next: ReplyImageValue | null) => {
+    setImage(next);
+    setDraft((current) => imageChanged(current));
+  };
+  return { image, uploading, setUploading, changeImage };
+}
+
+function SendButton({ isReply, disabled, busy, onSend }: { isReply: boolean; disabled: boolean; busy: boolean; onSend: () => void }) {
+  return (
+    <Button onClick={onSend} disabled={disabled} loading={busy}>
+      {isReply ? 'Send reply' : 'Add note'}
+    </Button>
+  );
+}
+
+/** A reply's body: its text, its image, or both. */
+const replyBody = (text: string, image: ReplyImageValue | null) => ({ ...(text.trim() ? { text } : {}), ...(image ? { attachment: { mediaId: image.mediaId } } : {}) });
+
 export interface ComposerHandle {
   /** Switches to reply or note and puts the cursor in the text (the r and n keys). */
   focus: (mode: DraftMode) => void;
@@ -68,16 +92,21 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; canned: Can
       setTimeout(() => text.current?.focus(), 0);
     },
   }));
+  const { image, uploading, setUploading, changeImage } = useReplyImage(ticket.id, setDraft);
   const isReply = draft.mode === 'reply';
+  const withImage = isReply && ticket.channel === 'dm';
+  const attached = withImage ? image : null;
   const limit = textLimit(ticket.channel);
   const length = textLength(draft.text);
   const over = isReply && length > limit;
+  const sendable = (Boolean(draft.text.trim()) || attached !== null) && !over && !uploading;
   const send = async () => {
     if (isReply) setDraft((current) => ({ ...current, tried: true }));
     const sent = isReply
-      ? await run('reply', 'POST', `/api/tickets/${ticket.id}/replies`, { text: draft.text }, { 'idempotency-key': draft.idempotencyKey })
+      ? await run('reply', 'POST', `/api/tickets/${ticket.id}/replies`, replyBody(draft.text, attached), { 'idempotency-key': draft.idempotencyKey })
       : await run('note', 'POST', `/api/tickets/${ticket.id}/notes`, { text: draft.text });
     if (sent) setDraft(emptyDraft(draft.mode));
+    if (sent && isReply) changeImage(null);
   };
   const insert = (template: string) => {
     const filled = fillCanned(template, canned);
@@ -95,20 +124,19 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket; canned: Can
         value={draft.text}
         onChange={(e) => setDraft(editDraft(draft, e.currentTarget.value))}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey) && draft.text.trim() && !over) void send();
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey) && sendable) void send();
         }}
         autosize
         minRows={3}
         maxRows={12}
         error={over ? `Too long for a ${channelWords}: ${length - limit} characters over the platform's ${limit.toLocaleString()}` : undefined}
       />
+      {withImage && <ReplyImage ticketId={ticket.id} value={image} onChange={changeImage} onBusy={setUploading} />}
       <Group justify="space-between">
         <Text size="xs" c={over ? 'red.9' : 'dimmed'} data-testid="length-count" aria-live="polite">
           {isReply ? `${length.toLocaleString()} / ${limit.toLocaleString()}` : `${length.toLocaleString()} characters`}
         </Text>
-        <Button onClick={() => void send()} disabled={!draft.text.trim() || over} loading={busy !== null}>
-          {isReply ? 'Send reply' : 'Add note'}
-        </Button>
+        <SendButton isReply={isReply} disabled={!sendable} busy={busy !== null} onSend={() => void send()} />
       </Group>
       {problem && <Alert color="red" role="alert">{`${problem}${isReply ? '. The draft is kept: sending it again cannot send it twice.' : ''}`}</Alert>}
     </Stack>

@@ -110,6 +110,21 @@ function MergeDetails({ activity, ticketId, onChanged }: { activity: Activity; t
   return <Text style={{ whiteSpace: 'pre-wrap' }}>{activity.text ?? ''}</Text>;
 }
 
+const MEDIA_WORDS: Record<string, string> = { photo: 'Image', video: 'Video', animated_gif: 'GIF' };
+
+/** The media a DM or post carried: what kind, and its id on the platform (the platform serves the bytes to the account only). */
+function Attachments({ activity }: { activity: Activity }) {
+  return (
+    <Group gap="xs" data-testid="activity-attachments">
+      {activity.attachments.map((media, index) => (
+        <Badge key={media.mediaId ?? index} variant="outline" color={TONE.neutral} title={media.mediaId ? `media ${media.mediaId}` : undefined}>
+          {`${MEDIA_WORDS[media.type] ?? media.type} attached`}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId: string; onChanged: () => void }) {
   return (
     <Paper withBorder p="sm" data-testid="activity" data-kind={activity.kind} data-status={activity.status ?? ''} bg={activity.direction === 'outbound' ? 'blue.0' : undefined}>
@@ -135,6 +150,7 @@ function Entry({ activity, ticketId, onChanged }: { activity: Activity; ticketId
           {activity.kind === 'action' ? (ACTION_WORDS[activity.text ?? ''] ?? activity.text) : (activity.text ?? '')}
         </Text>
       )}
+      {activity.attachments.length > 0 && <Attachments activity={activity} />}
       {activity.failure && (
         <Text size="sm" c="red.9" data-testid="reply-failure">
           Not sent: {activity.failure.message} ({activity.failure.code})

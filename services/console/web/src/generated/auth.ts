@@ -1043,6 +1043,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{accountId}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * upload_media (write)
+         * @description Uploads an image for a DM (JPEG, PNG, WEBP or GIF, at most 5 MB; 415 for another kind of file, 413 for a larger one). platformId is the media id send_dm takes as mediaId, for 24 hours. Platform: v2 `POST /2/media/upload`.
+         */
+        post: operations["upload_media"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/direct-messages": {
         parameters: {
             query?: never;
@@ -1288,11 +1308,17 @@ export interface components {
             screenName?: string;
             block?: boolean;
         } & (unknown | unknown);
+        /** @description The input of upload_media (the social command's input schema). */
+        input_upload_media: {
+            /** @description The image (JPEG, PNG, WEBP or GIF, at most 5 MB), base64-encoded. */
+            media: string;
+        };
         /** @description The input of send_dm (the social command's input schema). */
         input_send_dm: {
             recipientId: string;
-            text: string;
-        };
+            text?: string;
+            mediaId?: string;
+        } | unknown | unknown;
         /** @description The input of mark_dm_read (the social command's input schema). */
         input_mark_dm_read: {
             recipientId: string;
@@ -3779,6 +3805,40 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["input_report"];
+            };
+        };
+        responses: {
+            200: components["responses"]["ActionResult"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    upload_media: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Names this request among the caller's writes for this account (per credential, its sessions included, and account; another credential's same key is another request). The same key never sends twice: the stored answer is given again with replayed true; with another input it is 409 idempotency_key_reused; while the first is being sent, 409 command_in_progress. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path: {
+                /** @description The platform user id of a connected account */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["input_upload_media"];
             };
         };
         responses: {

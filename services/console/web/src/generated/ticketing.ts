@@ -188,7 +188,7 @@ export interface paths {
         put?: never;
         /**
          * Sends an agent's reply from the ticket
-         * @description A DM to the contact on a DM ticket (`send_dm`), a public reply to the ticket's newest customer post that is not deleted on a public one (`reply`). The outbound activity is recorded as pending together with the command for auth (transactional outbox; the command id is the activity id), and becomes `sent` (with the platform's id), `failed` or `unknown` (with the reason in `failure`) when auth's result arrives. Nothing is stored or sent when the request is refused.
+         * @description A DM to the contact on a DM ticket (`send_dm`), a public reply to the ticket's newest customer post that is not deleted on a public one (`reply`). The outbound activity is recorded as pending together with the command for auth (transactional outbox; the command id is the activity id), and becomes `sent` (with the platform's id), `failed` or `unknown` (with the reason in `failure`) when auth's result arrives. Nothing is stored or sent when the request is refused. A DM may carry an image: upload it to auth first (`POST /v1/accounts/{accountId}/media`, which answers its media id as `platformId`) and name it in `attachment`; the text is then optional. The activity lists it in `attachments` (`{type: photo, url: null, mediaId}`). A public reply takes no image (400).
          */
         post: operations["sendReply"];
         delete?: never;
@@ -1723,9 +1723,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description An image for a DM, uploaded through auth beforehand. */
+                    attachment?: {
+                        /** @description The media id auth's upload answered (usable for 24 hours). */
+                        mediaId: string;
+                    };
                     /** @description Not blank; at most 10000 characters on a DM ticket, 280 on a public one (code points, the platform's limits): checked per channel and refused in a sentence giving the length and the limit. The document only bounds what is read. */
-                    text: string;
-                };
+                    text?: string;
+                } | unknown | unknown;
             };
         };
         responses: {

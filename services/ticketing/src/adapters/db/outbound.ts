@@ -1,3 +1,4 @@
+import type { MediaAttachment } from '../../domain/social-events';
 import type { Queryable } from './queryable';
 import { lockKeyOfReply } from '../../domain/events';
 import { Locks } from './locks';
@@ -23,6 +24,8 @@ export interface PendingOutbound {
   parentPostId: string | null;
   /** Who sent it: the principal's id. */
   actor: string;
+  /** The image a DM carries (its media id on the platform). */
+  attachments: MediaAttachment[];
 }
 
 /** Why a send did not succeed: auth's error code and message, and the platform's code when it answered. */
@@ -39,10 +42,10 @@ export class OutboundRepository {
   async recordPending(activity: PendingOutbound, now: Date): Promise<string> {
     const { rows } = await this.db.query<{ id: string }>(
       `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, contact_id,
-                               conversation_key, parent_post_id, send_status, actor)
-       VALUES ($1, $2, $3, 'outbound', $4, NULL, $5, $6, $7, $8, 'pending', $9)
+                               conversation_key, parent_post_id, send_status, actor, attachments)
+       VALUES ($1, $2, $3, 'outbound', $4, NULL, $5, $6, $7, $8, 'pending', $9, $10)
        RETURNING id`,
-      [activity.accountId, activity.ticketId, activity.kind, activity.text, now, activity.contactId, activity.conversationKey, activity.parentPostId, activity.actor],
+      [activity.accountId, activity.ticketId, activity.kind, activity.text, now, activity.contactId, activity.conversationKey, activity.parentPostId, activity.actor, JSON.stringify(activity.attachments)],
     );
     return rows[0]!.id;
   }
