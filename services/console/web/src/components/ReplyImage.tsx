@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, CloseButton, FileButton, Group, Image, Text } from '@mantine/core';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
+import { consoleApi, ok } from '../client';
 import { newIdempotencyKey } from '../drafts';
 
 /** An image uploaded for the reply: the platform's media id, and what the agent sees of it. */
@@ -51,7 +52,7 @@ export function ReplyImage({ ticketId, value, onChange, onBusy }: { ticketId: st
     try {
       const preview = await readAsDataUrl(file);
       const media = preview.slice(preview.indexOf(',') + 1);
-      const { mediaId } = await api<{ mediaId: string }>('POST', `/api/tickets/${ticketId}/media`, { media }, { 'idempotency-key': newIdempotencyKey() });
+      const { mediaId } = await ok(consoleApi.POST('/api/tickets/{ticketId}/media', { params: { path: { ticketId }, header: { 'Idempotency-Key': newIdempotencyKey() } }, body: { media } }));
       onChange({ mediaId, name: file.name, preview });
     } catch (caught) {
       setProblem(caught instanceof ApiError || caught instanceof Error ? caught.message : 'the image could not be uploaded');

@@ -274,6 +274,74 @@ export interface paths {
          */
         get: operations["listAgents"];
         put?: never;
+        /**
+         * Create an agent (an admin only)
+         * @description Relays auth's `POST /v1/agents` as the signed-in agent: auth refuses anyone but an admin (403).
+         */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an agent's name, role, teams or whether it is active (an admin only)
+         * @description Relays auth's `PATCH /v1/agents/{agentId}` as the signed-in agent: auth refuses anyone but an admin (403), and the last active admin's demotion or deactivation (409).
+         */
+        patch: operations["changeAgent"];
+        trace?: never;
+    };
+    "/api/agents/{agentId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a new password for an agent (an admin only)
+         * @description Relays auth's `PUT /v1/agents/{agentId}/password` as the signed-in agent.
+         */
+        put: operations["resetAgentPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The signed-in agent changes its own password
+         * @description Relays auth's `PUT /v1/me/password` (the current password and the new one).
+         */
+        put: operations["changeOwnPassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -301,6 +369,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or rename a team (an admin only)
+         * @description Relays auth's `PUT /v1/teams/{teamId}` as the signed-in agent.
+         */
+        put: operations["saveTeam"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tickets/{ticketId}/replies": {
         parameters: {
             query?: never;
@@ -317,6 +407,28 @@ export interface paths {
          * @description Relays ticketing's `POST /v1/tickets/{ticketId}/replies`, with the `Idempotency-Key`.
          */
         post: operations["replyToTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{ticketId}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for a DM reply
+         * @description Reads the ticket as the agent (ticketing's `GET /v1/tickets/{ticketId}`), then relays the image to auth's `POST /v1/accounts/{accountId}/media` for the ticket's account, which uploads it to the platform; answers the media id a reply names in `attachment.mediaId`. auth's refusals are relayed: 415 for a file that is not a JPEG, PNG, WEBP or GIF image, 413 for one over 5 MB, each with a sentence saying what to do.
+         */
+        post: operations["uploadReplyImage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -544,6 +656,23 @@ export interface paths {
         };
         /** The accounts page */
         get: operations["webAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agents page (an admin's; anyone else sees who manages agents) */
+        get: operations["webAgents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -875,7 +1004,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The called service's answer, relayed as is (its status, JSON body and Retry-After); its own document describes it. */
+        /** @description The called service's answer, relayed (its status, JSON body and Retry-After; a refusal's `error` keeps its code, message and fields, and a 500 of the service is a 502); its own document describes it. */
         Relayed: {
             headers: {
                 /** @description Relayed when the service sent it. */
@@ -908,6 +1037,8 @@ export interface components {
     parameters: {
         TicketId: components["schemas"]["Id"];
         PageId: components["schemas"]["Id"];
+        AgentId: string;
+        TeamId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1429,6 +1560,102 @@ export interface operations {
             default: components["responses"]["Relayed"];
         };
     };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    changeAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    resetAgentPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
     listTeams: {
         parameters: {
             query?: never;
@@ -1441,6 +1668,31 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["NotSignedIn"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    saveTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
             500: components["responses"]["Internal"];
             502: components["responses"]["UpstreamUnavailable"];
             504: components["responses"]["UpstreamTimeout"];
@@ -1465,6 +1717,49 @@ export interface operations {
             };
         };
         responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    uploadReplyImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One per chosen image, so a retried upload uploads it once. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The image, base64-encoded (auth checks its kind and size). */
+                    media: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The image is on the platform, as the ticket's account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What a DM reply names as attachment.mediaId, within 24 hours. */
+                        mediaId: string;
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["NotSignedIn"];
             403: components["responses"]["Forbidden"];
@@ -1738,6 +2033,20 @@ export interface operations {
         };
     };
     webAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["WebNotBuilt"];
+        };
+    };
+    webAgents: {
         parameters: {
             query?: never;
             header?: never;
