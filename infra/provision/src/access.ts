@@ -1,4 +1,4 @@
-import { Exchanges, Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { ACTIVITY_PARTITION_QUEUES, Exchanges, Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { requeueExchangeName } from '@crm/messaging';
 
 export const SERVICES = ['webhook-ingest', 'ticketing', 'auth', 'tracking'] as const;
@@ -58,7 +58,8 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   ticketing: hearsRevocations(
     access(
       [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc, Exchanges.trackingCommands],
-      Queues.ticketingActivity,
+      ...ACTIVITY_PARTITION_QUEUES,
+      Queues.ticketingReplicas,
       Queues.ticketingCommandResults,
       Queues.ticketingAccountEvents,
     ),

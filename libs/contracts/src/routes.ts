@@ -8,7 +8,7 @@ import type { Contract } from './envelope';
 import { RawActivity, SearchPostsRequest, SearchPostsResultSchema, WebhookKeyRequest, WebhookKeyResultSchema } from './messages';
 import { Nullable } from './schema';
 import { AccountDelivering, AccountSilent, SilenceEventKeys } from './silence-events';
-import { Exchanges, Queues } from './topology';
+import { ACCOUNT_HEADER, ACTIVITY_PARTITION_QUEUES, Exchanges, Queues } from './topology';
 import { FollowTask, TaskEtaMoved, TaskRiderSilent, TaskStatusChanged, TrackingCommandKeys, TrackingEventKeys, UnfollowTask } from './tracking-events';
 import {
   TrackingAvailabilityRequest,
@@ -68,7 +68,7 @@ export const PUBLICATIONS: Publication[] = [
     routingKey: '{kind}.{forUserId}',
     producer: 'webhook-ingest',
     via: 'confirm',
-    summary: 'Every verified webhook delivery; the routing key is its payload kind and account (`unknown` when the delivery names none).',
+    summary: 'Every verified webhook delivery; the routing key is its payload kind and account (`unknown` when the delivery names none), the header `x-account-id` its account again (what picks its activity partition).',
   },
   {
     contracts: [SocialCommand],
@@ -150,12 +150,12 @@ export interface Consumption {
 }
 
 export const CONSUMPTIONS: Consumption[] = [
-  {
-    queue: Queues.ticketingActivity,
-    consumer: 'ticketing',
+  ...ACTIVITY_PARTITION_QUEUES.map((queue, index) => ({
+    queue,
+    consumer: 'ticketing' as const,
     contracts: [RawActivity],
-    summary: 'Interprets each delivery into tickets, contacts and timeline entries, and keeps it in the raw log, whatever the interpretation makes of it.',
-  },
+    summary: `Partition ${index} of the activity (the accounts the consistent hash of \`${ACCOUNT_HEADER}\` puts here; one replica active on it at a time): interprets each delivery into tickets, contacts and timeline entries, and keeps it in the raw log, whatever the interpretation makes of it.`,
+  })),
   { queue: Queues.ticketingCommandResults, consumer: 'ticketing', contracts: [SocialCommandResult], summary: 'Records the outcome of the commands ticketing sent.' },
   {
     queue: Queues.ticketingAccountEvents,

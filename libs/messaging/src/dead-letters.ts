@@ -1,4 +1,5 @@
 import amqplib, { type Channel, type ChannelModel, type GetMessage } from 'amqplib';
+import { ACTIVITY_PARTITION_QUEUES } from '@crm/contracts';
 import { republishProperties } from './consumer';
 import { Headers } from './headers';
 import { dlqName } from './topology';
@@ -102,4 +103,10 @@ export async function replayDeadLetters(url: string, queue: string, limit = 1000
   } finally {
     await connection.close();
   }
+}
+
+/** The dead letters of every ticketing activity partition (up to `limit` of each). */
+export async function listActivityDeadLetters(url: string, limit = 100): Promise<DeadLetter[]> {
+  const lists = await Promise.all(ACTIVITY_PARTITION_QUEUES.map((queue) => listDeadLetters(url, queue, limit)));
+  return lists.flat();
 }

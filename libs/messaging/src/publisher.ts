@@ -91,15 +91,16 @@ export class Publisher {
   /**
    * Publishes `envelope` once it is valid. `options.json` is its JSON when the caller has it
    * already (webhook-ingest writes a delivery's received JSON into it instead of serialising
-   * the delivery's parse again); it must be the JSON of the same envelope.
+   * the delivery's parse again); it must be the JSON of the same envelope. `options.headers`
+   * go with the message (e.g. the account header the activity partitions hash).
    */
-  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string } = {}): Promise<void> {
+  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string; headers?: Record<string, string> } = {}): Promise<void> {
     validateEnvelope(envelope);
     const body = Buffer.from(options.json ?? JSON.stringify(envelope));
     // A span of its own: the message's headers name it, so the consumer's span is its child.
     await inSpan(`${exchange || '(default)'} publish`, { kind: SpanKind.PRODUCER, attributes: publishAttributes(exchange, routingKey, envelope) }, async () => {
       try {
-        await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
+        await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope, options.headers), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
         brokerMetrics.published.inc({ exchange });
       } catch (error) {
         brokerMetrics.publishFailures.inc({ exchange });

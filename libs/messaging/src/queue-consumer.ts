@@ -27,6 +27,7 @@ export abstract class QueueConsumer {
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
   private stopping = false;
+  private deliveredSinceCount = 0;
   protected readonly logger: Logger;
   protected readonly topologyMode: TopologyMode;
 
@@ -56,6 +57,11 @@ export abstract class QueueConsumer {
     await this.options.declare?.(channel);
     if (this.stopping) return;
     await channel.prefetch(this.options.prefetch ?? 10);
+    await this.consumeOn(channel);
+    channel.once('close', () => this.forget(channel));
+  }
+
+  private async consumeOn(channel: ConfirmChannel): Promise<void> {
     const { consumerTag } = await channel.consume(this.options.queue, (message) => {
       if (message) this.track(channel, message);
       else {
@@ -65,8 +71,28 @@ export abstract class QueueConsumer {
     });
     this.consumerTags.set(channel, consumerTag);
     brokerMetrics.consumers.inc({ queue: this.options.queue });
-    channel.once('close', () => this.forget(channel));
   }
+
+  /**
+   * Cancels the consumer, lets the messages in hand finish, and consumes again: on a queue with
+   * a single active consumer, this one goes behind the others waiting, and the next takes over.
+   */
+  async yieldToPeers(timeoutMs = 10_000): Promise<void> {
+    for (const [channel, tag] of [...this.consumerTags]) {
+      await channel.cancel(tag).catch(() => undefined);
+      this.forget(channel);
+      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      if (!this.stopping) await this.consumeOn(channel).catch((error: Error) => this.logger.warn('could not consume again after yielding; the next connection does', { queue: this.options.queue, reason: error.message }));
+    }
+  }
+
+  /** Messages delivered since the last call: a consumer that got any is the queue's active one. */
+  takeDeliveredCount(): number {
+    const count = this.deliveredSinceCount;
+    this.deliveredSinceCount = 0;
+    return count;
+  }
+
 
   /** The consumer on `channel` is gone (cancelled, its channel closed, or stopped). */
   private forget(channel: ConfirmChannel): void {
@@ -74,6 +100,7 @@ export abstract class QueueConsumer {
   }
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
+    this.deliveredSinceCount += 1;
     const context = {
       correlationId: correlationIdOf(message),
       messageId: message.properties.messageId,

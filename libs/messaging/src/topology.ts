@@ -20,20 +20,22 @@ export const requeueExchangeName = (queue: string) => `${queue}.requeue`;
  */
 export type TopologyMode = 'declare' | 'verify';
 
-function workQueueArguments(queue: string): Options.AssertQueue['arguments'] {
+function workQueueArguments(spec: QueueSpec): Options.AssertQueue['arguments'] {
   return {
     'x-queue-type': 'quorum',
     'x-delivery-limit': BROKER_DELIVERY_LIMIT,
     'x-dead-letter-exchange': '',
-    'x-dead-letter-routing-key': dlqName(queue),
+    'x-dead-letter-routing-key': dlqName(spec.name),
+    ...(spec.singleActiveConsumer ? { 'x-single-active-consumer': true } : {}),
   };
 }
 
 async function declareQueue(channel: Channel | ConfirmChannel, spec: QueueSpec): Promise<void> {
   if (spec.kind === 'work') {
     await channel.assertQueue(dlqName(spec.name), { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-    await channel.assertQueue(spec.name, { durable: true, arguments: workQueueArguments(spec.name) });
+    await channel.assertQueue(spec.name, { durable: true, arguments: workQueueArguments(spec) });
   } else {
+    // rpc and presence queues: classic, durable.
     await channel.assertQueue(spec.name, { durable: true });
   }
   for (const binding of spec.bindings ?? []) {
@@ -44,7 +46,10 @@ async function declareQueue(channel: Channel | ConfirmChannel, spec: QueueSpec):
 /** Declares exchanges, queues, their DLQs and bindings. Idempotent: run after every (re)connect. */
 export async function declareTopology(channel: Channel | ConfirmChannel, topology: Topology): Promise<void> {
   for (const exchange of topology.exchanges) {
-    await channel.assertExchange(exchange.name, exchange.type, { durable: true });
+    await channel.assertExchange(exchange.name, exchange.type, { durable: true, ...(exchange.arguments ? { arguments: exchange.arguments } : {}) });
+  }
+  for (const exchange of topology.exchanges) {
+    for (const binding of exchange.bindings ?? []) await channel.bindExchange(exchange.name, binding.exchange, binding.routingKey);
   }
   for (const queue of topology.queues) await declareQueue(channel, queue);
 }

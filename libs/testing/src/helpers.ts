@@ -125,3 +125,35 @@ export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 15_0
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${(lastError as Error).message}` : ''}`);
 }
+
+/**
+ * The messages waiting in `queues`, taken with a consumer (a queue with a single active
+ * consumer refuses basic.get). `remove: false` leaves them unacked: back in their queue once the
+ * connection closes. Meant for queues no one else consumes.
+ */
+export async function readQueues(url: string, queues: readonly string[], options: { remove: boolean }): Promise<Buffer[]> {
+  const connection = await amqplib.connect(url);
+  try {
+    const channel = await connection.createChannel();
+    const contents: Buffer[] = [];
+    for (const queue of queues) {
+      const { messageCount } = await channel.checkQueue(queue);
+      if (messageCount === 0) continue;
+      let taken = 0;
+      let allTaken: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (allTaken = resolve));
+      const { consumerTag } = await channel.consume(queue, (message) => {
+        if (!message) return;
+        contents.push(message.content);
+        if (options.remove) channel.ack(message);
+        taken += 1;
+        if (taken === messageCount) allTaken();
+      });
+      await done;
+      await channel.cancel(consumerTag);
+    }
+    return contents;
+  } finally {
+    await connection.close().catch(() => undefined);
+  }
+}

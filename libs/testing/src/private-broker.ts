@@ -60,8 +60,8 @@ export async function startPrivateBroker(label = 'test'): Promise<PrivateBroker>
   const dir = mkdtempSync(join(tmpdir(), `crm-rabbit-${label}-`));
   const [port, distPort] = [await freePort(), await freePort()];
   const node = `crm-${label}-${randomBytes(3).toString('hex')}@localhost`;
-  writeFileSync(join(dir, 'enabled_plugins'), '[].\n');
-  // Loopback only; no plugins, so no other port is taken.
+  writeFileSync(join(dir, 'enabled_plugins'), '[rabbitmq_consistent_hash_exchange].\n');
+  // Loopback only; the one plugin (the consistent-hash exchange) opens no port.
   writeFileSync(join(dir, 'rabbitmq.conf'), `listeners.tcp.1 = 127.0.0.1:${port}\n`);
   // HOME holds the Erlang cookie the node and its rabbitmqctl share.
   const env = {

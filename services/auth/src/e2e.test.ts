@@ -5,9 +5,8 @@
  * RPC) and the account subscribed; a DM sent through auth comes back to the webhook as a
  * signed echo. The run's logs hold no consumer secret, token or token secret.
  */
-import amqplib from 'amqplib';
-import { Queues, RawActivity, validateEnvelope, type RawActivityPayload } from '@crm/contracts';
-import { waitFor } from '@crm/testing';
+import { ACTIVITY_PARTITION_QUEUES, RawActivity, validateEnvelope, type RawActivityPayload } from '@crm/contracts';
+import { readQueues, waitFor } from '@crm/testing';
 import { mask } from '@crm/secrets';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
@@ -29,18 +28,11 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** Raw activity webhook-ingest published (ticketing's queue, read without a consumer). */
+/** Raw activity webhook-ingest published (ticketing's partitions, read without a consumer). */
 async function rawActivity(): Promise<RawActivityPayload[]> {
-  const connection = await amqplib.connect(h.vhost.url);
-  const channel = await connection.createChannel();
-  const payloads: RawActivityPayload[] = [];
-  for (;;) {
-    const message = await channel.get(Queues.ticketingActivity, { noAck: false });
-    if (!message) break;
-    payloads.push(validateEnvelope(JSON.parse(message.content.toString('utf8')), RawActivity).payload);
-  }
-  await connection.close(); // unacked: they go back to the queue
-  return payloads;
+  // Not removed: they go back to their queues.
+  const contents = await readQueues(h.vhost.url, ACTIVITY_PARTITION_QUEUES, { remove: false });
+  return contents.map((content) => validateEnvelope(JSON.parse(content.toString('utf8')), RawActivity).payload);
 }
 
 describe('auth end to end against the simulated platform', () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { Queues } from '@crm/contracts';
-import { listDeadLetters } from '@crm/messaging';
+import { ACTIVITY_PARTITION_QUEUES } from '@crm/contracts';
+import { listActivityDeadLetters } from '@crm/messaging';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { capturingLogger, freshDatabase, freshVirtualHost, queueDepth, waitFor, type TestDatabase, type TestVirtualHost, testClient } from '@crm/testing';
 import { startTicketing, type RunningTicketing } from './service';
@@ -73,7 +73,7 @@ it(`records a ${DMS}-DM delivery in one conversation while another account's DM 
     sameSender.push(await publisher.delivery(dmDelivery(BIG_ACCOUNT, [event], users)));
   }
   // They reach the consumer first: none waits in the queue any more.
-  await waitFor(async () => (await queueDepth(Queues.ticketingActivity, vhost.url)) === 0, { what: 'the same sender\'s deliveries taken by the consumer', intervalMs: 10 });
+  await waitFor(async () => (await Promise.all(ACTIVITY_PARTITION_QUEUES.map((queue) => queueDepth(queue, vhost.url)))).every((depth) => depth === 0), { what: 'the same sender\'s deliveries taken by the consumer', intervalMs: 10 });
 
   const sentAt = Date.now();
   const other = await publisher.delivery(directMessageReceived({ account: OTHER_ACCOUNT, customer: { id: '9730000002', screenName: 'ana', name: 'Ana' }, text: 'where is my parcel?' }));
@@ -87,7 +87,7 @@ it(`records a ${DMS}-DM delivery in one conversation while another account's DM 
   for (const id of sameSender) await handled.wait(id);
   expect(await countOf('SELECT count(DISTINCT ticket_id)::int AS n FROM activities WHERE account_id = $1', [BIG_ACCOUNT])).toBe(1);
   expect(await countOf('SELECT count(*)::int AS n FROM activities WHERE account_id = $1 AND ticket_id IS NOT NULL', [BIG_ACCOUNT])).toBe(DMS + 9);
-  expect(await listDeadLetters(vhost.url, Queues.ticketingActivity)).toEqual([]);
+  expect(await listActivityDeadLetters(vhost.url)).toEqual([]);
 }, 120_000);
 
 it('tries a delivery again later when a lock is not had within the lock timeout, instead of dead-lettering it', async () => {
@@ -108,7 +108,7 @@ it('tries a delivery again later when a lock is not had within the lock timeout,
     await holder.query('COMMIT');
     await handled.wait(id);
     expect(await countOf('SELECT count(*)::int AS n FROM tickets WHERE account_id = $1', [account])).toBe(1);
-    expect(await listDeadLetters(vhost.url, Queues.ticketingActivity)).toEqual([]);
+    expect(await listActivityDeadLetters(vhost.url)).toEqual([]);
   } finally {
     stopListening();
     await holder.end();

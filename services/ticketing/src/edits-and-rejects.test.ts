@@ -1,5 +1,4 @@
-import { Queues } from '@crm/contracts';
-import { listDeadLetters } from '@crm/messaging';
+import { listActivityDeadLetters } from '@crm/messaging';
 import { postCreated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { waitFor } from '@crm/testing';
 import { dmDelivery, dmEvent, userObject } from './testing/deliveries';
@@ -92,7 +91,7 @@ describe('a delivery with one unusable event', () => {
     const envelopeId = await deliver(delivery);
 
     expect((await onlyTicket(account)).activities.map((a) => a.text)).toEqual(['first', 'second']);
-    const letters = await waitFor(async () => (await listDeadLetters(stack.vhost.url, Queues.ticketingActivity)).filter((letter) => letter.headers['x-delivery-id'] === envelopeId), {
+    const letters = await waitFor(async () => (await listActivityDeadLetters(stack.vhost.url)).filter((letter) => letter.headers['x-delivery-id'] === envelopeId), {
       what: 'the bad event in the DLQ',
     });
     expect(letters).toHaveLength(1);

@@ -1,5 +1,4 @@
-import { Queues } from '@crm/contracts';
-import { listDeadLetters } from '@crm/messaging';
+import { listActivityDeadLetters } from '@crm/messaging';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { waitFor } from '@crm/testing';
 import { apiClient, HandledMessages, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
@@ -29,7 +28,7 @@ it('holds up to HELD_MAX_PER_ACCOUNT deliveries of an account; the next goes to 
   await stack.publisher.delivery(dm(1), first);
   await handled.wait(first, 2);
   const letters = await waitFor(async () => {
-    const found = await listDeadLetters(stack.vhost.url, Queues.ticketingActivity);
+    const found = await listActivityDeadLetters(stack.vhost.url);
     return found.length > 0 ? found : undefined;
   }, { what: 'the third delivery dead-lettered' });
   expect(letters).toEqual([expect.objectContaining({ messageId: third, reason: expect.stringMatching(/already 2 held deliveries \(HELD_MAX_PER_ACCOUNT\)/) })]);

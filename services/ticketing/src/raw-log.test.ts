@@ -1,6 +1,5 @@
 import pg from 'pg';
-import { Queues } from '@crm/contracts';
-import { listDeadLetters } from '@crm/messaging';
+import { listActivityDeadLetters } from '@crm/messaging';
 import { typingIndicated } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { testLogger, waitFor, testPool } from '@crm/testing';
@@ -36,7 +35,7 @@ it('logs each accepted delivery once: one that becomes a ticket, one nothing is 
   const invalid = await stack.publisher.delivery({ for_user_id: ACCOUNT, direct_message_events: [{ type: 'message_create', id: 'x' }] });
   await stack.publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: ANA, text: 'hello', eventId: '1730000000000000001' }), dm);
   for (const id of [dm, othersTyping, invalid]) await logged.wait(id);
-  await waitFor(async () => (await listDeadLetters(stack.vhost.url, Queues.ticketingActivity)).some((letter) => letter.messageId === invalid), { what: 'the invalid delivery in the DLQ' });
+  await waitFor(async () => (await listActivityDeadLetters(stack.vhost.url)).some((letter) => letter.messageId === invalid), { what: 'the invalid delivery in the DLQ' });
 
   const { rows } = await pool.query<{ delivery_id: string; env_name: string; for_user_id: string; message: Buffer }>('SELECT delivery_id, env_name, for_user_id, message FROM raw_log ORDER BY seq');
   expect(rows.map((row) => row.delivery_id).sort()).toEqual([dm, othersTyping, invalid].sort());

@@ -1,7 +1,7 @@
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountRevoked, ACCOUNT_REVOKED_KEY, AuthAccountEventKeys, Exchanges, Queues, SYSTEM_TOPOLOGY, type Contract } from '@crm/contracts';
-import { listDeadLetters } from '@crm/messaging';
+import { listActivityDeadLetters } from '@crm/messaging';
 import {
   appRevoked,
   markedRead,
@@ -710,7 +710,7 @@ describe('deliveries for an account without a partner configuration', () => {
 
 describe('deliveries it can never use', () => {
   const deadLetter = async (envelopeId: string) =>
-    waitFor(async () => (await listDeadLetters(vhost.url, Queues.ticketingActivity)).find((letter) => letter.messageId === envelopeId), { what: `${envelopeId} in the DLQ` });
+    waitFor(async () => (await listActivityDeadLetters(vhost.url)).find((letter) => letter.messageId === envelopeId), { what: `${envelopeId} in the DLQ` });
 
   it('go to the DLQ at once with the reason; the consumer goes on with the next delivery', async () => {
     const account = newAccount();

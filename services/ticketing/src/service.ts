@@ -3,12 +3,12 @@ import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { accessControl, rpcCredentialVerifier, type AccessControl } from '@crm/access';
-import { Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
+import { ACTIVITY_PARTITIONS_EXCHANGE, Queues, RawActivity, SocialCommandResult, SYSTEM_TOPOLOGY, type RawActivityPayload, type SocialCommandResultPayload, type Topology } from '@crm/contracts';
 import { createPool, ensureDatabase, migrate, type Pool } from '@crm/db';
 import { closeServer, createHttpApp, listen, readOpenApiDocument, type StopStep } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { SecretBox } from '@crm/secrets';
-import { Broker, Consumer, OutboxRelay, Publisher, RpcClient } from '@crm/messaging';
+import { Broker, Consumer, ConsumerGroup, OutboxRelay, ReplicaPresence, Publisher, RpcClient } from '@crm/messaging';
 import { PeriodicJob } from '@crm/periodic';
 import { AuthSearchClient } from './adapters/broker/auth-search';
 import { TrackingClient } from './adapters/broker/tracking';
@@ -51,8 +51,8 @@ export interface TicketingOptions {
   logger: Logger;
   /** Broker objects to declare and use; the system's by default. */
   topology?: Topology;
-  /** The queue of raw activity within `topology`. */
-  activityQueue?: string;
+  /** The queues of raw activity within `topology`; by default every queue bound to its activity partitions exchange. */
+  activityQueues?: string[];
   /** The queue of account events within `topology`. */
   accountEventsQueue?: string;
   /** The queue of command results within `topology`. */
@@ -76,7 +76,8 @@ export interface RunningTicketing {
   server: Server;
   pool: Pool;
   broker: Broker;
-  consumer: Consumer<RawActivityPayload>;
+  /** The consumers of the activity partitions (a single active consumer each: this replica holds some of them at a time). */
+  consumer: ConsumerGroup;
   accountEventsConsumer: Consumer<AccountEventPayload>;
   commandResultsConsumer: Consumer<SocialCommandResultPayload>;
   /** Releases held deliveries of accounts that now have a configuration. */
@@ -108,19 +109,23 @@ function requireWorkQueue(topology: Topology, queue: string): void {
 }
 
 interface ConsumedQueues {
-  activityQueue: string;
+  activityQueues: string[];
   accountEventsQueue: string;
   commandResultsQueue: string;
 }
 
+const activityPartitionsOf = (topology: Topology) =>
+  topology.queues.filter((queue) => queue.bindings?.some((binding) => binding.exchange === ACTIVITY_PARTITIONS_EXCHANGE)).map((queue) => queue.name);
+
 /** The queues within the topology this service consumes; each must be a work queue there. */
 function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues {
   const queues = {
-    activityQueue: options.activityQueue ?? Queues.ticketingActivity,
+    activityQueues: options.activityQueues ?? activityPartitionsOf(topology),
     accountEventsQueue: options.accountEventsQueue ?? Queues.ticketingAccountEvents,
     commandResultsQueue: options.commandResultsQueue ?? Queues.ticketingCommandResults,
   };
-  for (const queue of Object.values(queues)) requireWorkQueue(topology, queue);
+  if (queues.activityQueues.length === 0) throw new Error(`the topology has no queue bound to '${ACTIVITY_PARTITIONS_EXCHANGE}'`);
+  for (const queue of [...queues.activityQueues, queues.accountEventsQueue, queues.commandResultsQueue]) requireWorkQueue(topology, queue);
   return queues;
 }
 
@@ -142,14 +147,13 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
 
 /** The consumers of activity, account events and command results. */
 function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps) {
+  // One handler for every partition: their deliveries share the recording transactions.
+  const activityHandler = createActivityHandler(deps);
   return {
-    consumer: new Consumer<RawActivityPayload>(broker, {
-      queue: queues.activityQueue,
-      topology,
-      contracts: [RawActivity],
-      prefetch: config.ACTIVITY_PREFETCH,
-      handler: createActivityHandler(deps),
-    }),
+    consumer: new ConsumerGroup(
+      queues.activityQueues.map((queue) => new Consumer<RawActivityPayload>(broker, { queue, topology, contracts: [RawActivity], prefetch: config.ACTIVITY_PREFETCH, handler: activityHandler })),
+      new ReplicaPresence(broker, Queues.ticketingReplicas),
+    ),
     accountEventsConsumer: new Consumer<AccountEventPayload>(broker, {
       queue: queues.accountEventsQueue,
       topology,
@@ -311,11 +315,12 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; live: LiveChanges; webhookDispatcher: WebhookDispatcher; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; partitionBalance: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; live: LiveChanges; webhookDispatcher: WebhookDispatcher; access: AccessControl }): StopStep[] {
   return [
     async () => {
       // Only its timer stops here: a sweep in progress ends with heldRelease.stop() below.
       void parts.releaseSweeps.stop();
+      await parts.partitionBalance.stop();
       await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
@@ -382,6 +387,9 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   // Deliveries held while this process was down, or whose release a crash interrupted; then on every interval.
   const releaseSweeps = new PeriodicJob('held release sweep', () => heldRelease.releaseReady(), logger);
   releaseSweeps.start(config.HELD_RELEASE_INTERVAL_MS);
+  // A replica that came first holds every partition (single active consumer): it hands the excess to the others.
+  const partitionBalance = new PeriodicJob('activity partition balance', () => consumers.consumer.balance(), logger);
+  partitionBalance.start(config.ACTIVITY_BALANCE_INTERVAL_MS);
   // Commands a crash or a broker outage left in the outbox go out now, then on every interval.
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   cases.webhookDispatcher.start(config.WEBHOOK_INTERVAL_MS);
@@ -391,7 +399,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   timed.retention.start(config.RETENTION_INTERVAL_MS);
   timed.silenceChecks.start(config.SILENCE_CHECK_INTERVAL_MS);
 
-  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, heldRelease, relay, rpc, publisher, broker, store, live, webhookDispatcher: cases.webhookDispatcher, access });
+  const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, partitionBalance, heldRelease, relay, rpc, publisher, broker, store, live, webhookDispatcher: cases.webhookDispatcher, access });
   const port = (server.address() as AddressInfo).port;
   logger.info('ticketing started', { port, ...queues });
   return {

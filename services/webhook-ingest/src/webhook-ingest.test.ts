@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import amqplib from 'amqplib';
 import axios from 'axios';
-import { Queues, RawActivity, SYSTEM_TOPOLOGY, validateEnvelope, WebhookKeyRequest, type RawActivityPayload } from '@crm/contracts';
+import { ACTIVITY_PARTITION_QUEUES, Queues, RawActivity, SYSTEM_TOPOLOGY, validateEnvelope, WebhookKeyRequest, type RawActivityPayload } from '@crm/contracts';
 import { Broker, RpcError, RpcServer, rpcMethod } from '@crm/messaging';
-import { startPrivateBroker, testLogger, waitFor, type PrivateBroker } from '@crm/testing';
+import { readQueues, startPrivateBroker, testLogger, waitFor, type PrivateBroker } from '@crm/testing';
 import { crcResponse, sign } from '@crm/webhook-signature';
 import { readConfig } from './config';
 import { startWebhookIngest, type RunningService } from './service';
 
-const queue = Queues.ticketingActivity;
 const SECRET = 'env-consumer-secret-for-tests';
 const logger = testLogger('webhook-ingest-test');
 
@@ -35,17 +34,15 @@ const dm = (text: string, id = randomBytes(8).readBigUInt64BE().toString()) =>
 const post = (body: Buffer, signature: string | undefined, env = 'dev') =>
   http.post(`${base}/webhooks/${env}`, body, { headers: { 'content-type': 'application/json', ...(signature ? { 'x-twitter-webhooks-signature': signature } : {}) } });
 
+/** Messages waiting in ticketing's activity partitions. */
+async function activityDepth(): Promise<number> {
+  const depths = await Promise.all(ACTIVITY_PARTITION_QUEUES.map((queue) => queueDepth(queue)));
+  return depths.reduce((sum, depth) => sum + depth, 0);
+}
+
 async function takeMessages(): Promise<unknown[]> {
-  const connection = await amqplib.connect(vhost.url);
-  const channel = await connection.createChannel();
-  const bodies: unknown[] = [];
-  for (;;) {
-    const message = await channel.get(queue, { noAck: true });
-    if (!message) break;
-    bodies.push(JSON.parse(message.content.toString()));
-  }
-  await connection.close();
-  return bodies;
+  const contents = await readQueues(vhost.url, ACTIVITY_PARTITION_QUEUES, { remove: true });
+  return contents.map((content) => JSON.parse(content.toString()) as unknown);
 }
 
 async function queueDepth(name: string): Promise<number> {
@@ -244,7 +241,7 @@ describe('deliveries', () => {
     expect((await post(body, undefined)).data.error.code).toBe('missing_signature');
     const reserialised = Buffer.from(JSON.stringify(JSON.parse(body.toString())));
     expect((await post(dm('a < b'), sign(SECRET, reserialised))).data.error.code).toBe('invalid_signature');
-    expect(await queueDepth(queue)).toBe(0);
+    expect(await activityDepth()).toBe(0);
   });
 
   it('400 for a signed body that is not JSON or not a known delivery', async () => {
@@ -256,7 +253,7 @@ describe('deliveries', () => {
     const res2 = await post(unknown, sign(SECRET, unknown));
     expect(res2.status).toBe(400);
     expect(res2.data.error).toMatchObject({ code: 'unknown_delivery', message: expect.stringContaining('no known payload kind') });
-    expect(await queueDepth(queue)).toBe(0);
+    expect(await activityDepth()).toBe(0);
   });
 
   it('413 over the size limit', async () => {

@@ -111,8 +111,13 @@ function components(): Json {
   return { messages, schemas };
 }
 
+// The AMQP binding knows the standard exchange types only: a plugin's (x-consistent-hash) is named in the description.
 const exchangeBinding = (exchange: ExchangeSpec) => ({
-  amqp: { is: 'routingKey', exchange: { name: exchange.name, type: exchange.type, durable: true, autoDelete: false, vhost: VHOST }, bindingVersion: AMQP_BINDING_VERSION },
+  amqp: {
+    is: 'routingKey',
+    exchange: { name: exchange.name, ...(exchange.type.startsWith('x-') ? {} : { type: exchange.type }), durable: true, autoDelete: false, vhost: VHOST },
+    bindingVersion: AMQP_BINDING_VERSION,
+  },
 });
 const queueBinding = (name: string, options: { durable?: boolean; exclusive?: boolean; autoDelete?: boolean } = {}) => ({
   amqp: { is: 'queue', queue: { name, durable: options.durable ?? true, exclusive: options.exclusive ?? false, autoDelete: options.autoDelete ?? false, vhost: VHOST }, bindingVersion: AMQP_BINDING_VERSION },
@@ -138,8 +143,13 @@ function exchangeDescription(exchange: ExchangeSpec): string {
     .map(({ queue, keys }) => `\`${queue}\` (${keys.join(', ')})`);
   const routes = PUBLICATIONS.filter((p) => p.exchange === exchange.name).map((p) => `- \`${p.routingKey || '(no routing key)'}\` from ${p.producer}: ${p.summary}`);
   const listeners = BROADCASTS.filter((b) => b.exchange === exchange.name).map((b) => `Every process of ${b.listeners.join(', ')} binds a queue of its own. ${b.summary}`);
-  const queues = bound.length > 0 ? `Bound queues: ${bound.join('; ')}.` : listeners.length > 0 ? '' : 'No queue of the system is bound to it.';
-  return [`A durable ${exchange.type} exchange.`, routes.join('\n'), [...listeners, queues].filter(Boolean).join(' ')].filter(Boolean).join('\n\n');
+  const exchanges = SYSTEM_TOPOLOGY.exchanges
+    .filter((other) => other.bindings?.some((binding) => binding.exchange === exchange.name))
+    .map((other) => `\`${other.name}\` (${other.bindings!.map((binding) => `\`${binding.routingKey}\``).join(', ')})`);
+  const boundExchanges = exchanges.length > 0 ? `Bound exchanges: ${exchanges.join('; ')}.` : '';
+  const queues = bound.length > 0 ? `Bound queues: ${bound.join('; ')}.` : listeners.length > 0 || exchanges.length > 0 ? '' : 'No queue of the system is bound to it.';
+  const hashed = exchange.type === 'x-consistent-hash' ? ` It hashes the header \`${exchange.arguments?.['hash-header'] ?? ''}\` of each message: the same value always reaches the same queue (each bound with weight 1).` : '';
+  return [`A durable ${exchange.type} exchange.${hashed}`, boundExchanges, routes.join('\n'), [...listeners, queues].filter(Boolean).join(' ')].filter(Boolean).join('\n\n');
 }
 
 function retryDescription(retry: RetryPolicy): string {
@@ -160,9 +170,13 @@ function queueDescription(queue: QueueSpec): string {
     const methods = RPC_ROUTES.filter((route) => route.queue === queue.name).map((route) => `\`${route.request.type}\``);
     return `A durable RPC request queue, bound to ${bindings}. Methods: ${methods.join(', ')}. Each request carries its timeout as expiration and its caller's broker user as userId; the answer goes to the request's replyTo (RabbitMQ direct reply-to) with its correlationId.`;
   }
+  if (queue.kind === 'presence') {
+    return 'A durable queue nothing is published to: every replica of its service consumes it, so its consumer count is the number of replicas (they share the activity partitions by it).';
+  }
   const consumption = CONSUMPTIONS.find((c) => c.queue === queue.name);
+  const single = queue.singleActiveConsumer ? ' with a single active consumer (x-single-active-consumer: the others wait, and one takes over when it goes)' : '';
   return [
-    `A durable quorum work queue, bound to ${bindings}; read by ${consumption?.consumer ?? 'nobody'}: ${consumption?.summary ?? ''}`,
+    `A durable quorum work queue${single}, bound to ${bindings}; read by ${consumption?.consumer ?? 'nobody'}: ${consumption?.summary ?? ''}`,
     `A failed message is retried through \`${requeueExchangeName(queue.name)}\` and the delay queues (${retryDescription(queue.retry ?? DEFAULT_RETRY)}), then dead-lettered to \`${dlqName(queue.name)}\`; one that breaks its contract goes there at once, and the broker moves one delivered ${BROKER_DELIVERY_LIMIT} times without an ack there too.`,
   ].join('\n');
 }

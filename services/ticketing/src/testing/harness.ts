@@ -1,4 +1,4 @@
-import { Exchanges, RawActivity, SYSTEM_TOPOLOGY, type Contract, type Envelope } from '@crm/contracts';
+import { ACCOUNT_HEADER, Exchanges, RawActivity, SYSTEM_TOPOLOGY, type Contract, type Envelope } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
 import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { loadTicketingConfig, type TicketingConfig } from '../config';
@@ -62,7 +62,7 @@ export class TestPublisher {
   async delivery(delivery: object, envelopeId?: string): Promise<string> {
     const payload = rawActivity(delivery);
     const envelope = makeEnvelope(RawActivity, 'webhook-ingest', payload, envelopeId ? { id: envelopeId } : {});
-    await this.publisher.publish(Exchanges.socialActivity, `${payload.kind}.${payload.forUserId ?? 'none'}`, envelope);
+    await this.publisher.publish(Exchanges.socialActivity, `${payload.kind}.${payload.forUserId ?? 'none'}`, envelope, { headers: { [ACCOUNT_HEADER]: payload.forUserId ?? 'unknown' } });
     return envelope.id;
   }
 

@@ -1,4 +1,4 @@
-import { Exchanges, RawActivity, type Envelope, type RawActivityPayload } from '@crm/contracts';
+import { ACCOUNT_HEADER, Exchanges, RawActivity, type Envelope, type RawActivityPayload } from '@crm/contracts';
 import { makeEnvelope, type Publisher } from '@crm/messaging';
 import { activityRoutingKey, type InspectedDelivery } from '../domain/delivery';
 
@@ -38,5 +38,7 @@ export function publishActivity(publisher: Publisher, envName: string, delivery:
     { id: delivery.eventUuid ? `xaa-${delivery.eventUuid}` : `delivery-${delivery.bodySha256}` },
   );
   const routingKey = activityRoutingKey(delivery.kind, delivery.forUserId);
-  return publisher.publish(Exchanges.socialActivity, routingKey, envelope, { timeoutMs, json: envelopeJson(envelope, delivery.json) });
+  // The account header picks ticketing's activity partition: one account's deliveries stay in one queue, in order.
+  const headers = { [ACCOUNT_HEADER]: delivery.forUserId ?? 'unknown' };
+  return publisher.publish(Exchanges.socialActivity, routingKey, envelope, { timeoutMs, json: envelopeJson(envelope, delivery.json), headers });
 }

@@ -1,8 +1,7 @@
-import amqplib from 'amqplib';
-import { Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest, type WebhookKeyResult } from '@crm/contracts';
+import { ACTIVITY_PARTITION_QUEUES, Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest, type WebhookKeyResult } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import { Broker, RpcError, RpcServer, rpcMethod } from '@crm/messaging';
-import { freshVirtualHost, type TestVirtualHost } from '@crm/testing';
+import { freshVirtualHost, readQueues, type TestVirtualHost } from '@crm/testing';
 import { readConfig } from '../config';
 import { startWebhookIngest, type RunningService } from '../service';
 
@@ -19,7 +18,7 @@ export interface IngestHarness {
   keys: FakeAuthKeys;
   service: RunningService;
   /** Takes every message waiting in `queue` (parsed). */
-  take: (queue?: string) => Promise<unknown[]>;
+  take: (queues?: readonly string[]) => Promise<unknown[]>;
   stop: () => Promise<void>;
 }
 
@@ -45,15 +44,10 @@ export async function startIngestHarness(options: { logger: Logger; secret: stri
   await fakeAuth.ready();
   const config = readConfig({ NODE_ENV: 'test', PORT: '0', AMQP_URL: vhost.url, ...options.env });
   const service = await startWebhookIngest(config, { logger });
-  const take = async (queue: string = Queues.ticketingActivity) => {
-    const connection = await amqplib.connect(vhost.url);
-    const channel = await connection.createChannel();
-    const bodies: unknown[] = [];
-    for (let message = await channel.get(queue, { noAck: true }); message; message = await channel.get(queue, { noAck: true })) {
-      bodies.push(JSON.parse(message.content.toString()));
-    }
-    await connection.close();
-    return bodies;
+  // Every activity partition by default: what webhook-ingest published for ticketing.
+  const take = async (queues: readonly string[] = ACTIVITY_PARTITION_QUEUES) => {
+    const contents = await readQueues(vhost.url, queues, { remove: true });
+    return contents.map((content) => JSON.parse(content.toString()) as unknown);
   };
   return {
     base: `http://127.0.0.1:${service.port}`,
