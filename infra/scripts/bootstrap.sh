@@ -42,6 +42,11 @@ ensure_rabbitmq() {
     wait_for_port 5672 RabbitMQ 120
   fi
   rabbitmqctl -q await_startup >/dev/null 2>&1 || true
+  # ticketing's activity partitions hang off a consistent-hash exchange; enabling the plugin does not restart the broker.
+  if ! rabbitmq-plugins -q is_enabled rabbitmq_consistent_hash_exchange >/dev/null 2>&1; then
+    say "enabling rabbitmq_consistent_hash_exchange"
+    rabbitmq-plugins -q enable rabbitmq_consistent_hash_exchange
+  fi
 }
 
 ensure_postgres() {
