@@ -57,9 +57,11 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
   // account.events: the silence alarm's account.silent and account.delivering.
   ticketing: hearsRevocations(
     access(
-      [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc, Exchanges.trackingCommands],
+      [Exchanges.socialCommands, Exchanges.crmEvents, Exchanges.accountEvents, Exchanges.trackingRpc, Exchanges.authRpc, Exchanges.trackingCommands, requeueExchangeName(Queues.ticketingActivity)],
       ...ACTIVITY_PARTITION_QUEUES,
       Queues.ticketingReplicas,
+      // The queue from before the partitions, drained after an upgrade.
+      Queues.ticketingActivity,
       Queues.ticketingCommandResults,
       Queues.ticketingAccountEvents,
     ),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import amqplib from 'amqplib';
-import { DEFAULT_RETRY, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { DEFAULT_RETRY, Exchanges, Queues, SYSTEM_TOPOLOGY } from '@crm/contracts';
 import { brokerUser, declareRetryQueues, declareTopology } from '@crm/messaging';
 import { permissionsOf, SERVICES, type ServiceName } from './access';
 
@@ -65,9 +65,27 @@ export async function declareAll(adminUrl: string): Promise<void> {
       if (queue.kind === 'work') await declareRetryQueues(channel, queue.name, queue.retry ?? DEFAULT_RETRY);
     }
     await channel.close();
+    await unbindRetiredActivityQueue(connection);
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The one activity queue from before the partitions, on a broker provisioned then: unbound from
+ * `social.activity`, so only the partitions get new deliveries; ticketing drains what it holds.
+ */
+async function unbindRetiredActivityQueue(connection: amqplib.ChannelModel): Promise<void> {
+  const channel = await connection.createChannel();
+  // A missing queue closes the channel that asked: nothing to unbind.
+  channel.on('error', () => undefined);
+  const exists = await channel.checkQueue(Queues.ticketingActivity).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return;
+  await channel.unbindQueue(Queues.ticketingActivity, Exchanges.socialActivity, '#');
+  await channel.close();
 }
 
 /** The vhost named by an AMQP URL's path ('/' when none). */

@@ -12,19 +12,31 @@ export class ConsumerGroup {
     private readonly presence?: ReplicaPresence,
   ) {}
 
+  /** Members that are no partition (not shared by balance()): e.g. a queue being drained. */
+  private readonly others: QueueConsumer[] = [];
+
+  /** Adds a consumer that is ready, stopped, watched and counted with the group, and not balanced. */
+  add(other: QueueConsumer): void {
+    this.others.push(other);
+  }
+
+  private get all(): QueueConsumer[] {
+    return [...this.members, ...this.others];
+  }
+
   /** Resolves once every member is registered with the broker. */
   async ready(timeoutMs?: number): Promise<void> {
-    await Promise.all(this.members.map((member) => member.ready(timeoutMs)));
+    await Promise.all(this.all.map((member) => member.ready(timeoutMs)));
   }
 
   /** Stops every member; each lets the messages it holds finish (up to `timeoutMs`). */
   async stop(timeoutMs?: number): Promise<void> {
-    await Promise.all(this.members.map((member) => member.stop(timeoutMs)));
+    await Promise.all(this.all.map((member) => member.stop(timeoutMs)));
     await this.presence?.close();
   }
 
   get inFlightCount(): number {
-    return this.members.reduce((sum, member) => sum + member.inFlightCount, 0);
+    return this.all.reduce((sum, member) => sum + member.inFlightCount, 0);
   }
 
   /**
@@ -45,7 +57,7 @@ export class ConsumerGroup {
 
   /** QueueConsumer.onSettled on every member; returns the function that removes the listener from all. */
   onSettled(listener: (messageId: string | undefined) => void): () => void {
-    const removers = this.members.map((member) => member.onSettled(listener));
+    const removers = this.all.map((member) => member.onSettled(listener));
     return () => {
       for (const remove of removers) remove();
     };

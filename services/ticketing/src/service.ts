@@ -37,6 +37,7 @@ import { OrderLinks } from './operations/link-order';
 import { recordUnsendableCommand } from './operations/record-command-result';
 import { HeldRelease } from './operations/release-held';
 import { SearchQueries, type SearchClient } from './operations/search-queries';
+import { retiredActivityConsumer } from './adapters/retired-activity-queue';
 import { Replies } from './operations/send-reply';
 import { SilenceWatch } from './operations/silences';
 import { SlaClocks } from './operations/sla';
@@ -150,6 +151,7 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
   // One handler for every partition: their deliveries share the recording transactions.
   const activityHandler = createActivityHandler(deps);
   return {
+    activityHandler,
     consumer: new ConsumerGroup(
       queues.activityQueues.map((queue) => new Consumer<RawActivityPayload>(broker, { queue, topology, contracts: [RawActivity], prefetch: config.ACTIVITY_PREFETCH, handler: activityHandler })),
       new ReplicaPresence(broker, Queues.ticketingReplicas),
@@ -375,6 +377,8 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const { rawLog } = store;
   watchStore(store);
   const consumers = consumersOf(broker, topology, queues, config, { store, logger, onHandled: options.onHandled, heldCap: config.HELD_MAX_PER_ACCOUNT, recordingTransactions: config.ACTIVITY_TRANSACTIONS, onRawLogged: options.onRawLogged });
+  const retired = await retiredActivityConsumer(broker, config.AMQP_URL, topology, { handler: consumers.activityHandler, prefetch: config.ACTIVITY_PREFETCH });
+  if (retired) consumers.consumer.add(retired);
   const relay = new OutboxRelay({ pool: store.pool, publisher, logger, onUnpublishable: store.inTransactionOf(recordUnsendableCommand) });
   const rpc = new RpcClient(broker, 'ticketing', topology);
   const access = accessOf(config, { store, logger, rpc, broker });
