@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import amqplib from 'amqplib';
-import { Exchanges, Queues, SYSTEM_TOPOLOGY, WebhookKeyRequest } from '@crm/contracts';
+import { Exchanges, Queues, SYSTEM_TOPOLOGY, ticketingActivityPartition, WebhookKeyRequest } from '@crm/contracts';
 import { migrate } from '@crm/db';
 import { Broker, makeEnvelope, RpcClient, RpcError, RpcServer } from '@crm/messaging';
 import { amqpUrl, databaseServerUrl, testLogger, testClient } from '@crm/testing';
@@ -110,7 +110,7 @@ describe('broker users', () => {
 
   it('a service consumes only its own queues and declares nothing', async () => {
     const consume = (queue: string) => (channel: amqplib.ConfirmChannel) => channel.consume(queue, () => undefined);
-    expect(await outcome(urlOf('ticketing'), consume(Queues.ticketingActivity))).toBe('allowed');
+    expect(await outcome(urlOf('ticketing'), consume(ticketingActivityPartition(0)))).toBe('allowed');
     expect(await outcome(urlOf('ticketing'), consume(Queues.authCommands))).toMatch(/ACCESS_REFUSED/);
     expect(await outcome(urlOf('webhook-ingest'), consume(Queues.authRpc))).toMatch(/ACCESS_REFUSED/);
     expect(await outcome(urlOf('auth'), (channel) => channel.assertQueue(`lp-new-${run}`))).toMatch(/ACCESS_REFUSED/);
