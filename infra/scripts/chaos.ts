@@ -17,6 +17,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ACTIVITY_PARTITION_QUEUES } from '@crm/contracts';
 import amqplib from 'amqplib';
 import pg from 'pg';
 import { LOCAL_DEV } from '@crm/config';
@@ -192,12 +193,14 @@ async function count(ticketingDb: pg.Pool, accepted: Set<string>) {
   };
 }
 
-/** Messages left in ticketing's dead-letter queue on the run's virtual host. */
+/** Messages left in the dead-letter queues of ticketing's activity partitions on the run's virtual host. */
 async function deadLetters(url: string): Promise<number> {
   const connection = await amqplib.connect(url);
   try {
     const channel = await connection.createChannel();
-    return (await channel.checkQueue('ticketing.activity.dlq')).messageCount;
+    let count = 0;
+    for (const queue of ACTIVITY_PARTITION_QUEUES) count += (await channel.checkQueue(`${queue}.dlq`)).messageCount;
+    return count;
   } finally {
     await connection.close();
   }
