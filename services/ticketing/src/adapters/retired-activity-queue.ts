@@ -14,7 +14,12 @@ export async function retiredActivityConsumer(
   topology: Topology,
   options: { handler: MessageHandler<RawActivityPayload>; prefetch: number },
 ): Promise<Consumer<RawActivityPayload> | null> {
-  if (!(await unbindRetired(amqpUrl, broker.topologyMode === 'declare'))) return null;
+  const found = await unbindRetired(amqpUrl, broker.topologyMode === 'declare').catch((error: Error) => {
+    // The broker is not reachable yet: the consumers wait for it; the old queue is looked for at the next start.
+    broker.logger.warn('could not look for the activity queue from before the partitions', { reason: error.message });
+    return false;
+  });
+  if (!found) return null;
   broker.logger.warn('consuming the activity queue from before the partitions until it is deleted', { queue: Queues.ticketingActivity });
   return new Consumer<RawActivityPayload>(broker, { queue: Queues.ticketingActivity, topology, contracts: [RawActivity], retry: DEFAULT_RETRY, prefetch: options.prefetch, handler: options.handler });
 }
