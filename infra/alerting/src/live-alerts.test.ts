@@ -2,8 +2,8 @@
  * The alert rules against a real Prometheus (Debian's `prometheus`, run here on a port and data
  * folder of its own, never as a system service) scraping ticketing and tracking, started
  * in-process on a fresh virtual host and fresh databases: a poison message into
- * `ticketing.activity` fires DeadLettersArriving, the tracking provider failing opens a breaker
- * and fires TrackingProviderBreakerOpen, ticketing's consumer of `ticketing.activity` gone with
+ * an activity partition (`ticketing.activity.0`) fires DeadLettersArriving, the tracking provider failing opens a breaker
+ * and fires TrackingProviderBreakerOpen, ticketing's consumer of that partition gone with
  * its channel fires WorkQueueWithoutConsumers, all resolve once the cause is gone, deliveries are
  * measured from receipt to commit for the delivery-recorded SLI, every query of
  * the Grafana dashboard answers data, and tracking stopped fires ServiceDown, which resolves
@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { parse, stringify } from 'yaml';
-import { Exchanges, RawActivity, SYSTEM_TOPOLOGY } from '@crm/contracts';
+import { Exchanges, RawActivity, SYSTEM_TOPOLOGY, ticketingActivityPartition } from '@crm/contracts';
 import { requeueExchangeName } from '@crm/messaging';
 import { freePort, waitFor } from '@crm/testing';
 import { dmDelivery, dmEvent, rawActivity, userObject } from '@crm/ticketing/src/testing/deliveries';
@@ -146,26 +146,30 @@ it('fires TrackingProviderBreakerOpen while the provider fails, and resolves onc
   await expectAlert({ alertname: 'TrackingProviderBreakerOpen', job: 'tracking' }, false);
 });
 
-it('fires DeadLettersArriving for a poison message on ticketing.activity, and resolves once no more come', async () => {
+/** The activity partition the poison messages go to straight (the only replica is active on every one). */
+const PARTITION = ticketingActivityPartition(0);
+
+it('fires DeadLettersArriving for a poison message on an activity partition, and resolves once no more come', async () => {
   // The first dead letter makes its counter's series: the rule counts it when Prometheus already watched the job a window ago.
   await waitFor(async () => (await query(`up{job="ticketing"} offset ${WINDOW}`)).length === 1, { timeoutMs: 20_000, intervalMs: 250, what: 'a window of scrapes' });
   await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing' }, false);
   const connection = await amqp.connect(ticketing.vhost.url);
   try {
     const channel = await connection.createConfirmChannel();
-    channel.publish('social.activity', 'direct_message.1001', Buffer.from('{not json'), { persistent: true });
+    channel.sendToQueue(PARTITION, Buffer.from('{not json'), { persistent: true });
     await channel.waitForConfirms();
   } finally {
     await connection.close();
   }
-  await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: 'ticketing.activity', severity: 'ticket' }, true);
-  await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: 'ticketing.activity' }, false);
+  await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: PARTITION, severity: 'ticket' }, true);
+  await expectAlert({ alertname: 'DeadLettersArriving', job: 'ticketing', queue: PARTITION }, false);
 });
 
-it("fires WorkQueueWithoutConsumers when ticketing's consumer of ticketing.activity is gone, and resolves once its connection is back", async () => {
+it("fires WorkQueueWithoutConsumers when ticketing's consumer of an activity partition is gone, and resolves once its connection is back", async () => {
   type Series = { metric: Record<string, string>; value: [number, string] };
   const reported = ((await query('messaging_consumers{job="ticketing"} > 0')) as Series[]).map((series) => series.metric.queue);
-  expect(reported).toEqual(expect.arrayContaining(SYSTEM_TOPOLOGY.queues.map((queue) => queue.name).filter((name) => name.startsWith('ticketing.'))));
+  const consumed = SYSTEM_TOPOLOGY.queues.filter((queue) => queue.kind !== 'presence' && queue.name.startsWith('ticketing.')).map((queue) => queue.name);
+  expect(reported).toEqual(expect.arrayContaining(consumed));
   await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
 
   // The consumer's requeue exchange gone, a message it must dead-letter makes it publish there:
@@ -174,22 +178,22 @@ it("fires WorkQueueWithoutConsumers when ticketing's consumer of ticketing.activ
   const connection = await amqp.connect(ticketing.vhost.url);
   try {
     const channel = await connection.createConfirmChannel();
-    await channel.deleteExchange(requeueExchangeName('ticketing.activity'));
-    channel.publish('social.activity', 'direct_message.1001', Buffer.from('{not json'), { persistent: true });
+    await channel.deleteExchange(requeueExchangeName(PARTITION));
+    channel.sendToQueue(PARTITION, Buffer.from('{not json'), { persistent: true });
     await channel.waitForConfirms();
   } finally {
     await connection.close();
   }
-  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing', queue: 'ticketing.activity', severity: 'page' }, true);
+  await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing', queue: PARTITION, severity: 'page' }, true);
   const alone = (await firing()).filter((alert) => alert.labels.alertname === 'WorkQueueWithoutConsumers' && alert.labels.job === 'ticketing');
-  expect(alone.map((alert) => alert.labels.queue)).toEqual(['ticketing.activity']);
+  expect(alone.map((alert) => alert.labels.queue)).toEqual([PARTITION]);
   expect((await query('up{job="ticketing"} == 1')).length).toBe(1);
 
   // What a broker restart, a network blip or the runbook's restart does: a new connection, whose
   // setup declares the exchange again and consumes.
   ticketing.service.broker.connection.reconnect();
   await expectAlert({ alertname: 'WorkQueueWithoutConsumers', job: 'ticketing' }, false);
-  expect(((await query('messaging_consumers{job="ticketing",queue="ticketing.activity"}')) as Series[])[0]!.value[1]).toBe('1');
+  expect(((await query(`messaging_consumers{job="ticketing",queue="${PARTITION}"}`)) as Series[])[0]!.value[1]).toBe('1');
 });
 
 it('answers every query of the Grafana dashboard with data after a short load', async () => {
