@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import axios from 'axios';
 import { readConfig as readAuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
+import { ACTIVITY_PARTITION_QUEUES } from '@crm/contracts';
 import { closeServer, listen, portOf } from '@crm/http';
 import { createSimulatorApp } from '@crm/social-platform-simulator/src/app';
 import { loadSimulatorConfig } from '@crm/social-platform-simulator/src/config';
@@ -125,7 +126,8 @@ describe('metrics', () => {
     const moved = (name: string, labels: Record<string, string>) => sample(after.ticketing!, name, labels) - sample(before, name, labels);
     expect(moved('http_requests_total', { method: 'POST', route: '/webhooks/:envName', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(moved('messages_published_total', { exchange: 'social.activity' })).toBeGreaterThanOrEqual(1);
-    expect(moved('messages_consumed_total', { queue: 'ticketing.activity', outcome: 'acked' })).toBeGreaterThanOrEqual(1);
+    const acked = ACTIVITY_PARTITION_QUEUES.reduce((sum, queue) => sum + moved('messages_consumed_total', { queue, outcome: 'acked' }), 0);
+    expect(acked).toBeGreaterThanOrEqual(1);
     expect(moved('http_request_duration_seconds_count', { method: 'GET', route: '/v1/tickets' })).toBeGreaterThanOrEqual(1);
     for (const text of Object.values(after)) {
       expect(text).toContain('db_pool_connections{pool="ticketing",state="total"}');

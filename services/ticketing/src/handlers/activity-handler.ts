@@ -44,7 +44,7 @@ async function deadLetterRejected(envelope: Envelope<RawActivityPayload>, interp
 }
 
 /**
- * The consumer of `ticketing.activity`: raw activity -> domain events -> recorded (or held), in
+ * The consumer of the activity partitions `ticketing.activity.<n>`: raw activity -> domain events -> recorded (or held), in
  * one transaction with the other deliveries of the same prefetch window (DeliveryBatches), and
  * logged in the raw log as it came in that transaction, whatever interpretation makes of it: a
  * delivery it refuses is logged, then dead-lettered.
