@@ -106,7 +106,7 @@ describe('one trace from the webhook to the ticket', () => {
     const findIn = (trace: SpanLine[]) => ({
       post: trace.find((span) => span.service === 'webhook-ingest' && span.kind === SERVER && span.name === 'POST /webhooks/:envName'),
       publish: trace.find((span) => span.service === 'webhook-ingest' && span.kind === PRODUCER && span.name === 'social.activity publish'),
-      consume: trace.find((span) => span.service === 'ticketing' && span.kind === CONSUMER && span.name === 'ticketing.activity process'),
+      consume: trace.find((span) => span.service === 'ticketing' && span.kind === CONSUMER && /^ticketing\.activity\.[0-9]+ process$/.test(span.name)),
     });
     const trace = (await waitFor(() => {
       const inTrace = spans().filter((span) => span.traceId === commit.traceId);

@@ -15,7 +15,8 @@ function topicMatches(pattern: string[], key: string[]): boolean {
 
 /** Whether a binding with `bindingKey` on an exchange of `type` can receive a message published with `routingKey`. */
 function bindingReceives(type: string, bindingKey: string, routingKey: string): boolean {
-  if (type === 'fanout') return true;
+  // A consistent-hash exchange routes on a hash (of the account header here), never on the routing key: every message reaches one of its queues.
+  if (type === 'fanout' || type === 'x-consistent-hash') return true;
   if (type === 'direct') return bindingKey === routingKey || /^\{[^}]+\}$/.test(routingKey);
   return topicMatches(bindingKey.split('.'), routingKey.split('.'));
 }
@@ -42,13 +43,25 @@ describe('message routes', () => {
     expect([...new Set(RPC_ROUTES.map((route) => route.queue))].sort()).toEqual([...rpc].sort());
   });
 
+  /** Whether a message published on `exchange` with `routingKey` reaches a binding of the queue, directly or through exchange-to-exchange bindings. */
+  function reachesQueue(bindings: { exchange: string; routingKey: string }[], exchange: string, routingKey: string, seen = new Set<string>()): boolean {
+    if (seen.has(exchange)) return false;
+    seen.add(exchange);
+    const type = exchangeOf(exchange)!.type;
+    if (bindings.some((binding) => binding.exchange === exchange && bindingReceives(type, binding.routingKey, routingKey))) return true;
+    return SYSTEM_TOPOLOGY.exchanges.some(
+      (destination) =>
+        (destination.bindings ?? []).some((binding) => binding.exchange === exchange && bindingReceives(type, binding.routingKey, routingKey)) &&
+        reachesQueue(bindings, destination.name, routingKey, seen),
+    );
+  }
+
   it.each(CONSUMPTIONS.map((consumption) => [consumption.queue, consumption] as const))('bring to %s every message type it accepts', (_queue, consumption) => {
     const bindings = queueOf(consumption.queue)?.bindings ?? [];
     for (const contract of consumption.contracts) {
       const reaching = PUBLICATIONS.filter(
         (publication) =>
-          publication.contracts.includes(contract) &&
-          bindings.some((binding) => binding.exchange === publication.exchange && bindingReceives(exchangeOf(binding.exchange)!.type, binding.routingKey, publication.routingKey)),
+          publication.contracts.includes(contract) && reachesQueue(bindings, publication.exchange, publication.routingKey),
       );
       expect({ type: contract.type, reaching: reaching.length > 0 }).toEqual({ type: contract.type, reaching: true });
     }
