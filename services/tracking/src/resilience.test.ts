@@ -8,7 +8,8 @@ import { startStack, type TrackingStack } from './testing/stack';
  * good data served stale. No router here: routes are straight-line estimates.
  */
 
-const TTL_MS = 1_000;
+// Long enough for 100 requests to arrive on a loaded machine while the one provider call is in flight; shorter than STALE_MAX_SECONDS.
+const TTL_MS = 2_500;
 const RESET_MS = 300;
 let stack: TrackingStack;
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   stack = await startStack({
     env: {
       TASK_CACHE_TTL_MS: String(TTL_MS),
-      STALE_MAX_SECONDS: '3',
+      STALE_MAX_SECONDS: '5',
       PROVIDER_TIMEOUT_MS: '300',
       PROVIDER_READ_RETRIES: '1',
       PROVIDER_RETRY_DELAY_MS: '10',
@@ -162,7 +163,7 @@ describe('stale data when the provider fails', () => {
     await stack.simTask({ clientId: 'stale', taskId: 's-2' });
     expect((await stack.api.get('/v1/clients/stale/tasks/s-2')).status).toBe(503);
 
-    // Past STALE_MAX_SECONDS (3 s) the old record is no longer served.
+    // Past STALE_MAX_SECONDS (5 s) the old record is no longer served.
     const tooOld = await waitFor(async () => {
       const res = await stack.api.get('/v1/clients/stale/tasks/s-1');
       return res.status === 503 ? res.data : null;
