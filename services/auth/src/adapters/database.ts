@@ -7,6 +7,7 @@ import { AccountStore } from './accounts';
 import { AgentStore } from './agents';
 import { ApiCredentialStore } from './api-credentials';
 import { AppCredentialsStore } from './app-credentials';
+import { AppCreditStore } from './app-credit';
 import { CommandStore } from './commands';
 import { ConnectionRequests } from './connection-requests';
 import { AuthEvents } from './events';
@@ -31,6 +32,7 @@ export class AuthDatabase {
   readonly sessions: SessionStore;
   readonly agents: AgentStore;
   readonly xaa: XaaStore;
+  readonly credit: AppCreditStore;
 
   private constructor(
     readonly pool: Pool,
@@ -46,6 +48,7 @@ export class AuthDatabase {
     this.sessions = new SessionStore(pool);
     this.agents = new AgentStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
+    this.credit = new AppCreditStore(pool);
   }
 
   /** Creates the database when missing, migrates it as the migration role, and opens a pool as the service's role. */

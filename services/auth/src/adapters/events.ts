@@ -5,6 +5,9 @@ import {
   AccountRevoked,
   AccountScopesOutdated,
   ACCOUNT_SCOPES_OUTDATED_KEY,
+  AppCreditEventKeys,
+  AppCreditRestored,
+  AppOutOfCredit,
   ACCOUNT_REVOKED_KEY,
   AuthAccountEventKeys,
   commandResultRoutingKey,
@@ -17,6 +20,8 @@ import {
   type AccountNeedsReconnectPayload,
   type AccountRevokedPayload,
   type AccountScopesOutdatedPayload,
+  type AppCreditRestoredPayload,
+  type AppOutOfCreditPayload,
   type CredentialRevokedPayload,
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
@@ -62,6 +67,14 @@ export class AuthEvents {
 
   accountRevoked(client: PoolClient, payload: AccountRevokedPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, makeEnvelope(AccountRevoked, PRODUCER, payload));
+  }
+
+  appOutOfCredit(client: PoolClient, payload: AppOutOfCreditPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AppCreditEventKeys.outOfCredit, makeEnvelope(AppOutOfCredit, PRODUCER, payload));
+  }
+
+  appCreditRestored(client: PoolClient, payload: AppCreditRestoredPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AppCreditEventKeys.creditRestored, makeEnvelope(AppCreditRestored, PRODUCER, payload));
   }
 
   webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {
