@@ -161,7 +161,8 @@ export const SOCIAL_ACTION_INPUT_SCHEMAS = {
   unblock: user(),
   report: user({ block: Type.Optional(Type.Boolean()) }),
   upload_media: object({
-    media: Type.String({ minLength: 4, maxLength: MEDIA_MAX_BASE64, pattern: '^[A-Za-z0-9+/]+={0,2}$', description: 'The image (JPEG, PNG, WEBP or GIF, at most 5 MB), base64-encoded.' }),
+    // No `pattern`: a backtracking regular expression over megabytes of text can exhaust the regexp stack; auth checks the alphabet in one linear pass.
+    media: Type.String({ minLength: 4, maxLength: MEDIA_MAX_BASE64, contentEncoding: 'base64', description: 'The image (JPEG, PNG, WEBP or GIF, at most 5 MB), base64-encoded.' }),
   }),
   // Text, an uploaded image (the media id upload_media answered), or both.
   send_dm: object({ recipientId: platformId, text: Type.Optional(text(DM_MAX_LENGTH)), mediaId: Type.Optional(platformId) }, { anyOf: [{ required: ['text'] }, { required: ['mediaId'] }] }),

@@ -82,6 +82,12 @@ describe('an image in a DM', () => {
     expect((await h.platformRequests('/2/media/upload', 'POST')).length).toBe(before);
   });
 
+  it('refuses media that is not base64 with what to send instead (400)', async () => {
+    const answer = await h.crm.post(accountPath('/media'), { media: `${base64(TINY_PNG)}!*` });
+    expect(answer.status).toBe(400);
+    expect(answer.data.error.message).toContain('body.media must be the image encoded in base64');
+  });
+
   it('refuses a DM with neither text nor image, and media the platform does not know (400 from the platform)', async () => {
     const empty = await h.crm.post(accountPath('/direct-messages'), { recipientId: '42' });
     expect(empty.status).toBe(400);

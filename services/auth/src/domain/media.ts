@@ -8,6 +8,15 @@ const IMAGE_SIGNATURES: { type: string; matches: (head: Buffer) => boolean }[] =
   { type: 'image/webp', matches: (head) => head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
 
+/**
+ * Whether `text` is base64 (the standard alphabet, padding only at the end), in one linear pass:
+ * a pattern such as ^[A-Za-z0-9+/]+={0,2}$ backtracks over every character and can exhaust the regexp stack on megabytes.
+ */
+export function isBase64(text: string): boolean {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return text.length > padding && !/[^A-Za-z0-9+/]/.test(text.slice(0, text.length - padding));
+}
+
 export type ImageProblem = { kind: 'too_large' | 'unsupported_media_type'; message: string } | null;
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -5,7 +5,7 @@ import { principalOf, requireScope } from '@crm/access';
 import { Refusal } from '@crm/http';
 import { platformRefusalKind } from '../domain/platform-errors';
 import { ACTIONS } from '../domain/actions';
-import { dmImageProblem } from '../domain/media';
+import { dmImageProblem, isBase64 } from '../domain/media';
 import type { ActionExecutor, ActionResult } from '../operations/executor';
 import { allowedAccountIdParam } from './params';
 
@@ -107,6 +107,7 @@ export const ACTION_ROUTES: ActionRoute[] = [
 
 /** An image a DM cannot carry is refused with what to do about it (413, 415). */
 function dmImageCheck(input: Input): void {
+  if (typeof input.media === 'string' && !isBase64(input.media)) throw new Refusal('invalid', 'invalid_action', 'body.media must be the image encoded in base64 (A-Z, a-z, 0-9, + and /, with = padding at the end)');
   const problem = typeof input.media === 'string' ? dmImageProblem(Buffer.from(input.media, 'base64')) : null;
   if (problem) throw new Refusal(problem.kind, problem.kind === 'too_large' ? 'image_too_large' : 'unsupported_image_type', problem.message);
 }
