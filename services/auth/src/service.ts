@@ -50,6 +50,8 @@ export interface RunningService {
   relay: OutboxRelay;
   /** Sessions issued to the console: verified like API credentials, ended at sign-out, purged a day after. */
   sessions: SessionService;
+  /** The accounts' platform spend and budgets (its read-record purge runs hourly). */
+  meter: UsageMeter;
   stop: () => Promise<void>;
 }
 
@@ -92,15 +94,17 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
  *   deliveries; then every interval auth beats and asks for the replays that became due;
  * - the refresh of OAuth 2.0 access tokens close to expiry (replicas coordinate per account
  *   through the row lock);
- * - the purge of sessions that ended or expired more than a day ago.
+ * - the purge of sessions that ended or expired more than a day ago;
+ * - the purge of the records of resources read on earlier UTC days (the read dedup is per day).
  */
-async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown> }, logger: Logger): Promise<PeriodicJob[]> {
+async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; meter: UsageMeter; checkWebhooks: () => Promise<unknown> }, logger: Logger): Promise<PeriodicJob[]> {
   const every = (what: string, task: () => Promise<unknown>) => new PeriodicJob(what, task, logger, { runAtStart: false });
   const jobs: Array<[PeriodicJob, number]> = [
     [every('webhook check', parts.checkWebhooks), config.WEBHOOK_CHECK_INTERVAL_MS],
     [every('heartbeat', () => parts.replays.tick()), config.HEARTBEAT_INTERVAL_MS],
     [every('token refresh round', () => parts.refresher.refreshDue()), config.OAUTH2_REFRESH_INTERVAL_MS],
     [every('session purge', () => parts.sessions.purgeOld()), SESSION_PURGE_INTERVAL_MS],
+    [every('read record purge', () => parts.meter.forgetOldReads()), SESSION_PURGE_INTERVAL_MS],
   ];
   if (config.HEARTBEAT_INTERVAL_MS > 0) {
     await parts.replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
@@ -277,7 +281,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
   await noticeOutdatedScopes(accountService, logger);
-  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run() }, logger);
+  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, meter, checkWebhooks: () => check.run() }, logger);
 
   return {
     server,
@@ -291,6 +295,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     silentConsumer,
     relay,
     sessions,
+    meter,
     stop: async () => {
       for (const job of periodicJobs) await job.stop();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);

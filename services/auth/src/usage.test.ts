@@ -114,6 +114,16 @@ describe('usage per account', () => {
     expect(after.total).toBe(before.total);
   });
 
+  it("forgets the records of earlier days' reads, keeping today's", async () => {
+    await h.auth.pool.query(`INSERT INTO platform_reads (account_id, kind, resource_id, day) VALUES ($1, 'posts_read', '1', '2020-01-01')`, [alpha]);
+    const count = async (older: boolean) => Number((await h.auth.pool.query<{ n: string }>(`SELECT count(*) AS n FROM platform_reads WHERE ${older ? 'day <' : 'day >='} (now() AT TIME ZONE 'UTC')::date`)).rows[0]!.n);
+    const todays = await count(false);
+    expect(todays).toBeGreaterThan(0);
+    expect(await h.auth.meter.forgetOldReads()).toBeGreaterThanOrEqual(1);
+    expect(await count(true)).toBe(0);
+    expect(await count(false)).toBe(todays);
+  });
+
   it('gives the same usage as CSV, the rate card, and the spend on /metrics without an account label', async () => {
     const csv = await h.crm.get('/v1/usage.csv', { params: { from: today(), to: today() }, responseType: 'text' });
     expect(csv.status).toBe(200);

@@ -27,8 +27,6 @@ export interface BudgetRefusal {
  * calls the budget stops.
  */
 export class UsageMeter {
-  private forgottenBefore = '';
-
   constructor(
     private readonly deps: { store: UsageStore; events: AuthEvents; logger: Logger; now?: () => Date },
     readonly card: RateCard,
@@ -60,10 +58,11 @@ export class UsageMeter {
     } catch (error) {
       this.deps.logger.error('the platform call could not be recorded in the usage', { accountId, kind: metered.kind, reason: (error as Error).message });
     }
-    if (day !== this.forgottenBefore) {
-      this.forgottenBefore = day;
-      void this.deps.store.forgetReadsBefore(day).catch((error: unknown) => this.deps.logger.warn('old read records could not be deleted', { reason: (error as Error).message }));
-    }
+  }
+
+  /** Deletes the records of resources read before today (UTC): a new day charges them again anyway. */
+  forgetOldReads(): Promise<number> {
+    return this.deps.store.forgetReadsBefore(dayOf(this.now()));
   }
 
   private async announceBudgetLines(client: Parameters<Parameters<AuthEvents['storeAndAnnounce']>[0]>[0], accountId: string, now: Date): Promise<void> {
