@@ -145,6 +145,34 @@ describe('usage per account', () => {
     expect(metrics).toMatch(/^platform_units_total\{kind="posts_read"\} [1-9]/m);
   });
 
+  it('announces a budget set below the spend at once, refuses optional calls over HTTP with budget_exhausted, and lets essential ones through', async () => {
+    expect((await h.crm.get(`/v1/accounts/${beta}/budget`)).status).toBe(404);
+    const set = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 0.1 });
+    expect(set.status).toBe(200);
+    expect(set.data).toMatchObject({ accountId: beta, monthlyLimit: 0.1, warnAt: 0.8, stopEssential: false, exhausted: true });
+    const exhausted = await h.waitForPublished('account.budget_exhausted', (p) => p.accountId === beta);
+    expect(exhausted.envelope.payload).toMatchObject({ monthlyLimit: 0.1, stopEssential: false });
+    await h.waitForPublished('account.budget_warning', (p) => p.accountId === beta);
+
+    const searches = (await h.platformRequests('/2/tweets/search/recent', 'GET')).length;
+    const refused = await h.crm.get(`/v1/accounts/${beta}/search`, { params: { query: 'betatopic' } });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toMatchObject({ code: 'budget_exhausted', message: expect.stringContaining(`account ${beta}'s monthly budget of $0.1`) });
+    expect((await h.crm.get(`/v1/accounts/${beta}/profile`)).data.error.code).toBe('budget_exhausted');
+    expect((await h.platformRequests('/2/tweets/search/recent', 'GET')).length).toBe(searches);
+    expect((await h.crm.get(`/v1/accounts/${beta}/direct-messages`, { params: { count: 5 } })).status).toBe(200);
+
+    const strict = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 0.1, stopEssential: true });
+    expect(strict.data).toMatchObject({ stopEssential: true, exhausted: true });
+    expect((await h.crm.get(`/v1/accounts/${beta}/direct-messages`)).data.error.code).toBe('budget_exhausted');
+
+    const bad = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 10, warnAt: 80 });
+    expect(bad.status).toBe(400);
+    expect(bad.data.error.message).toContain('warnAt');
+    expect((await h.crm.delete(`/v1/accounts/${beta}/budget`)).status).toBe(204);
+    expect((await h.crm.get(`/v1/accounts/${beta}/search`, { params: { query: 'betatopic' } })).status).toBe(200);
+  });
+
   it('shows a credential limited to some accounts only their usage, and names a bad filter', async () => {
     const out: string[] = [];
     const code = await runCli(['credentials', 'create', '--name', 'alpha desk', '--scopes', 'tickets:read', '--accounts', alpha], h.config, testLogger(), { out: (line) => out.push(line), err: () => undefined });

@@ -102,11 +102,18 @@ export class UsageMeter {
     return budget ? this.view(budget) : null;
   }
 
-  /** Sets an account's budget; a limit raised above this month's spend resumes optional calls at once and re-arms its announcements. */
+  /**
+   * Sets an account's budget: a limit raised above this month's spend resumes optional calls at
+   * once and re-arms its announcements; one set at or below the spend announces at once.
+   */
   async setBudget(budget: Budget): Promise<BudgetView> {
     const now = this.now();
     const spent = dollars(await this.deps.store.spentSince(budget.accountId, dayOf(monthStart(now))));
-    const saved = await this.deps.store.saveBudget(budget, { warning: !warningReached(budget, spent), exhausted: !budgetReached(budget, spent) });
+    const saved = await this.deps.events.storeAndAnnounce(async (client) => {
+      const stored = await this.deps.store.saveBudget(client, budget, { warning: !warningReached(budget, spent), exhausted: !budgetReached(budget, spent) });
+      await this.announceBudgetLines(client, budget.accountId, now);
+      return stored;
+    });
     return this.view(saved, spent);
   }
 
