@@ -27,6 +27,7 @@ import { AgentChangesService } from './operations/agent-changes';
 import { AgentAdmin } from './operations/agents';
 import { SessionService } from './operations/sessions';
 import { TokenRefresher } from './operations/token-refresh';
+import { UsageMeter } from './operations/usage';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { XaaAdmin, XaaReplays } from './operations/xaa';
 
@@ -50,6 +51,8 @@ export interface RunningService {
   relay: OutboxRelay;
   /** Sessions issued to the console: verified like API credentials, ended at sign-out, purged a day after. */
   sessions: SessionService;
+  /** The accounts' platform spend and budgets (its read-record purge runs hourly). */
+  meter: UsageMeter;
   stop: () => Promise<void>;
 }
 
@@ -95,10 +98,11 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
  * - the purge of sessions that ended or expired more than a day ago;
  * - the credit probe: while the app is out of credit, asks the platform whether it is back,
  *   then sends the held commands (and any still held from before).
+ * - the purge of the records of resources read on earlier UTC days (the read dedup is per day).
  */
 async function startPeriodicJobs(
   config: AuthConfig,
-  parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown>; credit: AppCredit },
+  parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; meter: UsageMeter; checkWebhooks: () => Promise<unknown>; credit: AppCredit },
   logger: Logger,
 ): Promise<PeriodicJob[]> {
   const every = (what: string, task: () => Promise<unknown>) => new PeriodicJob(what, task, logger, { runAtStart: false });
@@ -108,6 +112,7 @@ async function startPeriodicJobs(
     [every('token refresh round', () => parts.refresher.refreshDue()), config.OAUTH2_REFRESH_INTERVAL_MS],
     [every('session purge', () => parts.sessions.purgeOld()), SESSION_PURGE_INTERVAL_MS],
     [every('credit probe', () => parts.credit.check()), config.CREDIT_PROBE_INTERVAL_MS],
+    [every('read record purge', () => parts.meter.forgetOldReads()), SESSION_PURGE_INTERVAL_MS],
   ];
   if (config.HEARTBEAT_INTERVAL_MS > 0) {
     await parts.replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
@@ -146,8 +151,9 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     // A call waits for a refresh running elsewhere at most as long as that refresh's own call may take.
     { marginMs: config.OAUTH2_REFRESH_MARGIN_SECONDS * 1000, lockWaitMs: config.SOCIAL_HTTP_TIMEOUT_MS + 5_000 },
   );
+  const meter = new UsageMeter({ store: db.usage, events, logger }, config.PLATFORM_RATE_CARD);
   const accountService = new AccountService(
-    { accounts, requests: db.connectionRequests, platform, tokens, events, logger, unsubscribe },
+    { accounts, requests: db.connectionRequests, platform, tokens, events, logger, unsubscribe, meter },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -184,12 +190,13 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
+    meter,
   });
   const sessions = new SessionService(
     { store: db.sessions, credentials: db.apiCredentials, agents: db.agents, events, logger },
     { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
   );
-  return { webhooks, xaa, accountService, executor, refresher, sessions, credit };
+  return { webhooks, xaa, accountService, executor, refresher, sessions, credit, meter };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
@@ -273,7 +280,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, xaa, accountService, executor, refresher, sessions, credit } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor, refresher, sessions, credit, meter } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, sessions, replays: xaa.replays, logger });
   const access = accessControl({ ...accessSettings(config), verify: (token) => sessions.verify(token), pool: db.pool, logger, broker });
@@ -284,7 +291,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
     // An image for a DM, base64 in JSON: up to 8 MB of it, so that one over the platform's 5 MB is refused in words.
     largeBodies: [{ path: '/v1/accounts/:accountId/media', limit: '12mb' }],
-    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, credit, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, meter, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, credit, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
@@ -292,7 +299,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
   await noticeOutdatedScopes(accountService, logger);
-  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run(), credit }, logger);
+  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, meter, checkWebhooks: () => check.run(), credit }, logger);
 
   return {
     server,
@@ -306,6 +313,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     silentConsumer,
     relay,
     sessions,
+    meter,
     stop: async () => {
       for (const job of periodicJobs) await job.stop();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);

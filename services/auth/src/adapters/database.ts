@@ -14,6 +14,7 @@ import { AuthEvents } from './events';
 import { rotateCredentialsKey } from './key-rotation';
 import { Keyring } from './keyring';
 import { SessionStore } from './sessions';
+import { UsageStore } from './usage-store';
 import { WebhookRegistrations } from './webhook-registrations';
 import { XaaStore } from './xaa-store';
 
@@ -33,6 +34,7 @@ export class AuthDatabase {
   readonly agents: AgentStore;
   readonly xaa: XaaStore;
   readonly credit: AppCreditStore;
+  readonly usage: UsageStore;
 
   private constructor(
     readonly pool: Pool,
@@ -49,6 +51,7 @@ export class AuthDatabase {
     this.agents = new AgentStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
     this.credit = new AppCreditStore(pool);
+    this.usage = new UsageStore(pool);
   }
 
   /** Creates the database when missing, migrates it as the migration role, and opens a pool as the service's role. */

@@ -1,4 +1,9 @@
 import {
+  AccountBudgetExhausted,
+  AccountBudgetWarning,
+  BudgetEventKeys,
+  type AccountBudgetExhaustedPayload,
+  type AccountBudgetWarningPayload,
   AccountConnected,
   AccountDisconnected,
   AccountNeedsReconnect,
@@ -75,6 +80,14 @@ export class AuthEvents {
 
   appCreditRestored(client: PoolClient, payload: AppCreditRestoredPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, AppCreditEventKeys.creditRestored, makeEnvelope(AppCreditRestored, PRODUCER, payload));
+  }
+
+  accountBudgetWarning(client: PoolClient, payload: AccountBudgetWarningPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, BudgetEventKeys.warning, makeEnvelope(AccountBudgetWarning, PRODUCER, payload));
+  }
+
+  accountBudgetExhausted(client: PoolClient, payload: AccountBudgetExhaustedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, BudgetEventKeys.exhausted, makeEnvelope(AccountBudgetExhausted, PRODUCER, payload));
   }
 
   webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {

@@ -11,6 +11,7 @@ import type { AgentAdmin } from '../operations/agents';
 import type { AppCredit } from '../operations/credit';
 import type { ActionExecutor } from '../operations/executor';
 import type { SessionService } from '../operations/sessions';
+import type { UsageMeter } from '../operations/usage';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
 import { agentRoutes } from './agent-routes';
@@ -19,11 +20,14 @@ import { bindingCookieName } from '../adapters/connection-requests';
 import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
 import { allowedAccountIdParam, bodyOf, optionalString, requiredString } from './params';
 import { sessionRoutes } from './session-routes';
+import { usageRoutes } from './usage-routes';
 
 export interface AuthRoutesDeps {
   accounts: AccountService;
   webhooks: WebhookAdmin;
   executor: ActionExecutor;
+  /** The accounts' platform spend and budgets. */
+  meter: UsageMeter;
   sessions: SessionService;
   agents: AgentAdmin;
   agentChanges: AgentChangesService;
@@ -204,6 +208,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
     webhookRoutes(router, deps);
     appRoutes(router, deps.credit);
     actionRoutes(router, deps.executor);
+    usageRoutes(router, deps.meter);
     router.use(domainErrors(deps.logger));
     app.use(router);
   };
