@@ -6,4 +6,4 @@ export { ConsumerGroup } from './consumer-group';
 export { ReplicaPresence } from './presence';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listActivityDeadLetters, listDeadLetters, replayDeadLetters, UnknownQueue, type DeadLetter } from './dead-letters';
-export { OutboxRelay, enqueueOutbox, insertOutboxFrom, outboxTraceContext, type OutboxRelayDeps, type OutboxRow } from './outbox';
+export { OutboxAnnouncer, OutboxRelay, enqueueOutbox, insertOutboxFrom, outboxTraceContext, type OutboxRelayDeps, type OutboxRow } from './outbox';

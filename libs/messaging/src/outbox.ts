@@ -187,3 +187,22 @@ export class OutboxRelay {
     return true;
   }
 }
+
+/**
+ * The base of a service's announcer: each announcement is enqueued in the outbox inside the
+ * transaction that stores the change it announces, and the relay is kicked after the commit
+ * (its own round would publish it too, later).
+ */
+export class OutboxAnnouncer {
+  constructor(
+    protected readonly pool: Pool,
+    private readonly relay: Pick<OutboxRelay, 'kick'>,
+  ) {}
+
+  /** Runs `work` in one transaction; what it announced goes out after the commit. */
+  async storeAndAnnounce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const result = await withTransaction(this.pool, work);
+    void this.relay.kick();
+    return result;
+  }
+}

@@ -133,6 +133,19 @@ export function registerConfigSecrets(config: AuthConfig): void {
 type Parts = ReturnType<typeof platformParts>;
 
 /** auth's use cases: webhook administration, account connection, actions for accounts, and the console's sessions. */
+/** The app's credit on the platform: held commands go to `send` once it is back. */
+function appCredit(config: AuthConfig, { db, platform }: Parts, events: AuthEvents, logger: Logger, send: ConstructorParameters<typeof AppCredit>[0]['send']): AppCredit {
+  return new AppCredit({
+    store: db.credit,
+    events,
+    platform,
+    logger,
+    envName: config.SOCIAL_ENV_NAME,
+    retryAfterSeconds: Math.max(1, Math.ceil((config.CREDIT_PROBE_INTERVAL_MS || 60_000) / 1000)),
+    send,
+  });
+}
+
 function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: Logger, publicUrl: () => string) {
   const { db, platform, accounts, registrations } = parts;
   const webhooks = new WebhookAdmin(
@@ -166,15 +179,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     },
   );
   const refusals = new AppRefusalGate();
-  const credit: AppCredit = new AppCredit({
-    store: db.credit,
-    events,
-    platform,
-    logger,
-    envName: config.SOCIAL_ENV_NAME,
-    retryAfterSeconds: Math.max(1, Math.ceil((config.CREDIT_PROBE_INTERVAL_MS || 60_000) / 1000)),
-    send: (held) => executor.sendHeld(held),
-  });
+  const credit = appCredit(config, parts, events, logger, (held) => executor.sendHeld(held));
   measureCredentialState({ refusalInForce: () => refusals.current(), earliestTokenExpiry: () => accounts.earliestTokenExpiry(), outOfCredit: async () => (await db.credit.state()).outOfCredit });
   const executor: ActionExecutor = new ActionExecutor({
     accounts,

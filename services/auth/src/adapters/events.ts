@@ -31,8 +31,8 @@ import {
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
 } from '@crm/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
-import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
+import type { PoolClient } from '@crm/db';
+import { enqueueOutbox, makeEnvelope, OutboxAnnouncer } from '@crm/messaging';
 
 const PRODUCER = 'auth';
 
@@ -41,19 +41,7 @@ const PRODUCER = 'auth';
  * in the outbox inside the transaction that stores the change it announces, so a change is
  * announced exactly when it is stored; the relay publishes it (broker-confirmed) after the commit.
  */
-export class AuthEvents {
-  constructor(
-    private readonly pool: Pool,
-    private readonly relay: Pick<OutboxRelay, 'kick'>,
-  ) {}
-
-  /** Runs `work` in one transaction, then relays at once what it enqueued (the relay's round would too, later). */
-  async storeAndAnnounce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const result = await withTransaction(this.pool, work);
-    void this.relay.kick();
-    return result;
-  }
-
+export class AuthEvents extends OutboxAnnouncer {
   accountConnected(client: PoolClient, payload: AccountConnectedPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, AuthAccountEventKeys.connected, makeEnvelope(AccountConnected, PRODUCER, payload));
   }

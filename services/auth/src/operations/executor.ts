@@ -120,7 +120,6 @@ export class ActionExecutor {
     const problems = validateActionInput(call.action, call.input);
     if (problems.length > 0) throw new InvalidInput(problems);
     const definition = ACTIONS[call.action];
-
     const recorded = await this.recordCommand(call, definition.kind);
     if ('result' in recorded) return recorded.result;
     const { record } = recorded;
@@ -151,20 +150,9 @@ export class ActionExecutor {
     // A v2 route that names users by id, given a screen name: look the id up first. That is a
     // read, made before the command is claimed for sending, so whatever it meets leaves the
     // write unsent and free to run again.
-    let input = call.input;
-    const screenName = userToLookUp(definition, input);
-    if (screenName !== null) {
-      const lookupGateKey = gateKeyOf(call.accountId, routeOf(userLookup(screenName)));
-      const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
-      if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
-      try {
-        const lookedUp = await this.deps.platform.call(userLookup(screenName), signer());
-        await this.deps.meter.charge(call.accountId, meterLookup(lookedUp.data));
-        input = withUserId(input, userIdFromLookup(lookedUp.data, screenName));
-      } catch (failure) {
-        return this.failed(call, failure, { writes: false, gateKey: lookupGateKey, release: () => Promise.resolve(), final });
-      }
-    }
+    const looked = await this.withUserLookedUp(call, definition, signer, final);
+    if (!('input' in looked)) return looked;
+    const { input } = looked;
 
     if (record && !(await this.deps.commands.claim(record.commandId, this.deps.leaseMs, definition.kind === 'read'))) {
       throw new CommandBusy(`command ${record.commandId} is being sent by another worker`);
@@ -218,6 +206,22 @@ export class ActionExecutor {
   private heldFormOf(call: ActionCall) {
     if (call.source !== 'broker' || !call.commandId) return null;
     return { commandId: call.commandId, action: call.action, accountId: call.accountId, input: call.input, ...(call.context ? { context: call.context } : {}) };
+  }
+
+  /** The call's input with the user id a v2 route needs looked up from its screen name (charged as a user read), or the result of a lookup that failed. */
+  private async withUserLookedUp(call: ActionCall, definition: (typeof ACTIONS)[SocialAction], signer: () => Signer, final: boolean): Promise<{ input: ActionCall['input'] } | ActionResult> {
+    const screenName = userToLookUp(definition, call.input);
+    if (screenName === null) return { input: call.input };
+    const lookupGateKey = gateKeyOf(call.accountId, routeOf(userLookup(screenName)));
+    const lookupBlockedUntil = this.deps.gate.blockedUntil(lookupGateKey);
+    if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
+    try {
+      const lookedUp = await this.deps.platform.call(userLookup(screenName), signer());
+      await this.deps.meter.charge(call.accountId, meterLookup(lookedUp.data));
+      return { input: withUserId(call.input, userIdFromLookup(lookedUp.data, screenName)) };
+    } catch (failure) {
+      return this.failed(call, failure, { writes: false, gateKey: lookupGateKey, release: () => Promise.resolve(), final });
+    }
   }
 
   /** The failed result of a call stopped before it is made: the platform refuses the app, or the account's budget is spent. */

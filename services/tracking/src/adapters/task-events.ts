@@ -1,6 +1,6 @@
 import { Exchanges, TaskEtaMoved, TaskRiderSilent, TaskStatusChanged, TrackingEventKeys, type Contract } from '@crm/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@crm/db';
-import { enqueueOutbox, makeEnvelope, type OutboxRelay } from '@crm/messaging';
+import type { PoolClient } from '@crm/db';
+import { enqueueOutbox, makeEnvelope, OutboxAnnouncer } from '@crm/messaging';
 import { changeEventId, type TaskChange } from '../domain/task-changes';
 
 const PRODUCER = 'tracking';
@@ -12,19 +12,7 @@ const EVENT_OF: Record<TaskChange['kind'], { contract: Contract<unknown>; routin
 };
 
 /** The events of followed tasks on `tracking.events`, stored in the outbox with the state they announce. */
-export class TaskEvents {
-  constructor(
-    private readonly pool: Pool,
-    private readonly relay: Pick<OutboxRelay, 'kick'>,
-  ) {}
-
-  /** Runs `work` in one transaction; what it announced goes out after the commit. */
-  async storeAndAnnounce<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const result = await withTransaction(this.pool, work);
-    void this.relay.kick();
-    return result;
-  }
-
+export class TaskEvents extends OutboxAnnouncer {
   /** One change's event; its id is derived from the task and the change, so the same change seen again is the same event. */
   async changed(client: PoolClient, task: { clientId: string; taskId: string; followers: string[] }, change: TaskChange, occurredAt: string): Promise<void> {
     const { kind: _kind, ...details } = change;
