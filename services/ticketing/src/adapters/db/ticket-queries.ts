@@ -282,18 +282,26 @@ export class TicketQueries {
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   }
 
-  /** The views' counts of open and pending tickets (merged, resolved and closed ones are in no view). */
+  /**
+   * The views' counts of open and pending tickets (merged, resolved and closed ones are in no
+   * view), from the counters the tickets' trigger keeps (table ticket_view_counts): a sum over
+   * the account's combinations of status, queue, folder, assignee and breach, never a count
+   * over the tickets.
+   */
   async counts(scope: CountScope): Promise<TicketCounts> {
-    const conditions = [`t.status IN ('open', 'pending')`];
+    const conditions: string[] = [];
     const param = parameters();
-    if (scope.accountId !== undefined) conditions.push(`t.account_id = ${param.add(scope.accountId)}`);
-    if (scope.accountIds !== undefined) conditions.push(`t.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
+    if (scope.accountId !== undefined) conditions.push(`c.account_id = ${param.add(scope.accountId)}`);
+    if (scope.accountIds !== undefined) conditions.push(`c.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
     const me = param.add(scope.me);
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const { rows } = await this.db.query<{ queue: string | null; folder: string | null; total: string; mine: string; unassigned: string; breached: string }>(
-      `SELECT t.queue, t.folder, count(*) AS total, count(*) FILTER (WHERE t.assignee = ${me}) AS mine,
-              count(*) FILTER (WHERE t.assignee IS NULL) AS unassigned, count(*) FILTER (WHERE t.sla_breached) AS breached
-         FROM tickets t WHERE ${conditions.join(' AND ')}
-        GROUP BY GROUPING SETS ((), (t.queue, t.folder)) ORDER BY t.queue NULLS FIRST, t.folder`,
+      `SELECT c.queue, c.folder, COALESCE(sum(c.tickets), 0) AS total, COALESCE(sum(c.tickets) FILTER (WHERE c.assignee = ${me}), 0) AS mine,
+              COALESCE(sum(c.tickets) FILTER (WHERE c.assignee IS NULL), 0) AS unassigned, COALESCE(sum(c.tickets) FILTER (WHERE c.breached), 0) AS breached
+         FROM ticket_view_counts c ${where}
+        GROUP BY GROUPING SETS ((), (c.queue, c.folder))
+       HAVING GROUPING(c.queue, c.folder) = 3 OR sum(c.tickets) > 0
+        ORDER BY c.queue NULLS FIRST, c.folder`,
       param.values,
     );
     const [all, ...folders] = rows;
