@@ -29,6 +29,9 @@
  * all JavaScript), as the first figures in RESULTS.md were measured.
  * BENCH_CPU_PROFILE_DIR=<dir> has the ticketing process write a V8 CPU profile per start there
  * (open it in Chrome DevTools or speedscope).
+ * BENCH_VIEW_COUNT_SLOTS=<n> spreads the views' counters over n rows per combination in the bench
+ * database (the migration's 8 otherwise); 1 puts every ticket the deliveries open for the
+ * account on one counters row (BENCH_NEW_SHARE=1: every delivery opens one).
  *
  *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
  *
@@ -66,6 +69,8 @@ const settings = {
   separate: process.env.BENCH_SEPARATE !== '0',
   /** Where the ticketing process writes its V8 CPU profiles (one per start), when set. */
   cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR,
+  /** The slots the views' counters spread each combination over (ticketing's migration: 8); 1: one row per combination, every new ticket of the account on the same row. */
+  viewCountSlots: process.env.BENCH_VIEW_COUNT_SLOTS === undefined ? undefined : Number(process.env.BENCH_VIEW_COUNT_SLOTS),
 };
 
 const round2 = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);
@@ -155,6 +160,22 @@ async function watchCommits(databaseUrl: string): Promise<{ committed: Map<strin
       await pool.end();
     },
   };
+}
+
+/** The views' counters spread over `slots` rows per combination in the bench database instead of the migration's 8 (BENCH_VIEW_COUNT_SLOTS). */
+async function spreadViewCounts(databaseUrl: string, slots: number): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  try {
+    await pool.query(`
+      CREATE OR REPLACE FUNCTION ticket_view_counts_add(p_account text, p_status text, p_queue text, p_folder text, p_assignee text, p_breached boolean, p_delta integer)
+      RETURNS void LANGUAGE sql AS $$
+        INSERT INTO ticket_view_counts AS c (account_id, status, queue, folder, assignee, breached, slot, tickets)
+        VALUES (p_account, p_status, p_queue, p_folder, p_assignee, p_breached, pg_backend_pid() % ${Math.max(1, Math.floor(slots))}, p_delta)
+        ON CONFLICT (account_id, status, queue, folder, assignee, breached, slot) DO UPDATE SET tickets = c.tickets + excluded.tickets
+      $$`);
+  } finally {
+    await pool.end();
+  }
 }
 
 async function waitUntil(check: () => boolean): Promise<void> {
@@ -364,6 +385,7 @@ async function main(): Promise<void> {
     cleanup.unshift(() => stopTicketing());
 
     await configureAccounts(ticketing.port);
+    if (settings.viewCountSlots !== undefined) await spreadViewCounts(ticketingDb.url, settings.viewCountSlots);
 
     const { post, nextDeliveries, sendMany, sendAtRate } = webhookSender(ingest.port);
     const watch = await watchCommits(ticketingDb.url);

@@ -5,7 +5,9 @@
  * measures each read alone (list, filters, search, detail, the views' counts) and the list while
  * four searches run; prints the plans (`EXPLAIN (ANALYZE, BUFFERS)`) of the filters, the views'
  * counts and the searches, built by ticketing's own query code, and ticketing's memory (VmRSS and
- * VmHWM of its process, idle and under the load).
+ * VmHWM of its process, idle and under the load). The data is loaded before the migration of the
+ * open work's indexes (INDEXES_MIGRATION): the filters' plans are printed without them, then the
+ * migration runs on the loaded tickets (its time printed) and every plan is printed with them.
  *
  * Sizes at BENCH_SCALE=1 (the default): 1,000 accounts, 1,000,000 tickets (the ten biggest
  * accounts 50,000 each), 5 activities a ticket (5,000,000), 300,000 contacts, 2 SLA timers a
@@ -13,7 +15,8 @@
  * The last line: `reads: list p99 X ms, filters p99 Y ms, search p99 Z ms, detail p99 W ms, list p99 under search V ms`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../libs/db/src';
@@ -27,6 +30,8 @@ const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? '50');
 const TOKEN = 'bench-reads-token';
 const MIGRATIONS = path.join(__dirname, '../../services/ticketing/migrations');
+/** The migration of the open work's indexes: the data is loaded before it, so the plans show each filter without and with them. */
+const INDEXES_MIGRATION = '1781300100000_open-work-indexes.sql';
 
 const sizes = {
   accounts: Math.max(20, Math.round(1_000 * SCALE)),
@@ -38,6 +43,36 @@ const sizes = {
 const BATCH = 50_000;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * Tickets `from`..`to` of the year, oldest first. As in a support team's year: the tickets of
+ * the last 4% of it (about two weeks) are 40% open and 20% pending, older ones closed but for
+ * 0.3% left open (those breached their SLA; a seventh of the recent open ones did too); 1% in
+ * the escalations queue, a seventh in the vip folder; a quarter assigned to one of 200 agents.
+ */
+async function loadTickets(pool: pg.Pool, from: number, to: number): Promise<void> {
+  const { accounts, tickets, contacts } = sizes;
+  await pool.query(
+    `WITH numbered AS (
+       SELECT n, account_no, h, n >= $5 * 0.96 AS recent,
+              CASE WHEN n >= $5 * 0.96 THEN (CASE WHEN h % 10 < 4 THEN 'open' WHEN h % 10 < 6 THEN 'pending' ELSE 'closed' END)
+                   WHEN h % 1000 < 3 THEN 'open' ELSE 'closed' END AS status
+         FROM (SELECT n, CASE WHEN n % 2 = 0 THEN (n / 2) % 10 ELSE 10 + n % ($3 - 10) END AS account_no, abs(hashint4(n)) AS h
+                 FROM generate_series($1::int, $2::int) n) generated)
+     INSERT INTO tickets (id, account_id, status, channel, queue, folder, contact_id, conversation_key, subject, created_at, updated_at, last_activity_at, assignee, priority, sla_breached)
+     SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, (7000000000 + account_no)::text, status,
+            CASE WHEN h % 3 = 0 THEN 'public' ELSE 'dm' END,
+            CASE WHEN h % 100 = 0 THEN 'escalations' WHEN h % 5 = 0 THEN 'billing' ELSE 'social' END, CASE WHEN h % 7 = 3 THEN 'vip' ELSE 'inbox' END,
+            (SELECT c.id FROM contacts c WHERE c.account_id = (7000000000 + account_no)::text AND c.platform_user_id = (100000000 + account_no + (n % greatest(1, $4 / $3)) * $3)::text),
+            'conv:' || n, 'Ticket ' || n || ' about ' || (ARRAY['a parcel','an invoice','a refund','a delivery','a login'])[1 + n % 5],
+            now() - interval '365 days' + (n::float / $5) * interval '365 days',
+            now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
+            now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
+            CASE WHEN h % 4 = 0 THEN 'agent' || (h % 200) || '@brand.example' END, 'normal', status <> 'closed' AND (NOT recent OR h % 7 = 0)
+       FROM numbered`,
+    [from, to, accounts, contacts, tickets],
+  );
+}
 
 /** Accounts are '7000000000' + n: n < 10 are the ten biggest (half of all tickets, 50,000 each at full size). */
 async function load(pool: pg.Pool): Promise<void> {
@@ -51,23 +86,7 @@ async function load(pool: pg.Pool): Promise<void> {
   );
   for (let from = 0; from < tickets; from += BATCH) {
     const to = Math.min(tickets, from + BATCH) - 1;
-    await pool.query(
-      `WITH numbered AS (
-         SELECT n, CASE WHEN n % 2 = 0 THEN (n / 2) % 10 ELSE 10 + n % ($3 - 10) END AS account_no, abs(hashint4(n)) AS h FROM generate_series($1::int, $2::int) n)
-       INSERT INTO tickets (id, account_id, status, channel, queue, folder, contact_id, conversation_key, subject, created_at, updated_at, last_activity_at, assignee, priority, sla_breached)
-       SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, (7000000000 + account_no)::text,
-              CASE WHEN h % 10 < 2 THEN 'open' WHEN h % 10 = 2 THEN 'pending' ELSE 'closed' END,
-              CASE WHEN h % 3 = 0 THEN 'public' ELSE 'dm' END,
-              CASE WHEN h % 100 = 0 THEN 'escalations' WHEN h % 5 = 0 THEN 'billing' ELSE 'social' END, CASE WHEN h % 7 = 3 THEN 'vip' ELSE 'inbox' END,
-              (SELECT c.id FROM contacts c WHERE c.account_id = (7000000000 + account_no)::text AND c.platform_user_id = (100000000 + account_no + (n % greatest(1, $4 / $3)) * $3)::text),
-              'conv:' || n, 'Ticket ' || n || ' about ' || (ARRAY['a parcel','an invoice','a refund','a delivery','a login'])[1 + n % 5],
-              now() - interval '365 days' + (n::float / $5) * interval '365 days',
-              now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
-              now() - interval '365 days' + (n::float / $5) * interval '365 days' + interval '2 hours',
-              CASE WHEN h % 4 = 0 THEN 'agent' || (h % 200) || '@brand.example' END, 'normal', h % 10 < 3 AND h % 7 = 0
-         FROM numbered`,
-      [from, to, accounts, contacts, tickets],
-    );
+    await loadTickets(pool, from, to);
     // Five activities a ticket: words of a support conversation; 0.1% mention a chargeback, 10% an order number, 5% a handle; half in English.
     await pool.query(
       `INSERT INTO activities (account_id, ticket_id, kind, direction, text, platform_event_id, occurred_at, raw)
@@ -194,20 +213,43 @@ async function serviceQuery(read: (queries: TicketQueries) => Promise<unknown>):
   return captured!;
 }
 
-/** `EXPLAIN (ANALYZE, BUFFERS)` of the filters, the views' counts and the searches, as ticketing runs them. */
-async function plans(pool: pg.Pool): Promise<void> {
-  const explain = async (name: string, read: (queries: TicketQueries) => Promise<unknown>) => {
-    const { sql, values } = await serviceQuery(read);
+/** The views' counts as a count over the open and pending tickets of an account, as they were read before the counters. */
+const COUNT_OVER_TICKETS = `SELECT t.queue, t.folder, count(*) AS total, count(*) FILTER (WHERE t.assignee = $2) AS mine,
+       count(*) FILTER (WHERE t.assignee IS NULL) AS unassigned, count(*) FILTER (WHERE t.sla_breached) AS breached
+  FROM tickets t WHERE t.status IN ('open', 'pending') AND t.account_id = $1
+ GROUP BY GROUPING SETS ((), (t.queue, t.folder)) ORDER BY t.queue NULLS FIRST, t.folder`;
+
+/** `EXPLAIN (ANALYZE, BUFFERS)` of the filters (`heading` says which indexes there are); with `everything`, of the views' counts and the searches too, as ticketing runs them. */
+async function plans(pool: pg.Pool, heading: string, everything: boolean): Promise<void> {
+  log(`plans ${heading}:`);
+  const explainSql = async (name: string, sql: string, values: unknown[]) => {
     const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, values);
     log(`plan of ${name}:\n${rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`);
   };
+  const explain = async (name: string, read: (queries: TicketQueries) => Promise<unknown>) => {
+    const { sql, values } = await serviceQuery(read);
+    await explainSql(name, sql, values);
+  };
   for (const [name, filter] of Object.entries(FILTERS)) await explain(name, (queries) => queries.tickets(filter));
-  await explain('the views counts of a big account', (queries) => queries.counts({ accountId: BIG, me: AGENT }));
-  await explain('the views counts of every account', (queries) => queries.counts({ me: AGENT }));
+  if (!everything) return;
+  await explain('the views counts of a big account (counters)', (queries) => queries.counts({ accountId: BIG, me: AGENT }));
+  await explainSql('the views counts of a big account as a count over its tickets (before the counters)', COUNT_OVER_TICKETS, [BIG, AGENT]);
+  await explain('the views counts of every account (counters)', (queries) => queries.counts({ me: AGENT }));
   const search = (q: string, accountId?: string) => (queries: TicketQueries) => queries.tickets({ q: parseTicketSearch(q), accountId, limit: LIMIT });
   await explain('search order number', search('#1000010'));
   await explain('search word', search('chargeback'));
   await explain('search word in a big account', search('refund', BIG));
+}
+
+/** Ticketing's migrations before `first` (in a directory of their own, for `migrate`). */
+async function migrateBefore(url: string, first: string): Promise<void> {
+  const before = mkdtempSync(path.join(tmpdir(), 'ticketing-migrations-'));
+  try {
+    for (const file of readdirSync(MIGRATIONS).filter((name) => name < first)) cpSync(path.join(MIGRATIONS, file), path.join(before, file));
+    await migrate(url, before);
+  } finally {
+    rmSync(before, { recursive: true, force: true });
+  }
 }
 
 /** Ticketing in a process of its own (service-process.ts) on the bench's database; its pid and address once it serves. */
@@ -262,10 +304,15 @@ async function main(): Promise<void> {
   try {
     log(`bench:reads at BENCH_SCALE=${SCALE}: ${JSON.stringify(sizes)}`);
     [vhost, db] = await Promise.all([freshVirtualHost('bench_reads'), freshDatabase('bench_reads')]);
-    await migrate(db.url, MIGRATIONS);
+    await migrateBefore(db.url, INDEXES_MIGRATION);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
     await load(pool);
-    await plans(pool);
+    await plans(pool, `without the indexes of ${INDEXES_MIGRATION}`, false);
+    const indexing = Date.now();
+    await migrate(db.url, MIGRATIONS);
+    await pool.query('ANALYZE tickets');
+    log(`${INDEXES_MIGRATION} applied to the loaded tickets in ${((Date.now() - indexing) / 1000).toFixed(1)} s`);
+    await plans(pool, 'with every migration', true);
     const service = await startService(vhost, db);
     child = service.child;
     await measureReads(service.base, child.pid!);
