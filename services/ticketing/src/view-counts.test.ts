@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, type Pool } from '@crm/db';
 import { freshDatabase, testPool, type TestDatabase } from '@crm/testing';
-import { TicketQueries, type TicketCounts } from './adapters/db/ticket-queries';
+import { ticketCountsOf, TicketQueries, type TicketCounts, type ViewCountRow } from './adapters/db/ticket-queries';
 import { ViewCountRepository } from './adapters/db/view-counts';
 
 /**
@@ -32,21 +32,14 @@ type Random = ReturnType<typeof generator>;
 
 /** Views' counts as a count over the tickets (how the endpoint answered before the counters). */
 async function countedOverTickets(db: Pool, accountIds: string[] | undefined, me: string): Promise<TicketCounts> {
-  const { rows } = await db.query<{ queue: string | null; folder: string | null; total: string; mine: string; unassigned: string; breached: string }>(
+  const { rows } = await db.query<ViewCountRow>(
     `SELECT t.queue, t.folder, count(*) AS total, count(*) FILTER (WHERE t.assignee = $2) AS mine,
             count(*) FILTER (WHERE t.assignee IS NULL) AS unassigned, count(*) FILTER (WHERE t.sla_breached) AS breached
        FROM tickets t WHERE t.status IN ('open', 'pending') AND ($1::text[] IS NULL OR t.account_id = ANY ($1))
       GROUP BY GROUPING SETS ((), (t.queue, t.folder)) ORDER BY t.queue NULLS FIRST, t.folder`,
     [accountIds ?? null, me],
   );
-  const [all, ...folders] = rows;
-  return {
-    open: Number(all?.total ?? 0),
-    mine: Number(all?.mine ?? 0),
-    unassigned: Number(all?.unassigned ?? 0),
-    breached: Number(all?.breached ?? 0),
-    folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
-  };
+  return ticketCountsOf(rows);
 }
 
 /** Every combination's sum in the counters against the same grouping over the open and pending tickets. */

@@ -250,6 +250,28 @@ export interface TicketCounts {
   folders: { queue: string; folder: string; count: number }[];
 }
 
+/** A row of the views' counts: the totals (queue and folder null), then one per queue and folder. */
+export interface ViewCountRow {
+  queue: string | null;
+  folder: string | null;
+  total: string;
+  mine: string;
+  unassigned: string;
+  breached: string;
+}
+
+/** The views' counts from their rows, the totals first. */
+export function ticketCountsOf(rows: ViewCountRow[]): TicketCounts {
+  const [all, ...folders] = rows;
+  return {
+    open: Number(all?.total ?? 0),
+    mine: Number(all?.mine ?? 0),
+    unassigned: Number(all?.unassigned ?? 0),
+    breached: Number(all?.breached ?? 0),
+    folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
+  };
+}
+
 /** The read side of tickets and contacts, as the API lists and shows them. */
 export class TicketQueries {
   constructor(private readonly db: Queryable) {}
@@ -295,7 +317,7 @@ export class TicketQueries {
     if (scope.accountIds !== undefined) conditions.push(`c.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
     const me = param.add(scope.me);
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    const { rows } = await this.db.query<{ queue: string | null; folder: string | null; total: string; mine: string; unassigned: string; breached: string }>(
+    const { rows } = await this.db.query<ViewCountRow>(
       `SELECT c.queue, c.folder, COALESCE(sum(c.tickets), 0) AS total, COALESCE(sum(c.tickets) FILTER (WHERE c.assignee = ${me}), 0) AS mine,
               COALESCE(sum(c.tickets) FILTER (WHERE c.assignee IS NULL), 0) AS unassigned, COALESCE(sum(c.tickets) FILTER (WHERE c.breached), 0) AS breached
          FROM ticket_view_counts c ${where}
@@ -304,14 +326,7 @@ export class TicketQueries {
         ORDER BY c.queue NULLS FIRST, c.folder`,
       param.values,
     );
-    const [all, ...folders] = rows;
-    return {
-      open: Number(all?.total ?? 0),
-      mine: Number(all?.mine ?? 0),
-      unassigned: Number(all?.unassigned ?? 0),
-      breached: Number(all?.breached ?? 0),
-      folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
-    };
+    return ticketCountsOf(rows);
   }
 
   async ticket(id: string): Promise<TicketRow | null> {
