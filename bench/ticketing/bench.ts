@@ -29,6 +29,10 @@
  * all JavaScript), as the first figures in RESULTS.md were measured.
  * BENCH_CPU_PROFILE_DIR=<dir> has the ticketing process write a V8 CPU profile per start there
  * (open it in Chrome DevTools or speedscope).
+ * Throughout, ticketing's sessions are sampled every 50 ms for lock waits (`lockWaits` in the output).
+ * BENCH_VIEW_COUNT_SLOTS=<n> spreads the views' counters over n rows per combination in the bench
+ * database (the migration's 8 otherwise); 1 puts every ticket the deliveries open for the
+ * account on one counters row (BENCH_NEW_SHARE=1: every delivery opens one).
  *
  *   pnpm bench:ticketing        (tsx bench/ticketing/bench.ts)
  *
@@ -66,6 +70,8 @@ const settings = {
   separate: process.env.BENCH_SEPARATE !== '0',
   /** Where the ticketing process writes its V8 CPU profiles (one per start), when set. */
   cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR,
+  /** The slots the views' counters spread each combination over (ticketing's migration: 8); 1: one row per combination, every new ticket of the account on the same row. */
+  viewCountSlots: process.env.BENCH_VIEW_COUNT_SLOTS === undefined ? undefined : Number(process.env.BENCH_VIEW_COUNT_SLOTS),
 };
 
 const round2 = (values: number[]) => values.map((value) => Math.round(value * 100) / 100);
@@ -153,6 +159,52 @@ async function watchCommits(databaseUrl: string): Promise<{ committed: Map<strin
     stop: async () => {
       client.release();
       await pool.end();
+    },
+  };
+}
+
+/** The views' counters spread over `slots` rows per combination in the bench database instead of the migration's 8 (BENCH_VIEW_COUNT_SLOTS). */
+async function spreadViewCounts(databaseUrl: string, slots: number): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  try {
+    await pool.query(`
+      CREATE OR REPLACE FUNCTION ticket_view_counts_add(p_account text, p_status text, p_queue text, p_folder text, p_assignee text, p_breached boolean, p_delta integer)
+      RETURNS void LANGUAGE sql AS $$
+        INSERT INTO ticket_view_counts AS c (account_id, status, queue, folder, assignee, breached, slot, tickets)
+        VALUES (p_account, p_status, p_queue, p_folder, p_assignee, p_breached, pg_backend_pid() % ${Math.max(1, Math.floor(slots))}, p_delta)
+        ON CONFLICT (account_id, status, queue, folder, assignee, breached, slot) DO UPDATE SET tickets = c.tickets + excluded.tickets
+      $$`);
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * Samples ticketing's sessions every 50 ms until stopped: how often one of them waited on a lock
+ * (a row another transaction holds until it commits: a hot row such as a counter every delivery
+ * changes). `waiting`: sessions found waiting, over all samples.
+ */
+function sampleLockWaits(databaseUrl: string): { stop: () => Promise<{ samples: number; samplesWithAWait: number; waiting: number }> } {
+  const pool = createPool(databaseUrl, { max: 1, applicationName: 'bench' });
+  const seen = { samples: 0, samplesWithAWait: 0, waiting: 0 };
+  let sampling = true;
+  const loop = (async () => {
+    while (sampling) {
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name <> 'bench'`,
+      );
+      seen.samples += 1;
+      seen.waiting += rows[0]!.n;
+      if (rows[0]!.n > 0) seen.samplesWithAWait += 1;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    stop: async () => {
+      sampling = false;
+      await loop;
+      await pool.end();
+      return seen;
     },
   };
 }
@@ -364,10 +416,12 @@ async function main(): Promise<void> {
     cleanup.unshift(() => stopTicketing());
 
     await configureAccounts(ticketing.port);
+    if (settings.viewCountSlots !== undefined) await spreadViewCounts(ticketingDb.url, settings.viewCountSlots);
 
     const { post, nextDeliveries, sendMany, sendAtRate } = webhookSender(ingest.port);
     const watch = await watchCommits(ticketingDb.url);
     cleanup.push(watch.stop);
+    const locks = sampleLockWaits(ticketingDb.url);
     const latency = await measureLatency({ nextDeliveries, sendMany, sendAtRate }, watch.committed, ticketingDb.url);
 
     // 2. Throughput of one ticketing process over a backlog.
@@ -384,6 +438,7 @@ async function main(): Promise<void> {
     // 3. One large delivery in one conversation, the same customer writing on, another account's DM meanwhile.
     const large = await sendLarge(post, watch.committed);
     const database = await countRows(ticketingDb.url);
+    const lockWaits = await locks.stop();
 
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     console.log(
@@ -395,6 +450,7 @@ async function main(): Promise<void> {
           ...latency,
           throughput: { backlog: settings.backlog, customers: settings.customers, seconds: Math.round(window * 100) / 100, deliveriesPerSecond: Math.round(backlogRate) },
           largeDelivery: large,
+          lockWaits,
           database,
         },
         null,

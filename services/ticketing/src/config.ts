@@ -37,7 +37,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       RAW_LOG_RETENTION_DAYS: wholeNumber(1)({ default: 30, desc: 'How long every accepted delivery stays in the raw log (what a rebuild can replay), in days.' }),
       HELD_TTL_DAYS: wholeNumber(1)({ default: 14, desc: 'Deliveries held this long (their account never configured) are deleted, and counted; they stay in the raw log.' }),
       HELD_MAX_PER_ACCOUNT: wholeNumber(1)({ default: 10_000, desc: 'Held deliveries one account may have; more go to the DLQ with the reason (replay them once it is configured).' }),
-      RETENTION_INTERVAL_MS: wholeNumber(1)({ default: 3_600_000, desc: 'How often raw log entries and held deliveries past their retention are deleted.' }),
+      RETENTION_INTERVAL_MS: wholeNumber(1)({ default: 3_600_000, desc: 'How often raw log entries and held deliveries past their retention are deleted (and the views\' counters folded).' }),
       DB_LOCK_TIMEOUT_MS: wholeNumber(0)({ default: 5_000, desc: 'How long one statement may wait for a lock (a ticket row, the account lock) before the work is retried later; 0: no limit.' }),
       DB_STATEMENT_TIMEOUT_MS: wholeNumber(0)({ default: 30_000, desc: 'How long one statement may run before it is cancelled (the work is retried later); 0: no limit.' }),
       DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(0)({ default: 60_000, desc: 'How long a transaction may sit idle between statements before PostgreSQL ends it (its locks freed); 0: no limit.' }),

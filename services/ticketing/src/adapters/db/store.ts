@@ -20,6 +20,7 @@ import { SlaRepository } from './sla';
 import { TicketQueries, type TicketFilter, type TicketRow } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
 import { TicketRepository } from './tickets';
+import { ViewCountRepository } from './view-counts';
 import { WebhookRepository } from './webhooks';
 
 /** Messages stored to be published after the commit (the transactional outbox). */
@@ -56,6 +57,8 @@ export interface TicketingTx {
   rawLog: RawLog;
   /** Idempotency keys of writes that send something (replies, actions). */
   idempotencyKeys: IdempotencyKeyRepository;
+  /** The counters of the workspace's views (kept by a trigger; folded now and then). */
+  viewCounts: ViewCountRepository;
 }
 
 /** The read side: queries outside any transaction, for the API and the release sweep. */
@@ -112,6 +115,7 @@ function boundTo(db: PoolClient): TicketingTx {
     silences: new SilenceRepository(db),
     rawLog: new RawLog(db),
     idempotencyKeys: new IdempotencyKeyRepository(db),
+    viewCounts: new ViewCountRepository(db),
   };
 }
 

@@ -250,6 +250,28 @@ export interface TicketCounts {
   folders: { queue: string; folder: string; count: number }[];
 }
 
+/** A row of the views' counts: the totals (queue and folder null), then one per queue and folder. */
+export interface ViewCountRow {
+  queue: string | null;
+  folder: string | null;
+  total: string;
+  mine: string;
+  unassigned: string;
+  breached: string;
+}
+
+/** The views' counts from their rows, the totals first. */
+export function ticketCountsOf(rows: ViewCountRow[]): TicketCounts {
+  const [all, ...folders] = rows;
+  return {
+    open: Number(all?.total ?? 0),
+    mine: Number(all?.mine ?? 0),
+    unassigned: Number(all?.unassigned ?? 0),
+    breached: Number(all?.breached ?? 0),
+    folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
+  };
+}
+
 /** The read side of tickets and contacts, as the API lists and shows them. */
 export class TicketQueries {
   constructor(private readonly db: Queryable) {}
@@ -282,28 +304,29 @@ export class TicketQueries {
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   }
 
-  /** The views' counts of open and pending tickets (merged, resolved and closed ones are in no view). */
+  /**
+   * The views' counts of open and pending tickets (merged, resolved and closed ones are in no
+   * view), from the counters the tickets' trigger keeps (table ticket_view_counts): a sum over
+   * the account's combinations of status, queue, folder, assignee and breach, never a count
+   * over the tickets.
+   */
   async counts(scope: CountScope): Promise<TicketCounts> {
-    const conditions = [`t.status IN ('open', 'pending')`];
+    const conditions: string[] = [];
     const param = parameters();
-    if (scope.accountId !== undefined) conditions.push(`t.account_id = ${param.add(scope.accountId)}`);
-    if (scope.accountIds !== undefined) conditions.push(`t.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
+    if (scope.accountId !== undefined) conditions.push(`c.account_id = ${param.add(scope.accountId)}`);
+    if (scope.accountIds !== undefined) conditions.push(`c.account_id = ANY(${param.add(scope.accountIds)}::text[])`);
     const me = param.add(scope.me);
-    const { rows } = await this.db.query<{ queue: string | null; folder: string | null; total: string; mine: string; unassigned: string; breached: string }>(
-      `SELECT t.queue, t.folder, count(*) AS total, count(*) FILTER (WHERE t.assignee = ${me}) AS mine,
-              count(*) FILTER (WHERE t.assignee IS NULL) AS unassigned, count(*) FILTER (WHERE t.sla_breached) AS breached
-         FROM tickets t WHERE ${conditions.join(' AND ')}
-        GROUP BY GROUPING SETS ((), (t.queue, t.folder)) ORDER BY t.queue NULLS FIRST, t.folder`,
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const { rows } = await this.db.query<ViewCountRow>(
+      `SELECT c.queue, c.folder, COALESCE(sum(c.tickets), 0) AS total, COALESCE(sum(c.tickets) FILTER (WHERE c.assignee = ${me}), 0) AS mine,
+              COALESCE(sum(c.tickets) FILTER (WHERE c.assignee IS NULL), 0) AS unassigned, COALESCE(sum(c.tickets) FILTER (WHERE c.breached), 0) AS breached
+         FROM ticket_view_counts c ${where}
+        GROUP BY GROUPING SETS ((), (c.queue, c.folder))
+       HAVING GROUPING(c.queue, c.folder) = 3 OR sum(c.tickets) > 0
+        ORDER BY c.queue NULLS FIRST, c.folder`,
       param.values,
     );
-    const [all, ...folders] = rows;
-    return {
-      open: Number(all?.total ?? 0),
-      mine: Number(all?.mine ?? 0),
-      unassigned: Number(all?.unassigned ?? 0),
-      breached: Number(all?.breached ?? 0),
-      folders: folders.map((row) => ({ queue: row.queue!, folder: row.folder!, count: Number(row.total) })),
-    };
+    return ticketCountsOf(rows);
   }
 
   async ticket(id: string): Promise<TicketRow | null> {
