@@ -28,7 +28,7 @@ const PLAIN_ACCOUNT = '30000012';
 beforeAll(async () => {
   stack = await startStack({ logger: testLogger('tracking'), env: { FOLLOW_POLL_INTERVAL_SECONDS: '1', FOLLOW_ROUND_MS: '100', OUTBOX_RELAY_INTERVAL_MS: '200', TASK_CACHE_TTL_MS: '200' } });
   db = await freshDatabase('ticketing_found_orders');
-  service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, ORDER_FINDING_INTERVAL_MS: 200 }), {
+  service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, ORDER_FINDING_INTERVAL_MS: 200, ORDER_FINDING_RETRY_DELAYS_MS: Array(20).fill(300) }), {
     logger: testLogger('ticketing'),
     host: '127.0.0.1',
     onHandled: handled.note,
@@ -162,6 +162,20 @@ describe('orders found in messages', () => {
     const { ticketId } = await dmTicket(PLAIN_ACCOUNT, 'where is my order 4711?');
     expect(await findingsOf(ticketId)).toBe(0);
     expect((await ticketOf(ticketId)).order).toBeNull();
+  });
+
+  it('asks tracking again later while it cannot answer, then links', async () => {
+    await stack.simTask({ clientId: 'demo', taskId: '6001' });
+    await stack.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    const { ticketId } = await dmTicket(ACCOUNT, 'order 6001 is late');
+    try {
+      await waitFor(async () => ((await pool.query<{ attempts: number }>('SELECT attempts FROM order_findings WHERE ticket_id = $1', [ticketId])).rows[0]?.attempts ?? 0) >= 1, { what: 'a check put off' });
+      expect((await ticketOf(ticketId)).order).toBeNull();
+    } finally {
+      await stack.sim.delete('/control/failures');
+    }
+    const order = await waitFor(async () => (await ticketOf(ticketId)).order, { what: 'the order linked once tracking answers' });
+    expect(order).toMatchObject({ taskId: '6001', linkedBy: 'auto', reference: 'order 6001' });
   });
 
   it("never links again an order an agent unlinked, and an agent's link is the agent's", async () => {
