@@ -4,6 +4,7 @@
  * the configuration's references, the reference tester, tickets linked from a customer's
  * words, and the followed order's changes on the ticket.
  */
+import amqplib from 'amqplib';
 import pg from 'pg';
 import { Exchanges, TaskRiderSilent, TrackingEventKeys } from '@crm/contracts';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
@@ -18,6 +19,9 @@ let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
 let trackingPool: pg.Pool;
+let listener: amqplib.ChannelModel;
+/** The ticket.order_changed events published on crm.events. */
+const orderChanges: { ticketId: string; order: { change: string; taskId: string; linkedBy: string; status: string | null } }[] = [];
 const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 /** Its configuration names the tracking client `demo`. */
@@ -37,6 +41,11 @@ beforeAll(async () => {
   await publisher.ready();
   pool = testPool(db.url, { max: 2 });
   trackingPool = testPool(stack.databaseUrl, { max: 1 });
+  listener = await amqplib.connect(stack.amqpUrl);
+  const channel = await listener.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, Exchanges.crmEvents, 'ticket.order_changed');
+  await channel.consume(queue, (message) => message && orderChanges.push(JSON.parse(message.content.toString('utf8')).payload), { noAck: true });
   await stack.enableClient('demo');
   await stack.simTask({ clientId: 'demo', taskId: '4711' });
   expect((await api.put(`/v1/partner-configs/${ACCOUNT}`, { orders: { trackingClientId: 'demo' } })).status).toBe(201);
@@ -44,6 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await listener?.close();
   await publisher?.close();
   await service?.stop();
   await pool?.end();
@@ -144,6 +154,9 @@ describe('orders found in messages', () => {
     expect(known).toMatchObject({ status: 'assigned', eta: expect.any(String) });
     const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
     expect(listed.body.items.find((t) => t.id === ticketId)!.order).toMatchObject({ taskId: '4711', linkedBy: 'auto', status: 'assigned', eta: known!.eta });
+    // The CRM hears of it.
+    await waitFor(() => orderChanges.some((event) => event.ticketId === ticketId), { what: 'ticket.order_changed published' });
+    expect(orderChanges.find((event) => event.ticketId === ticketId)!.order).toMatchObject({ change: 'linked', taskId: '4711', linkedBy: 'auto' });
   });
 
   it('links nothing for an order tracking does not know, and leaves no error on the ticket; a later message can name the right one', async () => {
@@ -240,5 +253,20 @@ describe("the followed order's changes on the ticket", () => {
     await handled.wait(first.id, 2);
     const silent = (await orderUpdates(ticketId)).filter((a) => a.text?.startsWith('Rider silent'));
     expect(silent).toEqual([expect.objectContaining({ text: 'Rider silent since 12:31 UTC' })]);
+  });
+});
+
+describe('following ends', () => {
+  const followers = async (taskId: string) => (await trackingPool.query<{ followers: string[] }>('SELECT followers FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0]?.followers ?? [];
+
+  it('when the ticket is resolved, and when its order is unlinked', async () => {
+    const resolved = await followingTicket('5101');
+    expect((await api.patch(`/v1/tickets/${resolved}`, { status: 'resolved' })).status).toBe(200);
+    await waitFor(async () => !(await followers('5101')).includes(resolved), { what: 'the resolved ticket no longer following' });
+
+    const unlinked = await followingTicket('5102');
+    expect((await api.delete(`/v1/tickets/${unlinked}/order`)).status).toBe(204);
+    await waitFor(async () => !(await followers('5102')).includes(unlinked), { what: 'the unlinked ticket no longer following' });
+    await waitFor(() => orderChanges.some((event) => event.ticketId === unlinked && event.order.change === 'unlinked'), { what: 'ticket.order_changed (unlinked) published' });
   });
 });
