@@ -199,6 +199,12 @@ describe('orders found in messages', () => {
     await checked(ticketId);
     expect((await ticketOf(ticketId)).order).toBeNull();
 
+    // The refused order is passed over; another one named beside it is linked.
+    await stack.simTask({ clientId: 'demo', taskId: '4713' });
+    await dmAgain(ACCOUNT, customerId, 'order 4711, or was it order 4713?');
+    const other = await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the other order linked' });
+    expect(other).toMatchObject({ taskId: '4713', linkedBy: 'auto', reference: 'order 4713' });
+
     const relinked = await api.put<Order>(`/v1/tickets/${ticketId}/order`, { clientId: 'demo', taskId: '4711' });
     expect(relinked.body).toMatchObject({ linkedBy: 'agent', reference: null, taskId: '4711' });
   });
