@@ -265,7 +265,7 @@ describe("the followed order's changes on the ticket", () => {
 describe('following ends', () => {
   const followers = async (taskId: string) => (await trackingPool.query<{ followers: string[] }>('SELECT followers FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0]?.followers ?? [];
 
-  it('when the ticket is resolved, and when its order is unlinked', async () => {
+  it('when the ticket is resolved, when its order is unlinked, and when it is merged into another', async () => {
     const resolved = await followingTicket('5101');
     expect((await api.patch(`/v1/tickets/${resolved}`, { status: 'resolved' })).status).toBe(200);
     await waitFor(async () => !(await followers('5101')).includes(resolved), { what: 'the resolved ticket no longer following' });
@@ -274,5 +274,10 @@ describe('following ends', () => {
     expect((await api.delete(`/v1/tickets/${unlinked}/order`)).status).toBe(204);
     await waitFor(async () => !(await followers('5102')).includes(unlinked), { what: 'the unlinked ticket no longer following' });
     await waitFor(() => orderChanges.some((event) => event.ticketId === unlinked && event.order.change === 'unlinked'), { what: 'ticket.order_changed (unlinked) published' });
+
+    const mergedAway = await followingTicket('5103');
+    const { ticketId: target } = await dmTicket(ACCOUNT, 'hello again');
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [mergedAway] })).status).toBeLessThan(300);
+    await waitFor(async () => !(await followers('5103')).includes(mergedAway), { what: 'the merged ticket no longer following' });
   });
 });
