@@ -99,6 +99,16 @@ describe('the order reference tester', () => {
     expect((await api.post(`/v1/partner-configs/${ACCOUNT}/order-reference-test`, { text: 'hello' })).body).toEqual({ matches: [] });
   });
 
+  it('says exists null when tracking cannot answer now', async () => {
+    await stack.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    try {
+      const answer = await api.post<{ matches: unknown[] }>(`/v1/partner-configs/${ACCOUNT}/order-reference-test`, { text: 'see http://sim.test/track/demo/6101' });
+      expect(answer.body.matches).toEqual([{ reference: 'http://sim.test/track/demo/6101', taskId: '6101', exists: null, message: expect.stringContaining('checked again') }]);
+    } finally {
+      await stack.sim.delete('/control/failures');
+    }
+  });
+
   it('refuses a body without text, and an account without a tracking client', async () => {
     const bad = await api.post<{ error: { code: string; message: string } }>(`/v1/partner-configs/${ACCOUNT}/order-reference-test`, { texts: 'x' });
     expect(bad.status).toBe(400);
