@@ -536,6 +536,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner-configs/{pageId}/order-reference-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected account's platform id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The order references the stored configuration finds in a text, each checked with tracking (the console's reference tester)
+         * @description Reads the first 2000 characters, as recording does; at most 5 references, one per task. 422 orders_not_configured when the configuration names no tracking client.
+         */
+        post: operations["testOrderReferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner-configs/{pageId}/route-test": {
         parameters: {
             query?: never;
@@ -733,7 +756,7 @@ export interface components {
         /** @enum {string} */
         Priority: "low" | "normal" | "high" | "urgent";
         /** @enum {string} */
-        CrmEventType: "ticket.created" | "ticket.updated" | "ticket.activity" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_breached" | "ticket.sla_at_risk" | "account.silent" | "account.delivering";
+        CrmEventType: "ticket.created" | "ticket.updated" | "ticket.activity" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_breached" | "ticket.sla_at_risk" | "ticket.order_changed" | "account.silent" | "account.delivering";
         /** @enum {string} */
         SocialEventKind: "post_by_account" | "reply_by_account" | "quote_by_account" | "repost_by_account" | "mention" | "reply_to_account" | "quote_of_account" | "repost_of_account" | "post_deleted" | "like_by_account" | "like_of_account" | "follow_by_account" | "follow_of_account" | "unfollow_by_account" | "unfollow_of_account" | "block" | "unblock" | "mute" | "unmute" | "dm_received" | "dm_sent" | "dm_typing" | "dm_read" | "subscription_revoked";
         OrderLink: {
@@ -741,6 +764,26 @@ export interface components {
             taskId: string;
             /** Format: date-time */
             linkedAt: string;
+            /**
+             * @description `auto`: found in a customer's message (README, "Orders found in messages"); `agent`: PUT /v1/tickets/{id}/order.
+             * @enum {string}
+             */
+            linkedBy: "agent" | "auto";
+            /**
+             * @description The words the order was found by (auto); null for an agent's link.
+             * @example order 4711
+             */
+            reference: string | null;
+            /**
+             * @description The followed task's status as last heard (at link time from tracking's live view, then from its events); null until known.
+             * @enum {string|null}
+             */
+            status: "assigned" | "picked_up" | "out_for_delivery" | "delivered" | "failed" | "cancelled" | null;
+            /**
+             * Format: date-time
+             * @description The followed task's ETA as last heard; null until known.
+             */
+            eta: string | null;
             tracking: {
                 /** @description Null until tracking has answered for this link. */
                 available: boolean | null;
@@ -903,7 +946,7 @@ export interface components {
             /** @description Null for entries on a contact's timeline only. */
             ticketId: components["schemas"]["Uuid"] | null;
             /**
-             * @description A social event kind: dm_received, dm_sent, mention, reply_to_account, reply_by_account, quote_of_account, like_of_account, block, ...; sla_breached for a breach on the timeline; note, evidence_snapshot, status_changed, ticket_updated, action, merged ... for internal entries.
+             * @description A social event kind: dm_received, dm_sent, mention, reply_to_account, reply_by_account, quote_of_account, like_of_account, block, ...; sla_breached for a breach on the timeline; note, evidence_snapshot, status_changed, ticket_updated, action, merged, order_update (a change of the followed order; data.suggestion resolve when it was delivered while the ticket was pending) ... for internal entries.
              * @example dm_received
              */
             kind: string;
@@ -1171,6 +1214,48 @@ export interface components {
             /** @default 60 */
             windowMinutes: number;
         };
+        OrderReferencePattern: {
+            /**
+             * @description A regular expression (JavaScript syntax, matched case-insensitively) with exactly one capture group. Refused when it could take exponential time (nested quantifiers).
+             * @example ref[ -]?([0-9]{4,10})
+             */
+            pattern: string;
+            /**
+             * @description The tracking task id it names: `$1` is replaced by the capture.
+             * @example $1
+             */
+            taskId: string;
+        };
+        OrderRules: {
+            /**
+             * @description An ETA later than the first one seen by more than this raises the priority one step (once per ticket and order).
+             * @default 30
+             */
+            slipMinutes: number;
+            /** @default true */
+            raisePriorityOnSlip: boolean;
+            /**
+             * @description A failed or cancelled delivery reopens the ticket and makes it urgent.
+             * @default true
+             */
+            reopenOnFailure: boolean;
+            /**
+             * @description A delivery while the ticket is pending records `data.suggestion: resolve` on its timeline entry.
+             * @default true
+             */
+            suggestResolveOnDelivery: boolean;
+        };
+        /** @description Orders found in messages (README, "Orders found in messages"). Null, or no trackingClientId, turns it off. */
+        OrdersConfig: {
+            /**
+             * @description The tracking client whose tasks the account's orders are.
+             * @example demo
+             */
+            trackingClientId?: string | null;
+            /** @description Empty or absent: the defaults, which find "order 4711", "order #4711", "order no. 4711", "#4711" and the tracking provider's links (`<base>/track/<clientId>/<taskId>`). */
+            references?: components["schemas"]["OrderReferencePattern"][];
+            rules?: components["schemas"]["OrderRules"];
+        } | null;
         /** @description Every part optional; what is missing takes its default. Read-only parts of a GET answer are accepted and ignored, so a GET answer can be PUT back. */
         PartnerConfigInput: {
             /** @description Must match the path when given. */
@@ -1192,6 +1277,7 @@ export interface components {
             /** @description Run on their intervals as the account (auth's search); no query twice (case-insensitive). */
             searchQueries?: components["schemas"]["SearchQuery"][];
             merge?: components["schemas"]["MergeConfig"];
+            orders?: components["schemas"]["OrdersConfig"];
         };
         PartnerConfig: {
             pageId: components["schemas"]["PlatformId"];
@@ -1207,6 +1293,7 @@ export interface components {
             /** @description As PUT (strings stay strings). */
             searchQueries: components["schemas"]["SearchQuery"][];
             merge: components["schemas"]["MergeConfig"];
+            orders?: components["schemas"]["OrdersConfig"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2524,6 +2611,68 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthUnavailable"];
+        };
+    };
+    testOrderReferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected account's platform id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example where is my order 4711? */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The references found, in the order they appear. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            /**
+                             * @description The words matched.
+                             * @example order 4711
+                             */
+                            reference: string;
+                            /** @example 4711 */
+                            taskId: string;
+                            /** @description Whether tracking knows the task; null when it cannot say now. */
+                            exists: boolean | null;
+                            /** @description What a message naming it would do, in an agent's words. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `orders_not_configured`: the configuration names no tracking client (set /orders/trackingClientId). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthUnavailable"];
