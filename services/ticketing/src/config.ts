@@ -65,21 +65,28 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       EVENT_STREAM_KEEPALIVE_MS: wholeNumber(100)({ default: 15_000, desc: "How often an event stream sends a keep-alive; each checks the stream's token again, so a stream whose revocation was not heard ends within this plus CREDENTIAL_CACHE_TTL_MS." }),
       EVENT_STREAM_BUFFER_BYTES: wholeNumber(1)({ default: 1_048_576, desc: 'Bytes of events a stream may have unsent (a client that does not read); past this the stream is dropped.' }),
       IDEMPOTENCY_KEY_TTL_HOURS: wholeNumber(1)({ default: 24, desc: 'How long an Idempotency-Key of a reply or action is remembered (a repeat within it replays the first answer).' }),
-      WEBHOOK_SECRETS_KEY: base64Key32({
-        default: undefined,
-        devDefault: LOCAL_DEV.credentialsKey,
-        desc: "Seals the CRM webhook endpoints' signing secrets at rest (32 bytes, base64). Without it no endpoint can be registered.",
-      }),
-      WEBHOOK_RETRY_DELAYS_MS: delayList({ default: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000], desc: 'Delays before each new attempt of a CRM webhook delivery; after the last, the delivery is dead (its endpoint\'s failures).' }),
-      WEBHOOK_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: 'How often due webhook deliveries are looked for (a new event sends at once).' }),
-      WEBHOOK_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a CRM webhook endpoint may take to answer.' }),
-      WEBHOOK_ALLOWED_CIDRS: cidrList({
-        default: [],
-        desc: 'Comma-separated CIDR ranges CRM webhooks may reach besides public addresses (e.g. 10.20.0.0/16 for a CRM inside the network); none by default.',
-      }),
+      ...webhookSpecs(),
     },
     env,
   );
+}
+
+/** The CRM webhooks' settings: sealing of their secrets, retries, pace and reach. */
+function webhookSpecs() {
+  return {
+    WEBHOOK_SECRETS_KEY: base64Key32({
+      default: undefined,
+      devDefault: LOCAL_DEV.credentialsKey,
+      desc: "Seals the CRM webhook endpoints' signing secrets at rest (32 bytes, base64). Without it no endpoint can be registered.",
+    }),
+    WEBHOOK_RETRY_DELAYS_MS: delayList({ default: [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000], desc: 'Delays before each new attempt of a CRM webhook delivery; after the last, the delivery is dead (its endpoint\'s failures).' }),
+    WEBHOOK_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: 'How often due webhook deliveries are looked for (a new event sends at once).' }),
+    WEBHOOK_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: 'How long a CRM webhook endpoint may take to answer.' }),
+    WEBHOOK_ALLOWED_CIDRS: cidrList({
+      default: [],
+      desc: 'Comma-separated CIDR ranges CRM webhooks may reach besides public addresses (e.g. 10.20.0.0/16 for a CRM inside the network); none by default.',
+    }),
+  };
 }
 
 export type TicketingConfig = ReturnType<typeof loadTicketingConfig>;
