@@ -419,7 +419,9 @@ const userFields = (user: Json) =>
   pick(user, ['id', 'id_str', 'screen_name', 'name', 'description', 'location', 'url', 'protected', 'verified', 'followers_count', 'friends_count', 'statuses_count', 'created_at', 'profile_image_url_https']);
 /** The fields of a v1.1 status callers read. */
 const statusFields = (status: Status): Json => ({
-  ...pick(status, ['id', 'id_str', 'text', 'created_at', 'in_reply_to_status_id_str', 'in_reply_to_user_id_str', 'in_reply_to_screen_name', 'retweet_count', 'favorite_count', 'favorited', 'retweeted', 'is_quote_status', 'lang']),
+  // v1.1 with tweet_mode=extended answers the text as full_text only.
+  text: (status as Status & { full_text?: string }).full_text ?? status.text,
+  ...pick(status, ['id', 'id_str', 'created_at', 'in_reply_to_status_id_str', 'in_reply_to_user_id_str', 'in_reply_to_screen_name', 'retweet_count', 'favorite_count', 'favorited', 'retweeted', 'is_quote_status', 'lang']),
   user: userFields(status.user),
   mentions: status.entities.user_mentions.map((mention) => pick(mention, ['screen_name', 'id_str', 'indices'])),
   retweeted_status: status.retweeted_status ? statusFields(status.retweeted_status) : null,
