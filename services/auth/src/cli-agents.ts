@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { createPool, ensureDatabase, migrate } from '@crm/db';
 import type { Logger } from '@crm/logging';
 import { AgentExists, AgentStore, UnknownTeam } from './adapters/agents';
-import type { CliIo } from './cli-commands';
+import type { CliIo } from './cli-io';
 import type { AuthConfig } from './config';
 import { AgentAdmin, InvalidAgent } from './operations/agents';
 import { MIGRATIONS_DIR } from './service';

@@ -7,6 +7,7 @@ import { AuthDatabase } from './adapters/database';
 import { AGENTS_USAGE, runAgentsCli } from './cli-agents';
 import { CREDENTIALS_USAGE, runCredentialsCli } from './cli-credentials';
 import { runXaaCli, XAA_USAGE } from './cli-xaa';
+import type { CliIo } from './cli-io';
 import type { AuthConfig } from './config';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets } from './service';
@@ -43,10 +44,6 @@ Reads auth's own settings (services/auth/README.md lists them all), among them:
   CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS (rotate-key)
   NODE_ENV                           development or test: local development secrets; otherwise every secret must be set`;
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 const ACCOUNT_ID = /^[0-9]{1,20}$/;
 

@@ -6,7 +6,7 @@ import { createPool, ensureDatabase, migrate, withTransaction, type Pool } from 
 import type { Logger } from '@crm/logging';
 import { ApiCredentialStore, type CredentialSpec } from './adapters/api-credentials';
 import { AuthEvents } from './adapters/events';
-import type { CliIo } from './cli-commands';
+import type { CliIo } from './cli-io';
 import type { AuthConfig } from './config';
 import { MIGRATIONS_DIR } from './service';
 

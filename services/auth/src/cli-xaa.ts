@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { Logger } from '@crm/logging';
 import { AuthDatabase } from './adapters/database';
-import type { CliIo } from './cli-commands';
+import type { CliIo } from './cli-io';
 import type { AuthConfig } from './config';
 import { MIGRATIONS_DIR, platformParts, registerConfigSecrets, xaaParts } from './service';
 

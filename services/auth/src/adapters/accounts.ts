@@ -3,7 +3,7 @@ import { registerSecret } from '@crm/logging';
 import { mask } from '@crm/secrets';
 import { aadFor } from './key-rotation';
 import type { Keyring } from './keyring';
-import { OAUTH2_SCOPES } from './platform/oauth2';
+import { OAUTH2_SCOPES, type OAuth2Tokens } from './platform/oauth2';
 
 export type AccountStatus = 'connected' | 'needs_reconnect' | 'revoked';
 /** How the account signs its calls: an OAuth 1.0a token pair, or an OAuth 2.0 bearer access token (refreshed). */
@@ -32,12 +32,7 @@ export interface AccountSummary {
 }
 
 /** An OAuth 2.0 account's tokens, as the token endpoint gave them. */
-export interface OAuth2Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: Date;
-  scopes: string[];
-}
+export type { OAuth2Tokens };
 
 /** What signs an account's calls, opened (registered as secrets). */
 export type AccountCredentials =

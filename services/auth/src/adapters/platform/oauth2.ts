@@ -1,8 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { registerSecret } from '@crm/logging';
 import { PlatformFailed } from '../../domain/platform-errors';
-import type { OAuth2Tokens } from '../accounts';
 import type { PlatformClient } from './client';
+
+/** An OAuth 2.0 account's tokens, as the token endpoint gives them and the account keeps them. */
+export interface OAuth2Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: Date;
+  scopes: string[];
+}
 
 /**
  * The scopes auth asks an OAuth 2.0 account for: what its actions read and write, what its X
