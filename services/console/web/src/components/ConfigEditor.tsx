@@ -4,6 +4,7 @@ import { ApiError } from '../api';
 import { ok, ticketing, type TicketingSchemas } from '../client';
 import { when } from '../format';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
+import type { OrdersDraft } from '../orders';
 import type { AccountView, PartnerConfig } from '../types';
 
 type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
@@ -11,15 +12,17 @@ type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
  * The form's state: ticketing's configuration, with a number field the agent cleared held as
  * null (never sent: the form asks for a value first) and what ticketing sets itself optional.
  */
-type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
+type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'orders' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
   sla: Cleared<TicketingSchemas['SlaConfig'], 'firstResponseMinutes' | 'resolutionMinutes'>;
   merge: Cleared<TicketingSchemas['MergeConfig'], 'windowMinutes'>;
+  orders?: OrdersDraft | null;
   policy?: PartnerConfig['policy'];
   accountStatus?: PartnerConfig['accountStatus'];
 };
 type SearchQueryText = string | ConfigDraft['searchQueries'][number];
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
+import { OrdersConfig } from './OrdersConfig';
 
 const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
@@ -137,6 +140,7 @@ function emptyNumbers(config: ConfigDraft): Record<string, string> {
     ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
     ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
     ['/merge/windowMinutes', config.merge.windowMinutes],
+    ...(config.orders ? [['/orders/rules/slipMinutes', config.orders.rules.slipMinutes] as [string, number | null]] : []),
   ];
   return Object.fromEntries(numbers.filter(([, value]) => value === null).map(([pointer]) => [pointer, fieldSentence(pointer, 'is required')]));
 }
@@ -180,6 +184,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       <RoutingDefaults config={config} errors={errors} update={update} />
       <RuleList rules={config.routing.rules ?? []} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
       <SearchQueries config={config} states={states} errors={errors} update={update} />
+      <OrdersConfig orders={config.orders ?? null} errors={errors} onChange={(orders) => update({ orders })} />
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
           {message.text}
