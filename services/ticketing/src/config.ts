@@ -45,6 +45,8 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often commands left in the outbox (broker down, a crash before the publish) are published again.' }),
       TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: "How long ticketing waits for tracking's answer on tracking.rpc." }),
       TRACKING_REFRESH_AFTER_MS: wholeNumber(1)({ default: 60_000, desc: "A linked order's tracking availability older than this is checked again when the ticket is read." }),
+      ORDER_FINDING_INTERVAL_MS: wholeNumber(1)({ default: 2_000, desc: 'How often order references found in messages are checked with tracking and linked (a new message starts a run at once).' }),
+      ORDER_FINDING_RETRY_DELAYS_MS: delayList({ default: [5_000, 30_000, 120_000, 600_000, 1_800_000], desc: 'Delays before each new check of a found order reference while tracking cannot answer; after the last, it is dropped (nothing linked).' }),
       SLA_TIMER_INTERVAL_MS: wholeNumber(1)({ default: 10_000, desc: 'How often due SLA timers (breach, at risk) are looked for.' }),
       SEARCH_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often search queries due to run are looked for (each runs on its own interval).' }),
       SEARCH_FIRST_RUN_MAX: wholeNumber(1)({ default: 20, desc: "Posts asked for on a search query's first run (at most 100): older matches are not turned into tickets." }),

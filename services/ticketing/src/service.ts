@@ -233,6 +233,7 @@ function useCases(config: TicketingConfig, options: TicketingOptions, parts: { s
     actions: new TicketActions({ ...common, commandsExchange: options.commandsExchange }),
     presence: new Presence(store),
     partnerConfigs: { store, logger, defaults, heldRelease },
+    tracking,
     webhookEndpoints,
     webhookDispatcher,
   };

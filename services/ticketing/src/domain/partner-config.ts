@@ -2,6 +2,7 @@ import { ajv, describeErrors, TICKET_PRIORITIES, type TicketPriority } from '@cr
 import { checkBusinessHours, type BusinessHours } from './business-hours';
 import type { SlaMinutes, SlaPolicy } from './sla';
 import { SOCIAL_EVENT_KINDS, type SocialEventKind } from './social-events';
+import { checkReferences, ordersInputSchema, ordersWithDefaults, type OrdersConfig, type OrdersConfigInput } from './order-references';
 
 /**
  * The partner configuration of a connected account (docs/architecture.md, "CRM-facing HTTP"): where its
@@ -77,6 +78,8 @@ export interface PartnerConfig {
   policy: Record<PolicyToggle, Disposition> & { reopenWindowMinutes: number };
   searchQueries: SearchQueryInput[];
   merge: { enabled: boolean; windowMinutes: number };
+  /** Orders found in messages and followed; null (absent in configurations stored before it existed) turns it off. */
+  orders?: OrdersConfig | null;
 }
 
 /** Where the service's settings put tickets when a configuration leaves it open. */
@@ -98,6 +101,7 @@ export type PartnerConfigInput = {
   policy?: Partial<PartnerConfig['policy']>;
   searchQueries?: SearchQueryInput[];
   merge?: Partial<PartnerConfig['merge']>;
+  orders?: OrdersConfigInput | null;
 };
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' } as const;
@@ -192,6 +196,7 @@ const inputSchema = {
       additionalProperties: false,
       properties: { enabled: { type: 'boolean' }, windowMinutes: { type: 'integer', minimum: 1, maximum: 525_600 } },
     },
+    orders: ordersInputSchema,
   },
 } as const;
 
@@ -206,6 +211,7 @@ export function checkPartnerConfig(body: unknown): string[] {
   queries.forEach((query, index) => {
     if (queries.indexOf(query) !== index) problems.push(`/searchQueries/${index} repeats the query "${query}"`);
   });
+  problems.push(...checkReferences(body.orders?.references ?? []));
   return problems;
 }
 
@@ -250,6 +256,7 @@ export function withDefaults(pageId: string, input: PartnerConfigInput, defaults
     policy: { ...DEFAULT_POLICY, reopenWindowMinutes: DEFAULT_REOPEN_WINDOW_MINUTES, ...input.policy },
     searchQueries: input.searchQueries ?? [],
     merge: { enabled: false, windowMinutes: 60, ...input.merge },
+    orders: ordersWithDefaults(input.orders),
   };
 }
 

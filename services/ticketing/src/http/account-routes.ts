@@ -2,6 +2,8 @@ import type { RequestHandler } from 'express';
 import { principalOf } from '@crm/access';
 import type { TicketingStore } from '../adapters/db/store';
 import { AccountNotFound, PartnerConfigNotFound } from '../operations/errors';
+import type { TrackingClient } from '../adapters/broker/tracking';
+import { testOrderReferences } from '../operations/order-reference-test';
 import { testRouting } from '../operations/route-test';
 import { savePartnerConfig, type SavePartnerConfigDeps } from '../operations/save-partner-config';
 import type { SearchQueries } from '../operations/search-queries';
@@ -16,9 +18,11 @@ export interface AccountRouteDeps {
   partnerConfigs: SavePartnerConfigDeps;
   /** The state of each account's search queries. */
   searchQueries: Pick<SearchQueries, 'states'>;
+  /** Asked whether the orders a text names exist (the order reference tester). */
+  tracking: Pick<TrackingClient, 'availability'>;
 }
 
-type PartnerConfigRoute = 'list' | 'show' | 'save' | 'testRouting' | 'searchQueries';
+type PartnerConfigRoute = 'list' | 'show' | 'save' | 'testRouting' | 'testOrderReferences' | 'searchQueries';
 
 /** Partner configurations (of the accounts the credential may see), the rule tester and each search query's state. */
 export function partnerConfigRoutes(deps: AccountRouteDeps): Record<PartnerConfigRoute, RequestHandler> {
@@ -43,6 +47,9 @@ export function partnerConfigRoutes(deps: AccountRouteDeps): Record<PartnerConfi
     testRouting: async (req, res) => {
       const decision = await testRouting(deps.store, visiblePageId(req), req.body);
       res.json({ rule: decision.rule, queue: decision.queue, folder: decision.folder });
+    },
+    testOrderReferences: async (req, res) => {
+      res.json({ matches: await testOrderReferences(deps, visiblePageId(req), req.body) });
     },
     // Each configured query with its last run, last error, matches and next run.
     searchQueries: async (req, res) => {

@@ -233,6 +233,7 @@ export function partnerConfigJson(row: PartnerConfigRow) {
   return {
     pageId: row.page_id,
     ...row.config,
+    orders: row.config.orders ?? null,
     consumerKey: row.consumer_key_masked,
     accessToken: row.access_token_masked,
     accountStatus: row.account_status,

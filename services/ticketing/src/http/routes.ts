@@ -81,6 +81,7 @@ function routeTable(deps: RouteDeps): Route[] {
     { method: 'put', path: '/v1/partner-configs/:pageId', scope: 'accounts:manage', handler: configs.save },
     // Trying rules on a sample changes nothing of the configuration.
     { method: 'post', path: '/v1/partner-configs/:pageId/route-test', scope: 'tickets:write', handler: configs.testRouting },
+    { method: 'post', path: '/v1/partner-configs/:pageId/order-reference-test', scope: 'tickets:write', handler: configs.testOrderReferences },
     { method: 'get', path: '/v1/partner-configs/:pageId/search-queries', scope: 'tickets:read', handler: configs.searchQueries },
     { method: 'get', path: '/v1/held-deliveries', scope: 'accounts:manage', handler: accounts.held },
     { method: 'get', path: '/v1/accounts', scope: 'tickets:read', handler: accounts.list },

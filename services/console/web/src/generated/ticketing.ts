@@ -536,6 +536,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner-configs/{pageId}/order-reference-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected account's platform id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The order references the stored configuration finds in a text, each checked with tracking (the console's reference tester)
+         * @description Reads the first 2000 characters, as recording does; at most 5 references, one per task. 422 orders_not_configured when the configuration names no tracking client.
+         */
+        post: operations["testOrderReferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner-configs/{pageId}/route-test": {
         parameters: {
             query?: never;
@@ -1167,6 +1190,48 @@ export interface components {
             /** @default 60 */
             windowMinutes: number;
         };
+        OrderReferencePattern: {
+            /**
+             * @description A regular expression (JavaScript syntax, matched case-insensitively) with exactly one capture group. Refused when it could take exponential time (nested quantifiers).
+             * @example ref[ -]?([0-9]{4,10})
+             */
+            pattern: string;
+            /**
+             * @description The tracking task id it names: `$1` is replaced by the capture.
+             * @example $1
+             */
+            taskId: string;
+        };
+        OrderRules: {
+            /**
+             * @description An ETA later than the first one seen by more than this raises the priority one step (once per ticket and order).
+             * @default 30
+             */
+            slipMinutes: number;
+            /** @default true */
+            raisePriorityOnSlip: boolean;
+            /**
+             * @description A failed or cancelled delivery reopens the ticket and makes it urgent.
+             * @default true
+             */
+            reopenOnFailure: boolean;
+            /**
+             * @description A delivery while the ticket is pending records `data.suggestion: resolve` on its timeline entry.
+             * @default true
+             */
+            suggestResolveOnDelivery: boolean;
+        };
+        /** @description Orders found in messages (README, "Orders found in messages"). Null, or no trackingClientId, turns it off. */
+        OrdersConfig: {
+            /**
+             * @description The tracking client whose tasks the account's orders are.
+             * @example demo
+             */
+            trackingClientId?: string | null;
+            /** @description Empty or absent: the defaults, which find "order 4711", "order #4711", "order no. 4711", "#4711" and the tracking provider's links (`<base>/track/<clientId>/<taskId>`). */
+            references?: components["schemas"]["OrderReferencePattern"][];
+            rules?: components["schemas"]["OrderRules"];
+        } | null;
         /** @description Every part optional; what is missing takes its default. Read-only parts of a GET answer are accepted and ignored, so a GET answer can be PUT back. */
         PartnerConfigInput: {
             /** @description Must match the path when given. */
@@ -1188,6 +1253,7 @@ export interface components {
             /** @description Run on their intervals as the account (auth's search); no query twice (case-insensitive). */
             searchQueries?: components["schemas"]["SearchQuery"][];
             merge?: components["schemas"]["MergeConfig"];
+            orders?: components["schemas"]["OrdersConfig"];
         };
         PartnerConfig: {
             pageId: components["schemas"]["PlatformId"];
@@ -1203,6 +1269,7 @@ export interface components {
             /** @description As PUT (strings stay strings). */
             searchQueries: components["schemas"]["SearchQuery"][];
             merge: components["schemas"]["MergeConfig"];
+            orders?: components["schemas"]["OrdersConfig"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2520,6 +2587,68 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthUnavailable"];
+        };
+    };
+    testOrderReferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected account's platform id. */
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example where is my order 4711? */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The references found, in the order they appear. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matches: {
+                            /**
+                             * @description The words matched.
+                             * @example order 4711
+                             */
+                            reference: string;
+                            /** @example 4711 */
+                            taskId: string;
+                            /** @description Whether tracking knows the task; null when it cannot say now. */
+                            exists: boolean | null;
+                            /** @description What a message naming it would do, in an agent's words. */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `orders_not_configured`: the configuration names no tracking client (set /orders/trackingClientId). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthUnavailable"];
