@@ -2,7 +2,7 @@
 import { TONE } from '../../web/src/colors';
 import { fieldErrors } from '../../web/src/fieldErrors';
 import { ApiError } from '../../web/src/api';
-import { linkedWords, orderChipWords, orderStatusTone, orderStatusWords, referenceMatchWords, suggestsResolve } from '../../web/src/orders';
+import { linkedWords, missingOrderFields, orderChipWords, ordersDraftOf, ordersInputOf, orderStatusTone, orderStatusWords, referenceMatchWords, suggestsResolve } from '../../web/src/orders';
 
 const at = (iso: string) => `clock(${iso})`;
 
@@ -43,13 +43,17 @@ describe("the order-reference tester's sentences", () => {
     expect(referenceMatchWords({ reference: '#99', taskId: '99', exists: false }, 'demo')).toMatch(/has no such task: a ticket with it is not linked\.$/);
     expect(referenceMatchWords({ reference: '#99', taskId: '99', exists: null }, null)).toMatch(/could not be asked/);
   });
+
+  it("takes the service's own sentence when it gives one", () => {
+    expect(referenceMatchWords({ reference: '#99', taskId: '99', exists: false, message: ' No task 99 at demo. ' }, 'demo')).toBe('No task 99 at demo.');
+  });
 });
 
 describe('the resolve suggestion', () => {
   const delivered = { kind: 'order_update', data: { suggestion: 'resolve' } };
-  it('is offered on a delivered order’s entry while the ticket is not resolved', () => {
+  it('is offered on a delivered order’s entry while the ticket is still pending', () => {
     expect(suggestsResolve(delivered, 'pending')).toBe(true);
-    expect(suggestsResolve(delivered, 'open')).toBe(true);
+    expect(suggestsResolve(delivered, 'open')).toBe(false);
     expect(suggestsResolve(delivered, 'resolved')).toBe(false);
     expect(suggestsResolve({ kind: 'order_update', data: null }, 'pending')).toBe(false);
     expect(suggestsResolve({ kind: 'note', data: { suggestion: 'resolve' } }, 'pending')).toBe(false);
@@ -68,5 +72,28 @@ describe("the orders section's refused fields", () => {
       '/orders/trackingClientId': 'Tracking client is required',
       '/orders/rules/slipMinutes': 'Slip time must be at least 1',
     });
+  });
+});
+
+describe("the orders section's draft", () => {
+  it("fills ticketing's defaults into stored options, and is off when none are stored", () => {
+    expect(ordersDraftOf(null)).toBeNull();
+    expect(ordersDraftOf({ trackingClientId: 'demo', rules: { slipMinutes: 45 } })).toEqual({
+      trackingClientId: 'demo',
+      references: [],
+      rules: { slipMinutes: 45, raisePriorityOnSlip: true, reopenOnFailure: true, suggestResolveOnDelivery: true },
+    });
+  });
+
+  it('asks for a tracking client and a slip time before saving, and sends them trimmed', () => {
+    const draft = { ...ordersDraftOf({ trackingClientId: ' ' })!, rules: { slipMinutes: null, raisePriorityOnSlip: false, reopenOnFailure: true, suggestResolveOnDelivery: true } };
+    expect(missingOrderFields(draft)).toEqual([
+      ['/orders/trackingClientId', 'is required'],
+      ['/orders/rules/slipMinutes', 'is required'],
+    ]);
+    expect(missingOrderFields(null)).toEqual([]);
+    const filled = { ...draft, trackingClientId: ' demo ', references: [{ pattern: 'ref-(\\d+)', taskId: ' $1 ' }], rules: { ...draft.rules, slipMinutes: 20 } };
+    expect(ordersInputOf(filled)).toEqual({ trackingClientId: 'demo', references: [{ pattern: 'ref-(\\d+)', taskId: '$1' }], rules: { slipMinutes: 20, raisePriorityOnSlip: false, reopenOnFailure: true, suggestResolveOnDelivery: true } });
+    expect(ordersInputOf(null)).toBeNull();
   });
 });

@@ -76,8 +76,9 @@ export interface ReferenceMatch {
   message?: string | null;
 }
 
-/** A found reference in plain words: `“order 4711” is task 4711, which the delivery company knows.` */
+/** A found reference in plain words, for when the service gives no sentence of its own: `“order 4711” is task 4711, which the delivery company knows.` */
 export function referenceMatchWords(match: ReferenceMatch, clientId: string | null): string {
+  if (match.message?.trim()) return match.message.trim();
   const company = clientId ? `the delivery company (${clientId})` : 'the delivery company';
   const found = `“${match.reference}” is task ${match.taskId}`;
   if (match.exists === true) return `${found}, which ${company} knows: a ticket with it is linked to this order.`;
@@ -105,13 +106,46 @@ export const newOrdersDraft = (): OrdersDraft => ({
   rules: { slipMinutes: 30, raisePriorityOnSlip: true, reopenOnFailure: true, suggestResolveOnDelivery: true },
 });
 
+/** The order options as ticketing stores them (every part but the client optional). */
+export interface StoredOrders {
+  trackingClientId?: string | null;
+  references?: { pattern: string; taskId: string }[];
+  rules?: Partial<OrdersDraft['rules']>;
+}
+
+/** The form's draft of stored order options, ticketing's defaults filled in; none stored: off (null). */
+export function ordersDraftOf(stored: StoredOrders | null | undefined): OrdersDraft | null {
+  if (!stored) return null;
+  const start = newOrdersDraft();
+  return { trackingClientId: stored.trackingClientId ?? '', references: stored.references ?? [], rules: { ...start.rules, ...stored.rules } };
+}
+
+/** The order options as ticketing takes them: trimmed, the slip time filled (the form asks for it first). */
+export function ordersInputOf(draft: OrdersDraft | null): StoredOrders | null {
+  if (!draft) return null;
+  return {
+    trackingClientId: draft.trackingClientId.trim(),
+    references: draft.references.map((reference) => ({ pattern: reference.pattern, taskId: reference.taskId.trim() })),
+    rules: { ...draft.rules, slipMinutes: draft.rules.slipMinutes ?? undefined },
+  };
+}
+
+/** The order fields the agent left empty, each with its JSON pointer: the form is not sent while any is. */
+export function missingOrderFields(draft: OrdersDraft | null | undefined): [string, string][] {
+  if (!draft) return [];
+  const missing: [string, string][] = [];
+  if (!draft.trackingClientId.trim()) missing.push(['/orders/trackingClientId', 'is required']);
+  if (draft.rules.slipMinutes === null) missing.push(['/orders/rules/slipMinutes', 'is required']);
+  return missing;
+}
+
 /** A timeline entry that may suggest an action (the fields this needs of ticketing's Activity). */
 export interface SuggestingActivity {
   kind: string;
   data?: Record<string, unknown> | null;
 }
 
-/** An order update suggests resolving (the order was delivered), and the ticket has not been resolved yet. */
+/** An order update suggests resolving (the order was delivered while the ticket waited), and the ticket is still pending. */
 export function suggestsResolve(activity: SuggestingActivity, ticketStatus: string): boolean {
-  return activity.kind === 'order_update' && activity.data?.suggestion === 'resolve' && (ticketStatus === 'open' || ticketStatus === 'pending');
+  return activity.kind === 'order_update' && activity.data?.suggestion === 'resolve' && ticketStatus === 'pending';
 }

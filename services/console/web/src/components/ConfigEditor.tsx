@@ -4,7 +4,7 @@ import { ApiError } from '../api';
 import { ok, ticketing, type TicketingSchemas } from '../client';
 import { when } from '../format';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
-import type { OrdersDraft } from '../orders';
+import { missingOrderFields, ordersDraftOf, ordersInputOf, type OrdersDraft } from '../orders';
 import type { AccountView, PartnerConfig } from '../types';
 
 type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
@@ -23,6 +23,7 @@ type SearchQueryText = string | ConfigDraft['searchQueries'][number];
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
 import { OrdersConfig } from './OrdersConfig';
+import { OrderReferenceTester } from './OrderReferenceTester';
 
 const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
@@ -37,12 +38,15 @@ const defaults = (account: AccountView): ConfigDraft => ({
 
 const queryText = (query: SearchQueryText) => (typeof query === 'string' ? query : query.query);
 
+/** ticketing's configuration as the form holds it (the order options with their defaults filled in). */
+const draftOf = (config: PartnerConfig): ConfigDraft => ({ ...config, orders: ordersDraftOf(config.orders) });
+
 function useConfig(account: AccountView) {
   const [config, setConfig] = useState<ConfigDraft | null>(null);
   const [isNew, setIsNew] = useState(false);
   useEffect(() => {
     ok(ticketing.GET('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } } })).then(
-      (found) => setConfig(found),
+      (found) => setConfig(draftOf(found)),
       (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
         setIsNew(true);
@@ -134,15 +138,15 @@ function RoutingDefaults({ config, errors, update }: { config: ConfigDraft; erro
   );
 }
 
-/** The number fields the agent left empty, each with its sentence: the form is not sent while any is. */
+/** The fields the agent left empty (numbers, the orders' tracking client), each with its sentence: the form is not sent while any is. */
 function emptyNumbers(config: ConfigDraft): Record<string, string> {
   const numbers: [string, number | null][] = [
     ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
     ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
     ['/merge/windowMinutes', config.merge.windowMinutes],
-    ...(config.orders ? [['/orders/rules/slipMinutes', config.orders.rules.slipMinutes] as [string, number | null]] : []),
   ];
-  return Object.fromEntries(numbers.filter(([, value]) => value === null).map(([pointer]) => [pointer, fieldSentence(pointer, 'is required')]));
+  const missing = [...numbers.filter(([, value]) => value === null).map(([pointer]): [string, string] => [pointer, 'is required']), ...missingOrderFields(config.orders)];
+  return Object.fromEntries(missing.map(([pointer, message]) => [pointer, fieldSentence(pointer, message)]));
 }
 
 /** One account's partner configuration, saved as a whole with ticketing's PUT. */
@@ -164,8 +168,8 @@ export function ConfigEditor({ account }: { account: AccountView }) {
     }
     try {
       // Every number is filled (emptyNumbers above): the draft is ticketing's input.
-      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) } as TicketingSchemas['PartnerConfigInput'];
-      setConfig(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body })));
+      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean), orders: ordersInputOf(config.orders ?? null) } as TicketingSchemas['PartnerConfigInput'];
+      setConfig(draftOf(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body }))));
       setErrors({});
       setIsNew(false);
       setRevision((saved) => saved + 1);
@@ -192,6 +196,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       )}
       <Button onClick={() => void save()}>Save configuration</Button>
       <RuleTester pageId={account.accountId} />
+      {config.orders && <OrderReferenceTester pageId={account.accountId} clientId={config.orders.trackingClientId || null} />}
     </Stack>
   );
 }

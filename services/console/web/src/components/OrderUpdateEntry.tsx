@@ -19,7 +19,7 @@ function DeliveryIcon() {
 
 /**
  * What the order's tracking told the ticket (ticketing's `order_update`, in an agent's words),
- * as a system entry; when the order was delivered and the ticket is not resolved yet, Resolve?
+ * as a system entry; when the order was delivered and the ticket is still pending, Resolve?
  * resolves it in one click (busy while it runs).
  */
 export function OrderUpdateEntry({ activity, ticketId, ticketStatus, onChanged }: { activity: Activity; ticketId: string; ticketStatus: string; onChanged: () => void }) {

@@ -73,14 +73,15 @@ function Rules({ orders, errors, update }: { orders: OrdersDraft; errors: Record
   return (
     <Stack gap="xs">
       <NumberInput
-        label="Late after (minutes past the promised ETA)"
+        label="ETA slip that counts as late (minutes)"
+        description="how much later than the first ETA"
         value={rules.slipMinutes ?? ''}
         min={1}
         error={errorAt(errors, '/orders/rules/slipMinutes')}
         onChange={(v) => update({ ...rules, slipMinutes: number(v) })}
         style={{ maxWidth: '24rem' }}
       />
-      <Switch label="Raise the ticket's priority when the order is late" checked={rules.raisePriorityOnSlip} onChange={(e) => update({ ...rules, raisePriorityOnSlip: e.currentTarget.checked })} />
+      <Switch label="Raise the ticket's priority one step when the ETA slips that much" checked={rules.raisePriorityOnSlip} onChange={(e) => update({ ...rules, raisePriorityOnSlip: e.currentTarget.checked })} />
       <Switch label="Reopen the ticket as urgent when a delivery fails or is cancelled" checked={rules.reopenOnFailure} onChange={(e) => update({ ...rules, reopenOnFailure: e.currentTarget.checked })} />
       <Switch label="Suggest resolving the ticket when the order is delivered" checked={rules.suggestResolveOnDelivery} onChange={(e) => update({ ...rules, suggestResolveOnDelivery: e.currentTarget.checked })} />
     </Stack>
