@@ -2,6 +2,7 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from './ticket-lists';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { defineContract, type Contract } from './envelope';
 import { AnyObject, Nullable, StringEnum } from './schema';
+import { TASK_STATUSES } from './tracking-events';
 
 /**
  * What the CRM hears: every change of a ticket, published after its transaction commits on the
@@ -18,10 +19,15 @@ export const CRM_EVENT_TYPES = [
   'ticket.unmerged',
   'ticket.sla_breached',
   'ticket.sla_at_risk',
+  'ticket.order_changed',
 ] as const;
 export type CrmEventType = (typeof CRM_EVENT_TYPES)[number];
 
 export const CRM_EVENT_VERSION = 1 as const;
+
+/** What a `ticket.order_changed` event says happened to the ticket's order. */
+export const ORDER_CHANGES = ['linked', 'unlinked', 'status_changed', 'eta_moved', 'rider_silent'] as const;
+export type OrderChangeKind = (typeof ORDER_CHANGES)[number];
 
 const uuid = Type.String({ pattern: '^[0-9a-f-]{36}$' });
 const nullableString = Nullable(Type.String());
@@ -75,6 +81,18 @@ const PARTS = {
     { clock: StringEnum(['first_response', 'resolution']), dueAt: timestamp, detectedAt: timestamp },
     { description: 'ticket.sla_breached / ticket.sla_at_risk: which clock, when it reached the stage, when ticketing noticed.' },
   ),
+  order: Type.Object(
+    {
+      change: StringEnum(ORDER_CHANGES, { description: 'What happened: linked (by an agent or found in a message), unlinked, or a change tracking announced of the followed task.' }),
+      clientId: Type.String(),
+      taskId: Type.String(),
+      linkedBy: StringEnum(['agent', 'auto']),
+      reference: Nullable(Type.String({ description: 'The words the order was found by (linkedBy auto).' })),
+      status: Nullable(StringEnum(TASK_STATUSES)),
+      eta: Nullable(timestamp),
+    },
+    { description: 'ticket.order_changed: the order as it is after the change (as it was, for unlinked).' },
+  ),
 };
 type PartName = keyof typeof PARTS;
 
@@ -94,6 +112,7 @@ export const CrmEventPayloadSchema = Type.Object({
   activity: Type.Optional(PARTS.activity),
   merge: Type.Optional(PARTS.merge),
   sla: Type.Optional(PARTS.sla),
+  order: Type.Optional(PARTS.order),
 });
 export type CrmEventPayload = Static<typeof CrmEventPayloadSchema>;
 
@@ -105,6 +124,7 @@ const REQUIRED_PARTS: Record<CrmEventType, PartName[]> = {
   'ticket.unmerged': ['merge'],
   'ticket.sla_breached': ['sla'],
   'ticket.sla_at_risk': ['sla'],
+  'ticket.order_changed': ['order'],
 };
 
 /** The schema of one event type: its `type`, the common fields, the part it requires and the others optional. */

@@ -177,6 +177,12 @@ export const CONSUMPTIONS: Consumption[] = [
     contracts: [FollowTask, UnfollowTask],
     summary: 'Adds or removes a follower of a task (idempotent); a task with no follower left is no longer watched.',
   },
+  {
+    queue: Queues.ticketingTrackingEvents,
+    consumer: 'ticketing',
+    contracts: [TaskStatusChanged, TaskEtaMoved, TaskRiderSilent],
+    summary: "Puts each change of a followed order on the timeline of the tickets following it (once per eventId) and applies the partner configuration's order rules (priority on an ETA slip, reopen on a failed or cancelled delivery).",
+  },
 ];
 
 /** A method of an RPC queue: its request, the schema of its result, who answers and who calls. */

@@ -2,7 +2,7 @@ import { ACCOUNT_REVOKED_KEY } from './account-events';
 import { AuthAccountEventKeys } from './auth-account-events';
 import { SilenceEventKeys } from './silence-events';
 import { SOCIAL_ACTIONS } from './commands';
-import { TrackingCommandKeys } from './tracking-events';
+import { TrackingCommandKeys, TrackingEventKeys } from './tracking-events';
 
 /** Plain description of exchanges and queues; libs/messaging declares it on the broker. */
 export interface ExchangeSpec {
@@ -70,6 +70,8 @@ export const Queues = {
   ticketingActivity: 'ticketing.activity',
   ticketingCommandResults: 'ticketing.command-results',
   ticketingAccountEvents: 'ticketing.account-events',
+  /** The changes of tasks ticketing follows for tickets linked to orders. */
+  ticketingTrackingEvents: 'ticketing.tracking-events',
   authRpc: 'auth.rpc',
   authCommands: 'auth.commands',
   authActivity: 'auth.activity',
@@ -170,6 +172,13 @@ const SYSTEM_QUEUES: QueueSpec[] = [
       name: Queues.trackingFollows,
       kind: 'work',
       bindings: Object.values(TrackingCommandKeys).map((routingKey) => ({ exchange: Exchanges.trackingCommands, routingKey })),
+      retry: DEFAULT_RETRY,
+    },
+    // Following tasks: ticketing hears the changes of the tasks its tickets follow.
+    {
+      name: Queues.ticketingTrackingEvents,
+      kind: 'work',
+      bindings: Object.values(TrackingEventKeys).map((routingKey) => ({ exchange: Exchanges.trackingEvents, routingKey })),
       retry: DEFAULT_RETRY,
     },
 ];

@@ -20,6 +20,28 @@ export const TRACKING_FOLLOWER_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$';
 /** What a followed task's status means to a ticket, mapped from the provider's statuses. */
 export const TASK_STATUSES = ['assigned', 'picked_up', 'out_for_delivery', 'delivered', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** The provider's statuses, as a ticket understands them. Unknown ones change nothing. */
+const STATUS_OF: Record<string, TaskStatus> = {
+  ASSIGNED: 'assigned',
+  NOTIFIED: 'assigned',
+  ACKNOWLEDGED: 'assigned',
+  // Not in the provider's documented list; mapped should it send them.
+  PICKED_UP: 'picked_up',
+  PICKUP_COMPLETED: 'picked_up',
+  // STARTED: the rider has left the pickup with the order; ARRIVED: at the drop, handing it over.
+  STARTED: 'out_for_delivery',
+  ARRIVED: 'out_for_delivery',
+  COMPLETED: 'delivered',
+  PARTIAL_COMPLETED: 'delivered',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+};
+
+/** A provider status (as tracking's live view and records carry it) as a task status; null for none or an unknown one. */
+export function taskStatusOf(providerStatus: string | null): TaskStatus | null {
+  return providerStatus === null ? null : (STATUS_OF[providerStatus] ?? null);
+}
+
 /** Statuses after which a task changes no more: tracking stops following it. */
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['delivered', 'failed', 'cancelled'];
 

@@ -97,7 +97,17 @@ describe('linking a ticket to an order', () => {
     const linked = await call('PUT', `/v1/tickets/${ticketId}/order`, { clientId: 'acme', taskId: 'order-42' });
     expect(linked).toEqual({
       status: 200,
-      body: { clientId: 'acme', taskId: 'order-42', linkedAt: expect.any(String), tracking: { available: true, reason: 'available', message: 'tracking is available', checkedAt: expect.any(String), stale: false } },
+      body: {
+        clientId: 'acme',
+        taskId: 'order-42',
+        linkedAt: expect.any(String),
+        // An agent's link; the task's status and ETA from tracking's live view, asked at link time.
+        linkedBy: 'agent',
+        reference: null,
+        status: 'assigned',
+        eta: expect.any(String),
+        tracking: { available: true, reason: 'available', message: 'tracking is available', checkedAt: expect.any(String), stale: false },
+      },
     });
     expect(await orderOf(ticketId)).toEqual(linked.body);
     const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
@@ -183,7 +193,17 @@ describe("a ticket's order shown to a credential that may not see its tracking c
     expect(linked.body).toMatchObject({ tracking: { reason: 'available' } });
     const { token } = auth.credential(['tickets:read'], { trackingClientIds: ['demo'] });
     const shown = (await api.get<{ order: Order }>(`/v1/tickets/${ticketId}`, token)).body.order;
-    expect(shown).toEqual({ clientId: 'acme', taskId: 'order-42', linkedAt: expect.any(String), tracking: { available: false, reason: 'client_not_found', message: "Tracking is not set up for client 'acme'.", checkedAt: expect.any(String), stale: false } });
+    expect(shown).toEqual({
+      clientId: 'acme',
+      taskId: 'order-42',
+      linkedAt: expect.any(String),
+      linkedBy: 'agent',
+      reference: null,
+      // Nothing of the other client's task shows.
+      status: null,
+      eta: null,
+      tracking: { available: false, reason: 'client_not_found', message: "Tracking is not set up for client 'acme'.", checkedAt: expect.any(String), stale: false },
+    });
     const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`, token);
     expect(listed.body.items.find((t) => t.id === ticketId)!.order!.tracking.reason).toBe('client_not_found');
     const launch = auth.session({ ticketIds: [ticketId] });

@@ -5,7 +5,9 @@
  * words, and the followed order's changes on the ticket.
  */
 import pg from 'pg';
-import { freshDatabase, testLogger, testPool, type TestDatabase } from '@crm/testing';
+import { Exchanges, TaskRiderSilent, TrackingEventKeys } from '@crm/contracts';
+import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
+import { freshDatabase, testLogger, testPool, waitFor, type TestDatabase } from '@crm/testing';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { startTicketing, type RunningTicketing } from './service';
 import { apiClient, HandledMessages, TestPublisher, testConfig } from './testing/harness';
@@ -15,6 +17,7 @@ let db: TestDatabase;
 let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
+let trackingPool: pg.Pool;
 const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 /** Its configuration names the tracking client `demo`. */
@@ -33,6 +36,7 @@ beforeAll(async () => {
   publisher = new TestPublisher(stack.amqpUrl);
   await publisher.ready();
   pool = testPool(db.url, { max: 2 });
+  trackingPool = testPool(stack.databaseUrl, { max: 1 });
   await stack.enableClient('demo');
   await stack.simTask({ clientId: 'demo', taskId: '4711' });
   expect((await api.put(`/v1/partner-configs/${ACCOUNT}`, { orders: { trackingClientId: 'demo' } })).status).toBe(201);
@@ -43,6 +47,7 @@ afterAll(async () => {
   await publisher?.close();
   await service?.stop();
   await pool?.end();
+  await trackingPool?.end();
   await db?.drop();
   await stack?.stop();
 });
@@ -90,5 +95,136 @@ describe('the order reference tester', () => {
     expect(bad.body.error.code).toBe('invalid_order_reference_test');
     const off = await api.post<{ error: { code: string } }>(`/v1/partner-configs/${PLAIN_ACCOUNT}/order-reference-test`, { text: 'order 4711' });
     expect(off).toMatchObject({ status: 422, body: { error: { code: 'orders_not_configured' } } });
+  });
+});
+
+interface Order {
+  clientId: string;
+  taskId: string;
+  linkedBy: 'agent' | 'auto';
+  reference: string | null;
+  status: string | null;
+  eta: string | null;
+}
+interface Ticket {
+  id: string;
+  status: string;
+  priority: string;
+  order: Order | null;
+  activities: { kind: string; text: string | null; data: Record<string, unknown> | null }[];
+}
+
+let customer = 0;
+/** A new customer's DM to the account; resolves with its ticket once recorded. */
+async function dmTicket(account: string, text: string): Promise<{ ticketId: string; customerId: string }> {
+  customer += 1;
+  const customerId = String(5_000_000 + customer);
+  await handled.wait(await publisher.delivery(directMessageReceived({ account, customer: { id: customerId, screenName: `orderer${customer}` }, text })));
+  const list = await api.get<{ items: { id: string; contact: { screenName: string } }[] }>(`/v1/tickets?accountId=${account}`);
+  return { ticketId: list.body.items.find((t) => t.contact.screenName === `orderer${customer}`)!.id, customerId };
+}
+
+/** The same customer writes again (the DM joins its ticket). */
+async function dmAgain(account: string, customerId: string, text: string): Promise<void> {
+  await handled.wait(await publisher.delivery(directMessageReceived({ account, customer: { id: customerId, screenName: `again${customerId}` }, text })));
+}
+
+const ticketOf = async (ticketId: string) => (await api.get<Ticket>(`/v1/tickets/${ticketId}`)).body;
+const findingsOf = async (ticketId: string) => (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM order_findings WHERE ticket_id = $1', [ticketId])).rows[0]!.n;
+/** Waits until every reference found for the ticket was checked (none waits any more). */
+const checked = (ticketId: string) => waitFor(async () => (await findingsOf(ticketId)) === 0, { what: `the order references of ${ticketId} checked` });
+
+describe('orders found in messages', () => {
+  it('links the order a customer names within 5 s, by the words found', async () => {
+    const { ticketId } = await dmTicket(ACCOUNT, 'where is my order 4711?');
+    const order = await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
+    expect(order).toMatchObject({ clientId: 'demo', taskId: '4711', linkedBy: 'auto', reference: 'order 4711' });
+    // Its status and ETA, from tracking's live view at link time, in the list too.
+    const known = await waitFor(async () => ((await ticketOf(ticketId)).order?.status ? (await ticketOf(ticketId)).order : null), { what: 'the status of the linked order' });
+    expect(known).toMatchObject({ status: 'assigned', eta: expect.any(String) });
+    const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
+    expect(listed.body.items.find((t) => t.id === ticketId)!.order).toMatchObject({ taskId: '4711', linkedBy: 'auto', status: 'assigned', eta: known!.eta });
+  });
+
+  it('links nothing for an order tracking does not know, and leaves no error on the ticket; a later message can name the right one', async () => {
+    const { ticketId, customerId } = await dmTicket(ACCOUNT, 'my order 99999 never came');
+    await checked(ticketId);
+    const ticket = await ticketOf(ticketId);
+    expect(ticket.order).toBeNull();
+    expect(ticket.activities.map((a) => a.kind)).toEqual(['dm_received']);
+
+    await dmAgain(ACCOUNT, customerId, 'sorry, it is order no. 4711');
+    const order = await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
+    expect(order).toMatchObject({ taskId: '4711', linkedBy: 'auto', reference: 'order no. 4711' });
+  });
+
+  it('leaves an account without a tracking client untouched', async () => {
+    const { ticketId } = await dmTicket(PLAIN_ACCOUNT, 'where is my order 4711?');
+    expect(await findingsOf(ticketId)).toBe(0);
+    expect((await ticketOf(ticketId)).order).toBeNull();
+  });
+
+  it("never links again an order an agent unlinked, and an agent's link is the agent's", async () => {
+    const { ticketId, customerId } = await dmTicket(ACCOUNT, 'order #4711 please');
+    await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
+    expect((await api.delete(`/v1/tickets/${ticketId}/order`)).status).toBe(204);
+    await dmAgain(ACCOUNT, customerId, 'I said order 4711!');
+    await checked(ticketId);
+    expect((await ticketOf(ticketId)).order).toBeNull();
+
+    const relinked = await api.put<Order>(`/v1/tickets/${ticketId}/order`, { clientId: 'demo', taskId: '4711' });
+    expect(relinked.body).toMatchObject({ linkedBy: 'agent', reference: null, taskId: '4711' });
+  });
+});
+
+/** Waits until tracking follows the task for the ticket (its follow_task came through). */
+const followed = (taskId: string, ticketId: string) =>
+  waitFor(async () => (await trackingPool.query<{ followers: string[] }>('SELECT followers FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0]?.followers.includes(ticketId), {
+    what: `task ${taskId} followed for ${ticketId}`,
+  });
+
+const orderUpdates = async (ticketId: string) => (await ticketOf(ticketId)).activities.filter((a) => a.kind === 'order_update');
+
+/** A ticket linked from a customer's words to a new task on its way, which tracking follows for it. */
+async function followingTicket(taskId: string): Promise<string> {
+  await stack.simTask({ clientId: 'demo', taskId, elapsedSeconds: 40 });
+  const { ticketId } = await dmTicket(ACCOUNT, `what about order ${taskId}?`);
+  await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
+  await followed(taskId, ticketId);
+  return ticketId;
+}
+
+describe("the followed order's changes on the ticket", () => {
+  it('a cancelled delivery goes on the timeline and reopens the ticket, urgent', async () => {
+    const ticketId = await followingTicket('5001');
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
+    expect((await stack.sim.post('/control/tasks/demo/5001/cancel')).status).toBe(200);
+    const entry = await waitFor(async () => (await orderUpdates(ticketId)).find((a) => a.text === 'Cancelled'), { what: 'the cancellation on the timeline' });
+    expect(entry).toMatchObject({ text: 'Cancelled', data: expect.objectContaining({ event: 'task.status_changed', status: 'cancelled' }) });
+    expect(await ticketOf(ticketId)).toMatchObject({ status: 'open', priority: 'urgent', order: { status: 'cancelled' } });
+  });
+
+  it('an ETA slip of 30 minutes raises the priority one step, once per ticket and order', async () => {
+    const ticketId = await followingTicket('5002');
+    expect((await ticketOf(ticketId)).priority).toBe('normal');
+    expect((await stack.sim.post('/control/tasks/demo/5002/delay', { minutes: 30 })).status).toBe(200);
+    await waitFor(async () => (await orderUpdates(ticketId)).length === 1, { what: 'the ETA move on the timeline' });
+    const [moved] = await orderUpdates(ticketId);
+    expect(moved!.text).toMatch(/^ETA moved \d\d:\d\d UTC -> \d\d:\d\d UTC$/);
+    expect(await ticketOf(ticketId)).toMatchObject({ priority: 'high', order: { eta: expect.any(String) } });
+
+    expect((await stack.sim.post('/control/tasks/demo/5002/delay', { minutes: 30 })).status).toBe(200);
+    await waitFor(async () => (await orderUpdates(ticketId)).length === 2, { what: 'the second ETA move on the timeline' });
+    expect((await ticketOf(ticketId)).priority).toBe('high');
+  });
+
+  it('applies the same event once, however often it comes', async () => {
+    const ticketId = await followingTicket('5003');
+    const payload = { eventId: `demo:5003:silent:test`, clientId: 'demo', taskId: '5003', followers: [ticketId], occurredAt: new Date().toISOString(), lastPositionAt: '2026-01-01T12:31:00.000Z', silentAfterSeconds: 120 };
+    const first = await publisher.envelope(Exchanges.trackingEvents, TrackingEventKeys.riderSilent, TaskRiderSilent, payload, 'silent-test-1');
+    await publisher.envelope(Exchanges.trackingEvents, TrackingEventKeys.riderSilent, TaskRiderSilent, payload, 'silent-test-1');
+    await handled.wait(first.id, 2);
+    const silent = (await orderUpdates(ticketId)).filter((a) => a.text?.startsWith('Rider silent'));
+    expect(silent).toEqual([expect.objectContaining({ text: 'Rider silent since 12:31 UTC' })]);
   });
 });

@@ -22,6 +22,9 @@ import { watchStore } from './adapters/metrics';
 import { createActivityHandler } from './handlers/activity-handler';
 import type { HandlerDeps } from './handlers/handler-deps';
 import { createCommandResultsHandler } from './handlers/command-results-handler';
+import { createTrackingEventsHandler, TRACKING_EVENT_CONTRACTS } from './handlers/tracking-events-handler';
+import { OrderFinder } from './operations/order-finding';
+import type { TrackingEventPayload } from './operations/order-updates';
 import { isUuid } from './domain/ids';
 import { invalidRequestCode } from './http/errors';
 import { EventStreams } from './http/live-routes';
@@ -58,6 +61,8 @@ export interface TicketingOptions {
   accountEventsQueue?: string;
   /** The queue of command results within `topology`. */
   commandResultsQueue?: string;
+  /** The queue of tracking's events about followed tasks within `topology`. */
+  trackingEventsQueue?: string;
   /** The exchange reply commands are published on. */
   commandsExchange?: string;
   /** Interface to listen on. */
@@ -81,6 +86,9 @@ export interface RunningTicketing {
   consumer: ConsumerGroup;
   accountEventsConsumer: Consumer<AccountEventPayload>;
   commandResultsConsumer: Consumer<SocialCommandResultPayload>;
+  trackingEventsConsumer: Consumer<TrackingEventPayload>;
+  /** Order references found in messages: `runDue()` (also run on an interval, and when a message is recorded). */
+  orderFinder: OrderFinder;
   /** Releases held deliveries of accounts that now have a configuration. */
   heldRelease: HeldRelease;
   /** Publishes the commands of replies (transactional outbox). */
@@ -113,6 +121,7 @@ interface ConsumedQueues {
   activityQueues: string[];
   accountEventsQueue: string;
   commandResultsQueue: string;
+  trackingEventsQueue: string;
 }
 
 const activityPartitionsOf = (topology: Topology) =>
@@ -124,9 +133,10 @@ function queuesOf(topology: Topology, options: TicketingOptions): ConsumedQueues
     activityQueues: options.activityQueues ?? activityPartitionsOf(topology),
     accountEventsQueue: options.accountEventsQueue ?? Queues.ticketingAccountEvents,
     commandResultsQueue: options.commandResultsQueue ?? Queues.ticketingCommandResults,
+    trackingEventsQueue: options.trackingEventsQueue ?? Queues.ticketingTrackingEvents,
   };
   if (queues.activityQueues.length === 0) throw new Error(`the topology has no queue bound to '${ACTIVITY_PARTITIONS_EXCHANGE}'`);
-  for (const queue of [...queues.activityQueues, queues.accountEventsQueue, queues.commandResultsQueue]) requireWorkQueue(topology, queue);
+  for (const queue of [...queues.activityQueues, queues.accountEventsQueue, queues.commandResultsQueue, queues.trackingEventsQueue]) requireWorkQueue(topology, queue);
   return queues;
 }
 
@@ -170,6 +180,13 @@ function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues,
       prefetch: 5,
       handler: createCommandResultsHandler(deps),
     }),
+    trackingEventsConsumer: new Consumer<TrackingEventPayload>(broker, {
+      queue: queues.trackingEventsQueue,
+      topology,
+      contracts: TRACKING_EVENT_CONTRACTS,
+      prefetch: 5,
+      handler: createTrackingEventsHandler(deps),
+    }),
   };
 }
 
@@ -199,6 +216,16 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
     settings: { silentAfterMs: config.SILENCE_AFTER_MINUTES * 60_000, lookbackMs: config.SILENCE_LOOKBACK_HOURS * 3_600_000, minDeliveries: config.SILENCE_MIN_DELIVERIES },
   });
   const silenceChecks = new PeriodicJob('silence check', () => silences.check(), logger);
+  const orderFinder = new OrderFinder({
+    store,
+    logger,
+    tracking: new TrackingClient(deps.rpc, config.TRACKING_RPC_TIMEOUT_MS),
+    retryDelaysMs: config.ORDER_FINDING_RETRY_DELAYS_MS,
+    kick: () => void relay.kick(),
+  });
+  const orderFinding = new PeriodicJob('order finding', async () => {
+    await orderFinder.runDue();
+  }, logger);
   const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
   const retention = new PeriodicJob('retention', async () => {
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
@@ -206,7 +233,7 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
     const keysForgotten = await store.transaction((tx) => tx.idempotencyKeys.purgeBefore(new Date(clock().getTime() - config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)));
     if (purged + expired + keysForgotten > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired, idempotencyKeysForgotten: keysForgotten });
   }, logger);
-  return { sla, searchQueries, slaTimers, searchRuns, retention, silences, silenceChecks };
+  return { sla, searchQueries, slaTimers, searchRuns, retention, silences, silenceChecks, orderFinder, orderFinding };
 }
 type TimedWork = ReturnType<typeof timedWork>;
 
@@ -226,7 +253,7 @@ function useCases(config: TicketingConfig, options: TicketingOptions, parts: { s
   const webhookDispatcher = new WebhookDispatcher({ store, logger, endpoints: webhookEndpoints, retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowedRanges: config.WEBHOOK_ALLOWED_CIDRS });
   return {
     replies: new Replies({ store, logger, relay, commandsExchange: options.commandsExchange }),
-    orderLinks: new OrderLinks({ store, tracking, logger, refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS, readWaitMs: config.TRACKING_READ_WAIT_MS }),
+    orderLinks: new OrderLinks({ store, tracking, logger, refreshAfterMs: config.TRACKING_REFRESH_AFTER_MS, readWaitMs: config.TRACKING_READ_WAIT_MS, kick: () => void relay.kick() }),
     ticketList: new TicketList(store, { searchesPerCredential: config.SEARCHES_PER_CREDENTIAL, searchStatementTimeoutMs: config.SEARCH_STATEMENT_TIMEOUT_MS }),
     changes: new TicketChanges(common),
     merges: new Merges(common),
@@ -245,7 +272,7 @@ type UseCases = ReturnType<typeof useCases>;
  * and publishes the outbox and webhooks at once. A stream ends when its credential or session
  * is announced revoked, or at its next keep-alive when the announcement was missed.
  */
-function liveChanges(config: TicketingConfig, parts: { logger: Logger; access: AccessControl; relay: OutboxRelay; webhookDispatcher: WebhookDispatcher }) {
+function liveChanges(config: TicketingConfig, parts: { logger: Logger; access: AccessControl; relay: OutboxRelay; webhookDispatcher: WebhookDispatcher; findOrders: () => void }) {
   const listener = new ChangeListener(config.DATABASE_URL, parts.logger);
   const live = new LiveEvents(TYPING_TTL_MS);
   const limits = { perPrincipal: config.EVENT_STREAMS_PER_CREDENTIAL, perProcess: config.EVENT_STREAMS_PER_PROCESS, bufferBytes: config.EVENT_STREAM_BUFFER_BYTES, keepaliveMs: config.EVENT_STREAM_KEEPALIVE_MS };
@@ -256,6 +283,8 @@ function liveChanges(config: TicketingConfig, parts: { logger: Logger; access: A
     // CRM events (of tickets, and of accounts: the silence alarm) went to the outbox; typing and read state did not.
     if (!notice.type.startsWith('ticket.') && !notice.type.startsWith('account.')) return;
     void parts.relay.kick();
+    // A customer's message may have named an order (order_findings): looked for now rather than at the next interval.
+    if (notice.type === 'ticket.created' || notice.type === 'ticket.activity') parts.findOrders();
     // Only a change that queued webhook deliveries has work for the dispatcher (its interval catches the rest).
     if (notice.webhooks) void parts.webhookDispatcher.kick();
   });
@@ -296,7 +325,7 @@ async function serve(
   options: TicketingOptions,
   parts: Consumers & { broker: Broker; publisher: Publisher; rpc: RpcClient; routes: (app: Express) => void; store: TicketingStore; live: LiveChanges; access: AccessControl },
 ): Promise<Server> {
-  const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer];
+  const consumers = [parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer, parts.trackingEventsConsumer];
   try {
     await Promise.all([...consumers.map((consumer) => consumer.ready()), parts.publisher.ready(), parts.live.ready(), parts.access.ready()]);
     const app = createHttpApp({
@@ -318,13 +347,13 @@ async function serve(
 }
 
 /** Stop steps, in order: stop consuming (in-flight work finishes), close HTTP, stop releases and the relay, close the broker, end the pool. */
-function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks'> & { server: Server; releaseSweeps: PeriodicJob; partitionBalance: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; live: LiveChanges; webhookDispatcher: WebhookDispatcher; access: AccessControl }): StopStep[] {
+function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork, 'slaTimers' | 'searchRuns' | 'retention' | 'silenceChecks' | 'orderFinding'> & { server: Server; releaseSweeps: PeriodicJob; partitionBalance: PeriodicJob; heldRelease: HeldRelease; relay: OutboxRelay; rpc: RpcClient; publisher: Publisher; broker: Broker; store: TicketingStore; live: LiveChanges; webhookDispatcher: WebhookDispatcher; access: AccessControl }): StopStep[] {
   return [
     async () => {
       // Only its timer stops here: a sweep in progress ends with heldRelease.stop() below.
       void parts.releaseSweeps.stop();
       await parts.partitionBalance.stop();
-      await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
+      await Promise.all([parts.consumer, parts.accountEventsConsumer, parts.commandResultsConsumer, parts.trackingEventsConsumer].map((consumer) => consumer.stop(config.SHUTDOWN_TIMEOUT_MS)));
     },
     // Live streams never end by themselves: ended first, so HTTP can close.
     () => parts.live.end(),
@@ -335,6 +364,7 @@ function stopStepsOf(config: TicketingConfig, parts: Consumers & Pick<TimedWork,
     () => parts.searchRuns.stop(),
     () => parts.retention.stop(),
     () => parts.silenceChecks.stop(),
+    () => parts.orderFinding.stop(),
     () => parts.relay.stop(),
     () => parts.webhookDispatcher.stop(),
     // Checks of tracking still waiting are dropped: the answer is asked for again on the next read.
@@ -385,7 +415,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   const access = accessOf(config, { store, logger, rpc, broker });
   const timed = timedWork(config, options, { store, relay, rpc, rawLog });
   const cases = useCases(config, options, { store, heldRelease, relay, rpc });
-  const live = liveChanges(config, { logger, access, relay, webhookDispatcher: cases.webhookDispatcher });
+  const live = liveChanges(config, { logger, access, relay, webhookDispatcher: cases.webhookDispatcher, findOrders: () => void timed.orderFinding.runNow() });
   const routes = routesOf(config, { store, access, cases, live, searchQueries: timed.searchQueries });
   const server = await serve(config, options, { ...consumers, broker, publisher, rpc, routes, store, live, access });
 
@@ -403,6 +433,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
   timed.searchRuns.start(config.SEARCH_INTERVAL_MS);
   timed.retention.start(config.RETENTION_INTERVAL_MS);
   timed.silenceChecks.start(config.SILENCE_CHECK_INTERVAL_MS);
+  timed.orderFinding.start(config.ORDER_FINDING_INTERVAL_MS);
 
   const stopSteps = stopStepsOf(config, { ...consumers, ...timed, server, releaseSweeps, partitionBalance, heldRelease, relay, rpc, publisher, broker, store, live, webhookDispatcher: cases.webhookDispatcher, access });
   const port = (server.address() as AddressInfo).port;
@@ -421,6 +452,7 @@ export async function startTicketing(config: TicketingConfig, options: Ticketing
     retention: timed.retention,
     silences: timed.silences,
     silenceChecks: timed.silenceChecks,
+    orderFinder: timed.orderFinder,
     stopSteps,
     stop: async () => {
       for (const step of stopSteps) await step();

@@ -66,6 +66,13 @@ export interface OrderJson {
   clientId: string;
   taskId: string;
   linkedAt: string;
+  /** `agent`, or `auto`: found in a customer's message. */
+  linkedBy: 'agent' | 'auto';
+  /** The words it was found by (auto); null for an agent's link. */
+  reference: string | null;
+  /** The followed task's status (TASK_STATUSES) and ETA, as last heard; null until known. */
+  status: string | null;
+  eta: string | null;
   tracking: TrackingState;
 }
 
@@ -121,7 +128,7 @@ function conversationState(row: TicketRow): ConversationStateJson | null {
  */
 export function orderAsUnknownClient(order: OrderRow): OrderRow {
   const answer = unknownClientAnswer(order.client_id, order.task_id);
-  return { ...order, tracking_available: answer.available, tracking_reason: answer.reason, tracking_message: answer.message, tracking_checked_at: new Date() };
+  return { ...order, tracking_available: answer.available, tracking_reason: answer.reason, tracking_message: answer.message, tracking_checked_at: new Date(), status: null, eta: null };
 }
 
 export function orderOf(row: TicketRow): OrderRow | null {
@@ -134,6 +141,10 @@ export function orderOf(row: TicketRow): OrderRow | null {
     tracking_reason: row.order_tracking_reason,
     tracking_message: row.order_tracking_message,
     tracking_checked_at: row.order_tracking_checked_at,
+    linked_by: row.order_linked_by ?? 'agent',
+    reference: row.order_reference,
+    status: row.order_status,
+    eta: row.order_eta,
   };
 }
 
@@ -142,6 +153,10 @@ export function orderJson(order: OrderRow, view: TicketView, now = new Date()): 
     clientId: order.client_id,
     taskId: order.task_id,
     linkedAt: order.linked_at.toISOString(),
+    linkedBy: order.linked_by,
+    reference: order.reference,
+    status: order.status,
+    eta: order.eta?.toISOString() ?? null,
     tracking: trackingState(
       { available: order.tracking_available, reason: order.tracking_reason, message: order.tracking_message, checkedAt: order.tracking_checked_at },
       now,

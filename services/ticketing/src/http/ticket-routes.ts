@@ -84,15 +84,15 @@ export function ticketRoutes(deps: TicketRouteDeps, showTicket: TicketShower): R
     },
     linkOrder: async (id, req, res) => {
       const principal = principalOf(req);
-      res.json(orderJson(await deps.orderLinks.link(id, req.body, (clientId) => principal.allowsTrackingClient(clientId)), deps.view));
+      res.json(orderJson(await deps.orderLinks.link(id, req.body, (clientId) => principal.allowsTrackingClient(clientId), principal.id), deps.view));
     },
     // The console's map (who sees it: `seesTrackingOf`).
     liveOrder: async (id, req, res) => {
       const principal = principalOf(req);
       res.json(await deps.orderLinks.liveView(id, (clientId) => seesTrackingOf(principal, clientId)));
     },
-    unlinkOrder: async (id, _req, res) => {
-      await deps.orderLinks.unlink(id);
+    unlinkOrder: async (id, req, res) => {
+      await deps.orderLinks.unlink(id, principalOf(req).id);
       res.status(204).end();
     },
   };

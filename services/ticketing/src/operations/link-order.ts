@@ -5,7 +5,10 @@ import type { TrackingClient } from '../adapters/broker/tracking';
 import type { TicketingStore } from '../adapters/db/store';
 import { isMissingTicket, type OrderRow } from '../adapters/db/ticket-orders';
 import { needsRefresh, readOrderLink, unknownOrder, type OrderLink } from '../domain/order-link';
+import { stateOf } from '../domain/order-updates';
+import { SYSTEM_ACTOR } from '../domain/workflow';
 import { InvalidOrderLink, notFound, TicketNotFound, TrackingLookupFailed, TrackingUnavailable, unprocessable } from './errors';
+import { announceOrderChange, followIn, unfollowIn } from './order-following';
 
 export interface OrderLinksDeps {
   store: TicketingStore;
@@ -15,6 +18,8 @@ export interface OrderLinksDeps {
   refreshAfterMs: number;
   /** How long a read waits for that answer before showing the last one, marked stale. */
   readWaitMs: number;
+  /** Publishes what a link or unlink queued (follow_task, unfollow_task), now; the periodic relay is the safety net. */
+  kick: () => void;
 }
 
 /**
@@ -36,7 +41,7 @@ export class OrderLinks {
    * A client the caller may not see (`mayUseClient`) is refused as an unknown one, without
    * asking tracking.
    */
-  async link(ticketId: string, body: unknown, mayUseClient: (clientId: string) => boolean): Promise<OrderRow> {
+  async link(ticketId: string, body: unknown, mayUseClient: (clientId: string) => boolean, actor: string = SYSTEM_ACTOR): Promise<OrderRow> {
     const read = readOrderLink(body);
     if ('problems' in read) throw new InvalidOrderLink(read.problems.join('; '));
     const { link } = read;
@@ -45,22 +50,34 @@ export class OrderLinks {
       this.deps.logger.info("order link to a tracking client outside the credential's limits refused as unknown", { ticketId, ...link });
       throw this.refusal(link, 'client_not_found');
     }
-    const answer = await this.deps.tracking.availability(link.clientId, link.taskId).catch((error: unknown) => {
-      this.deps.logger.warn('tracking did not say whether the order exists; linked unverified', { ticketId, ...link, reason: (error as Error).message });
-      return null;
-    });
+    // The live view (status and ETA, when tracking has them) is asked at the same time.
+    const [answer, view] = await Promise.all([
+      this.deps.tracking.availability(link.clientId, link.taskId).catch((error: unknown) => {
+        this.deps.logger.warn('tracking did not say whether the order exists; linked unverified', { ticketId, ...link, reason: (error as Error).message });
+        return null;
+      }),
+      this.deps.tracking.live(link.clientId, link.taskId).catch(() => null),
+    ]);
     if (answer && !answer.available && unknownOrder(link, answer.reason)) {
       this.deps.logger.info('order link refused: tracking does not know it', { ticketId, ...link, reason: answer.reason });
       throw this.refusal(link, answer.reason);
     }
     const row = await this.deps.store
       .transaction(async (tx) => {
-        const linked = await tx.orders.link(ticketId, link.clientId, link.taskId);
-        return answer ? ((await tx.orders.recordAvailability(ticketId, link, answer, new Date())) ?? linked) : linked;
+        const { row: linked, changed, previous } = await tx.orders.link(ticketId, link.clientId, link.taskId);
+        let kept = answer ? ((await tx.orders.recordAvailability(ticketId, link, answer, new Date())) ?? linked) : linked;
+        if (changed && view) kept = (await tx.orders.recordState(ticketId, link, stateOf(view))) ?? kept;
+        if (changed) {
+          if (previous) await unfollowIn(tx, ticketId, previous);
+          await followIn(tx, ticketId, link);
+          await announceOrderChange(tx, ticketId, actor, 'linked', kept);
+        }
+        return kept;
       })
       .catch((error: unknown) => {
         throw isMissingTicket(error) ? new TicketNotFound(ticketId) : error;
       });
+    this.deps.kick();
     this.deps.logger.info('ticket linked to an order', { ticketId, ...link, available: answer?.available ?? null });
     return row;
   }
@@ -88,8 +105,19 @@ export class OrderLinks {
     }
   }
 
-  async unlink(ticketId: string): Promise<void> {
-    if (!(await this.deps.store.transaction((tx) => tx.orders.unlink(ticketId)))) throw new TicketNotFound(ticketId);
+  /** Unlinks the ticket; its order is never linked to it again from a customer's words (an agent may link it again). */
+  async unlink(ticketId: string, actor: string = SYSTEM_ACTOR): Promise<void> {
+    const found = await this.deps.store.transaction(async (tx) => {
+      const before = await tx.orders.find(ticketId);
+      const { found: exists, unlinked } = await tx.orders.unlink(ticketId);
+      if (unlinked && before) {
+        await unfollowIn(tx, ticketId, unlinked);
+        await announceOrderChange(tx, ticketId, actor, 'unlinked', before);
+      }
+      return exists;
+    });
+    if (!found) throw new TicketNotFound(ticketId);
+    this.deps.kick();
     this.deps.logger.info('ticket unlinked from its order', { ticketId });
   }
 

@@ -4,6 +4,7 @@ import type { ChangeTarget } from '../adapters/db/ticket-life';
 import { readNote } from '../domain/evidence';
 import { changedFields, forbiddenMove, readBulkChange, readTicketChange, type TicketChange } from '../domain/workflow';
 import { conflict, invalid, TicketNotFound } from './errors';
+import { unfollowOrderOf } from './order-following';
 import { reevaluateSlaIn } from './sla';
 
 export interface TicketChangesDeps {
@@ -85,7 +86,7 @@ export class TicketChanges {
 }
 
 /** One ticket's part of a change: applied, on the timeline, announced; false when it changes nothing. */
-async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: TicketChange, actor: string, now: Date): Promise<boolean> {
+export async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: TicketChange, actor: string, now: Date): Promise<boolean> {
   const changes = changedFields(ticket, change);
   const fields = Object.keys(changes);
   if (fields.length === 0) return false;
@@ -97,6 +98,8 @@ async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: TicketCha
   await tx.crmEvents.emit('ticket.updated', ticket.id, actor, { changes });
   // Status and priority move the SLA clocks: pause, stop, resume, or new budgets.
   if ('status' in changes || 'priority' in changes) await reevaluateSlaIn(tx, ticket.id, now);
+  // A resolved or closed ticket no longer follows its order.
+  if (change.status === 'resolved' || change.status === 'closed') await unfollowOrderOf(tx, ticket.id);
   return true;
 }
 

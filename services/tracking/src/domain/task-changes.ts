@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TERMINAL_TASK_STATUSES, type TaskStatus } from '@crm/contracts';
+import { taskStatusOf, TERMINAL_TASK_STATUSES, type TaskStatus } from '@crm/contracts';
 import type { TaskFacts } from './task-record';
 
 /**
@@ -9,26 +9,8 @@ import type { TaskFacts } from './task-record';
  * the events, so a change is announced once whoever sees it first (a poll, a push, a replica).
  */
 
-/** The provider's statuses, as a ticket understands them. Unknown ones change nothing. */
-const STATUS_OF: Record<string, TaskStatus> = {
-  ASSIGNED: 'assigned',
-  NOTIFIED: 'assigned',
-  ACKNOWLEDGED: 'assigned',
-  // Not in the provider's documented list; mapped should it send them.
-  PICKED_UP: 'picked_up',
-  PICKUP_COMPLETED: 'picked_up',
-  // STARTED: the rider has left the pickup with the order; ARRIVED: at the drop, handing it over.
-  STARTED: 'out_for_delivery',
-  ARRIVED: 'out_for_delivery',
-  COMPLETED: 'delivered',
-  PARTIAL_COMPLETED: 'delivered',
-  FAILED: 'failed',
-  CANCELLED: 'cancelled',
-};
-
-export function taskStatusOf(providerStatus: string | null): TaskStatus | null {
-  return providerStatus === null ? null : (STATUS_OF[providerStatus] ?? null);
-}
+/** The provider's statuses as a ticket understands them (libs/contracts, shared with ticketing). */
+export { taskStatusOf };
 
 export const isTerminal = (status: TaskStatus | null): boolean => status !== null && TERMINAL_TASK_STATUSES.includes(status);
 

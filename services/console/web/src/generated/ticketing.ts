@@ -756,7 +756,7 @@ export interface components {
         /** @enum {string} */
         Priority: "low" | "normal" | "high" | "urgent";
         /** @enum {string} */
-        CrmEventType: "ticket.created" | "ticket.updated" | "ticket.activity" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_breached" | "ticket.sla_at_risk" | "account.silent" | "account.delivering";
+        CrmEventType: "ticket.created" | "ticket.updated" | "ticket.activity" | "ticket.merged" | "ticket.unmerged" | "ticket.sla_breached" | "ticket.sla_at_risk" | "ticket.order_changed" | "account.silent" | "account.delivering";
         /** @enum {string} */
         SocialEventKind: "post_by_account" | "reply_by_account" | "quote_by_account" | "repost_by_account" | "mention" | "reply_to_account" | "quote_of_account" | "repost_of_account" | "post_deleted" | "like_by_account" | "like_of_account" | "follow_by_account" | "follow_of_account" | "unfollow_by_account" | "unfollow_of_account" | "block" | "unblock" | "mute" | "unmute" | "dm_received" | "dm_sent" | "dm_typing" | "dm_read" | "subscription_revoked";
         OrderLink: {
@@ -764,6 +764,26 @@ export interface components {
             taskId: string;
             /** Format: date-time */
             linkedAt: string;
+            /**
+             * @description `auto`: found in a customer's message (README, "Orders found in messages"); `agent`: PUT /v1/tickets/{id}/order.
+             * @enum {string}
+             */
+            linkedBy: "agent" | "auto";
+            /**
+             * @description The words the order was found by (auto); null for an agent's link.
+             * @example order 4711
+             */
+            reference: string | null;
+            /**
+             * @description The followed task's status as last heard (at link time from tracking's live view, then from its events); null until known.
+             * @enum {string|null}
+             */
+            status: "assigned" | "picked_up" | "out_for_delivery" | "delivered" | "failed" | "cancelled" | null;
+            /**
+             * Format: date-time
+             * @description The followed task's ETA as last heard; null until known.
+             */
+            eta: string | null;
             tracking: {
                 /** @description Null until tracking has answered for this link. */
                 available: boolean | null;
@@ -926,7 +946,7 @@ export interface components {
             /** @description Null for entries on a contact's timeline only. */
             ticketId: components["schemas"]["Uuid"] | null;
             /**
-             * @description A social event kind: dm_received, dm_sent, mention, reply_to_account, reply_by_account, quote_of_account, like_of_account, block, ...; sla_breached for a breach on the timeline; note, evidence_snapshot, status_changed, ticket_updated, action, merged ... for internal entries.
+             * @description A social event kind: dm_received, dm_sent, mention, reply_to_account, reply_by_account, quote_of_account, like_of_account, block, ...; sla_breached for a breach on the timeline; note, evidence_snapshot, status_changed, ticket_updated, action, merged, order_update (a change of the followed order; data.suggestion resolve when it was delivered while the ticket was pending) ... for internal entries.
              * @example dm_received
              */
             kind: string;

@@ -31,7 +31,7 @@ function noticeText(notice: ChangeNotice): string {
   return Buffer.byteLength(text) > NOTIFY_LIMIT ? JSON.stringify({ ...notice, ticket: undefined, data: undefined }) : text;
 }
 
-export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla'>;
+export type CrmEventParts = Pick<CrmEventPayload, 'changes' | 'activity' | 'merge' | 'sla' | 'order'>;
 
 export type CrmActivityPart = NonNullable<CrmEventPayload['activity']>;
 

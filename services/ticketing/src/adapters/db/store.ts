@@ -19,6 +19,7 @@ import { SilenceRepository } from './silences';
 import { SlaRepository } from './sla';
 import { TicketQueries, type TicketFilter, type TicketRow } from './ticket-queries';
 import { OrderRepository } from './ticket-orders';
+import { OrderFindingRepository } from './order-findings';
 import { TicketRepository } from './tickets';
 import { WebhookRepository } from './webhooks';
 
@@ -41,6 +42,8 @@ export interface TicketingTx {
   partnerConfigs: PartnerConfigRepository;
   held: HeldDeliveryRepository;
   orders: OrderRepository;
+  /** Order references found in messages, checked with tracking after the commit. */
+  orderFindings: OrderFindingRepository;
   sla: SlaRepository;
   searchQueries: SearchQueryRepository;
   /** The silence alarm's state and what it reads of the raw log. */
@@ -102,6 +105,7 @@ function boundTo(db: PoolClient): TicketingTx {
     partnerConfigs: new PartnerConfigRepository(db),
     held: new HeldDeliveryRepository(db),
     orders: new OrderRepository(db),
+    orderFindings: new OrderFindingRepository(db),
     outbox,
     life: new TicketLifeRepository(db),
     merges: new MergeRepository(db),

@@ -37,6 +37,10 @@ export interface TicketRow {
   order_tracking_reason: string | null;
   order_tracking_message: string | null;
   order_tracking_checked_at: Date | null;
+  order_linked_by: 'agent' | 'auto' | null;
+  order_reference: string | null;
+  order_status: string | null;
+  order_eta: Date | null;
   contact_typing_at: Date | null;
   account_typing_at: Date | null;
   contact_read_event_id: string | null;
@@ -130,6 +134,7 @@ const TICKET_COLUMNS = `
      FROM sla_timers s WHERE s.ticket_id = t.id AND s.stage = 'breach' AND s.fired_at IS NOT NULL) AS sla_breaches,
   o.client_id AS order_client_id, o.task_id AS order_task_id, o.linked_at AS order_linked_at, o.tracking_available AS order_tracking_available,
   o.tracking_reason AS order_tracking_reason, o.tracking_message AS order_tracking_message, o.tracking_checked_at AS order_tracking_checked_at,
+  o.linked_by AS order_linked_by, o.reference AS order_reference, o.status AS order_status, o.eta AS order_eta,
   d.contact_typing_at, d.account_typing_at, d.contact_read_event_id, d.contact_read_at, d.account_read_event_id, d.account_read_at,
   ${CREATED_AT_KEY('t')},
   t.assignee, t.team, t.priority, t.tags, t.merged_into, t.merge_rule,

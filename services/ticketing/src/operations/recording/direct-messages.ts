@@ -37,7 +37,7 @@ export async function recordDmReceived(recorder: Recorder, event: DmReceived): P
     // Recorded on the ticket at once: one statement for the common case of a conversation going on.
     const joined = await recorder.record({ ...activity, ticketId: holder.id });
     if (!('id' in joined)) return joined.outcome;
-    await recorder.join(holder, joined.id, placement, { attached: true, conversationKey });
+    await recorder.join(holder, joined.id, placement, { attached: true, conversationKey, text: event.text });
     return 'appended';
   }
   const recorded = await recorder.record(activity);

@@ -23,7 +23,7 @@ export async function recordInboundPost(recorder: Recorder, event: Mention | Rep
   if (!('id' in recorded)) return recorded.outcome;
   const activityId = recorded.id;
   if (holder && placement !== 'new') {
-    await recorder.join(holder, activityId, placement);
+    await recorder.join(holder, activityId, placement, { text: event.post.text });
     await adoptThread(recorder, { accountId: event.accountId, ticketId: holder.id, postId: event.post.id }, { ticketActive: true }); // joining left it open
     return 'appended';
   }

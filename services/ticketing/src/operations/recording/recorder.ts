@@ -3,6 +3,7 @@ import type { TicketingTx } from '../../adapters/db/store';
 import { contactOf, hasOwnText } from '../../domain/event-kinds';
 import type { Post, SocialEvent, SocialUser } from '../../domain/social-events';
 import { route, type PartnerConfig } from '../../domain/partner-config';
+import { findReferences, referencesOf } from '../../domain/order-references';
 import { newTicket, type TicketState } from '../../domain/tickets';
 import type { CrmEventSpec } from '../../adapters/db/crm-events';
 import type { RecordingWindow } from './window';
@@ -157,7 +158,20 @@ export class Recorder {
     this.announcements.created.push({ type: 'ticket.created', ticketId, actor: SYSTEM_ACTOR, activityId });
     this.opened.push(ticketId);
     await reevaluateSlaIn(this.tx, ticketId, this.now, this.partner); // its SLA timers
+    await this.noteOrderReferences(ticketId, opening.text);
     return ticketId;
+  }
+
+  /**
+   * Order references in a customer's words, for a ticket with no order yet, noted with the
+   * delivery (order_findings) and checked with tracking after the commit (OrderFinder): the
+   * partner configuration must name a tracking client.
+   */
+  private async noteOrderReferences(ticketId: string, text: string | null | undefined): Promise<void> {
+    const orders = this.config?.orders;
+    if (!orders?.trackingClientId || !text) return;
+    const found = findReferences(text, referencesOf(orders));
+    if (found.length > 0) await this.tx.orderFindings.enqueue(ticketId, orders.trackingClientId, found);
   }
 
   /** The ticket's activities changed: its summary is brought up to date before the transaction commits. */
@@ -199,8 +213,14 @@ export class Recorder {
    * Puts an inbound activity on the ticket that holds its conversation, reopening it if needed;
    * `attached`: the activity was recorded on it already.
    */
-  async join(holder: TicketState, activityId: string, placement: Placement, { attached = false, conversationKey = null }: { attached?: boolean; conversationKey?: string | null } = {}): Promise<void> {
+  async join(
+    holder: TicketState,
+    activityId: string,
+    placement: Placement,
+    { attached = false, conversationKey = null, text = null }: { attached?: boolean; conversationKey?: string | null; text?: string | null } = {},
+  ): Promise<void> {
     if (!attached) await this.tx.activities.attach(activityId, holder.id);
+    await this.noteOrderReferences(holder.id, text);
     if (placement === 'reopen' || holder.status === 'pending') {
       await this.reopen(holder.id);
       this.heldBy(conversationKey, { ...holder, status: 'open' });
