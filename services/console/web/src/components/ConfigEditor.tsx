@@ -155,6 +155,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [revision, setRevision] = useState(0);
+  const [saving, setSaving] = useState(false);
   const states = useSearchQueryStates(account.accountId, revision);
   if (!config) return <Loader aria-label="Loading the configuration" />;
   const update = (patch: Partial<ConfigDraft>) => setConfig({ ...config, ...patch });
@@ -166,6 +167,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       setMessage({ ok: false, text: notSavedSummary(empty) });
       return;
     }
+    setSaving(true);
     try {
       // Every number is filled (emptyNumbers above): the draft is ticketing's input.
       const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean), orders: ordersInputOf(config.orders ?? null) } as TicketingSchemas['PartnerConfigInput'];
@@ -177,6 +179,8 @@ export function ConfigEditor({ account }: { account: AccountView }) {
     } catch (caught) {
       setErrors(fieldErrors(caught));
       setMessage({ ok: false, text: refusalSummary(caught, 'Not saved: the console could not reach the service; try again.') });
+    } finally {
+      setSaving(false);
     }
   };
   return (
@@ -194,7 +198,9 @@ export function ConfigEditor({ account }: { account: AccountView }) {
           {message.text}
         </Alert>
       )}
-      <Button onClick={() => void save()}>Save configuration</Button>
+      <Button onClick={() => void save()} loading={saving}>
+        Save configuration
+      </Button>
       <RuleTester pageId={account.accountId} />
       {config.orders && <OrderReferenceTester pageId={account.accountId} clientId={config.orders.trackingClientId || null} />}
     </Stack>
