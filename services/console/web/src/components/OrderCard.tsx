@@ -69,7 +69,7 @@ export function OrderCard({ ticket, live, onTrack, onChanged }: { ticket: Ticket
             loading={unlink.busy === 'unlink'}
             onClick={() => void unlink.act('unlink', () => done(ticketing.DELETE('/v1/tickets/{id}/order', { params: { path: { id: ticket.id } } })))}
           >
-            Unlink order
+            Unlink
           </Button>
         </Group>
         {unlink.problem && (

@@ -98,7 +98,7 @@ export function OrdersConfig({ orders, errors, onChange }: { orders: OrdersDraft
     <Fieldset legend="Orders" data-testid="orders-config">
       <Stack gap="sm">
         <Switch
-          label="Link tickets to the orders their messages name, and follow those orders"
+          label="Link tickets to the orders customers name, and follow those orders"
           checked={orders !== null}
           onChange={(e) => onChange(e.currentTarget.checked ? newOrdersDraft() : null)}
         />
