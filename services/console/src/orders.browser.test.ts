@@ -3,18 +3,22 @@
  * services: an admin turns orders on in the partner configuration and tries the reference
  * tester; a DM naming "order 4711" is linked to that order by itself (the inbox chip and the
  * sidebar's card say so); the delivery company cancels the task and the ticket's timeline,
- * status and priority change live; Unlink takes the order off in one click. The screens are
+ * status and priority change live; Unlink takes the order off in one click; a delivered order
+ * offers Resolve? on a pending ticket's timeline. The screens are
  * checked with axe-core and for overflow at 1440 and 390 px, and photographed.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type pg from 'pg';
+import { Exchanges, TaskStatusChanged, TrackingEventKeys } from '@crm/contracts';
 import { testPool, waitFor } from '@crm/testing';
+import { TestPublisher } from '@crm/ticketing/src/testing/harness';
 import { launchBrowser, SCREENSHOTS, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
 import { startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ANA = { id: '777301', screenName: 'ana_orders', name: 'Ana Customer' };
+const BEN = { id: '777302', screenName: 'ben_orders', name: 'Ben Customer' };
 /** The agent at the desk: an admin, who may also connect the account and configure it. */
 const PRIYA = { email: 'priya@orders.example', displayName: 'Priya Shah', role: 'admin', password: 'a long password for the desk' };
 
@@ -26,6 +30,8 @@ let accountId = '';
 let ticketId = '';
 /** tracking's database: whether it follows the task yet. */
 let trackingPool: pg.Pool;
+/** Publishes on the broker as tracking does. */
+let publisher: TestPublisher;
 
 interface ListedTicket {
   id: string;
@@ -74,6 +80,8 @@ beforeAll(async () => {
   context = await browser.browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
   page = await context.newPage();
   trackingPool = testPool(stack.tracking.databaseUrl, { max: 1 });
+  publisher = new TestPublisher(stack.tracking.amqpUrl);
+  await publisher.ready();
 
   expect((await stack.auth.post('/v1/agents', PRIYA)).status).toBe(201);
   await page.goto(`${stack.console.url}/inbox`);
@@ -89,14 +97,16 @@ beforeAll(async () => {
   expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
   expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
   await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
-  expect((await stack.social.post('/control/platform/users', ANA)).status).toBe(200);
+  for (const user of [ANA, BEN]) expect((await stack.social.post('/control/platform/users', user)).status).toBe(200);
 
   // The delivery company: tracking knows client demo and its task 4711, on its way.
   await stack.tracking.enableClient('demo');
   await stack.tracking.simTask({ clientId: 'demo', taskId: '4711', elapsedSeconds: 40 });
+  await stack.tracking.simTask({ clientId: 'demo', taskId: '4712', elapsedSeconds: 40 });
 }, 180_000);
 
 afterAll(async () => {
+  await publisher?.close();
   await trackingPool?.end();
   await browser?.close();
   await stack?.stop();
@@ -186,5 +196,27 @@ describe('order-aware tickets', () => {
     await page.getByTestId('order-summary').waitFor({ state: 'detached' });
     expect((await ticketOf(ticketId)).order).toBeNull();
     await page.locator(`[data-testid="ticket-row"][data-ticket-id="${ticketId}"]`).getByTestId('order-chip').waitFor({ state: 'detached' });
+  });
+
+  it("offers Resolve? on the entry of a delivered order while the ticket is pending, and resolves it in one click", async () => {
+    await page.goto(`${stack.console.url}/inbox`);
+    expect((await stack.social.post('/control/direct-messages', { from: BEN, to: accountId, text: 'Any news about order #4712?' })).data.webhookStatus).toBe(200);
+    const row = page.getByTestId('ticket-row').filter({ hasText: BEN.name });
+    await row.getByTestId('order-chip').filter({ hasText: /^Order 4712/ }).waitFor({ timeout: 30_000 });
+    const benTicket = (await row.getAttribute('data-ticket-id'))!;
+    await row.getByRole('link').click();
+    await waitFor(async () => (await trackingPool.query("SELECT 1 FROM followed_tasks WHERE client_id = 'demo' AND task_id = '4712' AND status IS NOT NULL")).rowCount === 1, { what: 'tracking to follow task 4712' });
+    expect((await stack.ticketing.patch(`/v1/tickets/${benTicket}`, { status: 'pending' })).status).toBe(200);
+    // The rider hands the order over. The simulator's tasks take their trip in real time, so the
+    // delivery is announced as tracking announces it: task.status_changed on tracking.events,
+    // naming the ticket as the task's follower.
+    const delivered = { eventId: `demo:4712:delivered:${benTicket}`, clientId: 'demo', taskId: '4712', followers: [benTicket], occurredAt: new Date().toISOString(), from: 'out_for_delivery' as const, to: 'delivered' as const, providerStatus: 'COMPLETED', statusAt: new Date().toISOString() };
+    await publisher.envelope(Exchanges.trackingEvents, TrackingEventKeys.statusChanged, TaskStatusChanged, delivered);
+    const resolve = page.getByTestId('ticket-view').getByRole('button', { name: 'Resolve?' });
+    await resolve.waitFor({ timeout: 30_000 });
+    await page.getByTestId('order-summary').getByTestId('order-status').filter({ hasText: 'Delivered' }).waitFor();
+    await resolve.click();
+    await waitFor(async () => (await ticketOf(benTicket)).status === 'resolved', { what: "Ben's ticket resolved" });
+    await resolve.waitFor({ state: 'detached' });
   });
 });
