@@ -64,6 +64,8 @@ export const BROKER_ACCESS: Record<ServiceName, BrokerAccess> = {
       Queues.ticketingActivity,
       Queues.ticketingCommandResults,
       Queues.ticketingAccountEvents,
+      // Changes of the tasks its tickets follow (tracking.events).
+      Queues.ticketingTrackingEvents,
     ),
   ),
   auth: hearsRevocations(

@@ -2,7 +2,7 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from './ticket-lists';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { defineContract, type Contract } from './envelope';
 import { AnyObject, Nullable, StringEnum } from './schema';
-import { TASK_STATUSES } from './tracking-events';
+import { TASK_STATUSES, type TaskStatus } from './tracking-events';
 
 /**
  * What the CRM hears: every change of a ticket, published after its transaction commits on the
@@ -88,7 +88,8 @@ const PARTS = {
       taskId: Type.String(),
       linkedBy: StringEnum(['agent', 'auto']),
       reference: Nullable(Type.String({ description: 'The words the order was found by (linkedBy auto).' })),
-      status: Nullable(StringEnum(TASK_STATUSES)),
+      // An enum with null among its values: null must be allowed by `enum` as well as by `type`.
+      status: Type.Unsafe<TaskStatus | null>({ type: ['string', 'null'], enum: [...TASK_STATUSES, null], description: 'The followed task\'s status as last heard; null until known.' }),
       eta: Nullable(timestamp),
     },
     { description: 'ticket.order_changed: the order as it is after the change (as it was, for unlinked).' },

@@ -4,6 +4,7 @@
  * the configuration's references, the reference tester, tickets linked from a customer's
  * words, and the followed order's changes on the ticket.
  */
+import amqplib from 'amqplib';
 import pg from 'pg';
 import { Exchanges, TaskRiderSilent, TrackingEventKeys } from '@crm/contracts';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
@@ -18,6 +19,9 @@ let service: RunningTicketing;
 let publisher: TestPublisher;
 let pool: pg.Pool;
 let trackingPool: pg.Pool;
+let listener: amqplib.ChannelModel;
+/** The ticket.order_changed events published on crm.events. */
+const orderChanges: { ticketId: string; order: { change: string; taskId: string; linkedBy: string; status: string | null } }[] = [];
 const handled = new HandledMessages();
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 /** Its configuration names the tracking client `demo`. */
@@ -28,7 +32,7 @@ const PLAIN_ACCOUNT = '30000012';
 beforeAll(async () => {
   stack = await startStack({ logger: testLogger('tracking'), env: { FOLLOW_POLL_INTERVAL_SECONDS: '1', FOLLOW_ROUND_MS: '100', OUTBOX_RELAY_INTERVAL_MS: '200', TASK_CACHE_TTL_MS: '200' } });
   db = await freshDatabase('ticketing_found_orders');
-  service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, ORDER_FINDING_INTERVAL_MS: 200 }), {
+  service = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, ORDER_FINDING_INTERVAL_MS: 200, ORDER_FINDING_RETRY_DELAYS_MS: Array(20).fill(300) }), {
     logger: testLogger('ticketing'),
     host: '127.0.0.1',
     onHandled: handled.note,
@@ -37,6 +41,11 @@ beforeAll(async () => {
   await publisher.ready();
   pool = testPool(db.url, { max: 2 });
   trackingPool = testPool(stack.databaseUrl, { max: 1 });
+  listener = await amqplib.connect(stack.amqpUrl);
+  const channel = await listener.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, Exchanges.crmEvents, 'ticket.order_changed');
+  await channel.consume(queue, (message) => message && orderChanges.push(JSON.parse(message.content.toString('utf8')).payload), { noAck: true });
   await stack.enableClient('demo');
   await stack.simTask({ clientId: 'demo', taskId: '4711' });
   expect((await api.put(`/v1/partner-configs/${ACCOUNT}`, { orders: { trackingClientId: 'demo' } })).status).toBe(201);
@@ -44,6 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await listener?.close();
   await publisher?.close();
   await service?.stop();
   await pool?.end();
@@ -87,6 +97,16 @@ describe('the order reference tester', () => {
       },
     });
     expect((await api.post(`/v1/partner-configs/${ACCOUNT}/order-reference-test`, { text: 'hello' })).body).toEqual({ matches: [] });
+  });
+
+  it('says exists null when tracking cannot answer now', async () => {
+    await stack.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    try {
+      const answer = await api.post<{ matches: unknown[] }>(`/v1/partner-configs/${ACCOUNT}/order-reference-test`, { text: 'see http://sim.test/track/demo/6101' });
+      expect(answer.body.matches).toEqual([{ reference: 'http://sim.test/track/demo/6101', taskId: '6101', exists: null, message: expect.stringContaining('checked again') }]);
+    } finally {
+      await stack.sim.delete('/control/failures');
+    }
   });
 
   it('refuses a body without text, and an account without a tracking client', async () => {
@@ -144,6 +164,9 @@ describe('orders found in messages', () => {
     expect(known).toMatchObject({ status: 'assigned', eta: expect.any(String) });
     const listed = await api.get<{ items: { id: string; order: Order | null }[] }>(`/v1/tickets?accountId=${ACCOUNT}`);
     expect(listed.body.items.find((t) => t.id === ticketId)!.order).toMatchObject({ taskId: '4711', linkedBy: 'auto', status: 'assigned', eta: known!.eta });
+    // The CRM hears of it.
+    await waitFor(() => orderChanges.some((event) => event.ticketId === ticketId), { what: 'ticket.order_changed published' });
+    expect(orderChanges.find((event) => event.ticketId === ticketId)!.order).toMatchObject({ change: 'linked', taskId: '4711', linkedBy: 'auto' });
   });
 
   it('links nothing for an order tracking does not know, and leaves no error on the ticket; a later message can name the right one', async () => {
@@ -164,6 +187,20 @@ describe('orders found in messages', () => {
     expect((await ticketOf(ticketId)).order).toBeNull();
   });
 
+  it('asks tracking again later while it cannot answer, then links', async () => {
+    await stack.simTask({ clientId: 'demo', taskId: '6001' });
+    await stack.sim.put('/control/failures', { target: 'provider', mode: 'error', status: 503, clientId: 'demo' });
+    const { ticketId } = await dmTicket(ACCOUNT, 'order 6001 is late');
+    try {
+      await waitFor(async () => ((await pool.query<{ attempts: number }>('SELECT attempts FROM order_findings WHERE ticket_id = $1', [ticketId])).rows[0]?.attempts ?? 0) >= 1, { what: 'a check put off' });
+      expect((await ticketOf(ticketId)).order).toBeNull();
+    } finally {
+      await stack.sim.delete('/control/failures');
+    }
+    const order = await waitFor(async () => (await ticketOf(ticketId)).order, { what: 'the order linked once tracking answers' });
+    expect(order).toMatchObject({ taskId: '6001', linkedBy: 'auto', reference: 'order 6001' });
+  });
+
   it("never links again an order an agent unlinked, and an agent's link is the agent's", async () => {
     const { ticketId, customerId } = await dmTicket(ACCOUNT, 'order #4711 please');
     await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
@@ -171,6 +208,12 @@ describe('orders found in messages', () => {
     await dmAgain(ACCOUNT, customerId, 'I said order 4711!');
     await checked(ticketId);
     expect((await ticketOf(ticketId)).order).toBeNull();
+
+    // The refused order is passed over; another one named beside it is linked.
+    await stack.simTask({ clientId: 'demo', taskId: '4713' });
+    await dmAgain(ACCOUNT, customerId, 'order 4711, or was it order 4713?');
+    const other = await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the other order linked' });
+    expect(other).toMatchObject({ taskId: '4713', linkedBy: 'auto', reference: 'order 4713' });
 
     const relinked = await api.put<Order>(`/v1/tickets/${ticketId}/order`, { clientId: 'demo', taskId: '4711' });
     expect(relinked.body).toMatchObject({ linkedBy: 'agent', reference: null, taskId: '4711' });
@@ -226,5 +269,25 @@ describe("the followed order's changes on the ticket", () => {
     await handled.wait(first.id, 2);
     const silent = (await orderUpdates(ticketId)).filter((a) => a.text?.startsWith('Rider silent'));
     expect(silent).toEqual([expect.objectContaining({ text: 'Rider silent since 12:31 UTC' })]);
+  });
+});
+
+describe('following ends', () => {
+  const followers = async (taskId: string) => (await trackingPool.query<{ followers: string[] }>('SELECT followers FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0]?.followers ?? [];
+
+  it('when the ticket is resolved, when its order is unlinked, and when it is merged into another', async () => {
+    const resolved = await followingTicket('5101');
+    expect((await api.patch(`/v1/tickets/${resolved}`, { status: 'resolved' })).status).toBe(200);
+    await waitFor(async () => !(await followers('5101')).includes(resolved), { what: 'the resolved ticket no longer following' });
+
+    const unlinked = await followingTicket('5102');
+    expect((await api.delete(`/v1/tickets/${unlinked}/order`)).status).toBe(204);
+    await waitFor(async () => !(await followers('5102')).includes(unlinked), { what: 'the unlinked ticket no longer following' });
+    await waitFor(() => orderChanges.some((event) => event.ticketId === unlinked && event.order.change === 'unlinked'), { what: 'ticket.order_changed (unlinked) published' });
+
+    const mergedAway = await followingTicket('5103');
+    const { ticketId: target } = await dmTicket(ACCOUNT, 'hello again');
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [mergedAway] })).status).toBeLessThan(300);
+    await waitFor(async () => !(await followers('5103')).includes(mergedAway), { what: 'the merged ticket no longer following' });
   });
 });

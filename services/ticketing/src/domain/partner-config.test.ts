@@ -92,6 +92,8 @@ describe('partner configuration: defaults', () => {
       },
       searchQueries: [],
       merge: { enabled: false, windowMinutes: 60 },
+      // Orders found in messages: off until the configuration names a tracking client.
+      orders: null,
     });
   });
 

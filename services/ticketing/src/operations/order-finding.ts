@@ -41,6 +41,8 @@ export class OrderFinder {
   private async work(finding: OrderFinding): Promise<void> {
     const { ticket_id: ticketId, client_id: clientId } = finding;
     for (const candidate of finding.candidates) {
+      // An order an agent unlinked is passed over, unasked: the next reference may still be the one.
+      if (await this.deps.store.transaction((tx) => tx.orders.refused(ticketId, clientId, candidate.taskId))) continue;
       const answer = await this.deps.tracking.availability(clientId, candidate.taskId).catch(() => null);
       const exists = existsFrom(answer);
       if (exists === null) return this.later(finding, candidate.taskId);

@@ -115,6 +115,12 @@ export class OrderRepository {
     return rows[0] ?? null;
   }
 
+  /** Whether an agent unlinked this order from the ticket (it is never linked again from a customer's words). */
+  async refused(ticketId: string, clientId: string, taskId: string): Promise<boolean> {
+    const { rows } = await this.db.query('SELECT 1 FROM refused_order_references WHERE ticket_id = $1 AND client_id = $2 AND task_id = $3', [ticketId, clientId, taskId]);
+    return rows.length > 0;
+  }
+
   /** Notes a tracking event as applied to the ticket; false when it was already (the same eventId again). */
   async markSeen(eventId: string, ticketId: string): Promise<boolean> {
     const { rowCount } = await this.db.query('INSERT INTO order_events_seen (event_id, ticket_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [eventId, ticketId]);
