@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { Exchanges, TaskStatusChanged, TrackingEventKeys } from '@crm/contracts';
 import { testPool, waitFor } from '@crm/testing';
 import { TestPublisher } from '@crm/ticketing/src/testing/harness';
-import { launchBrowser, SCREENSHOTS, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
+import { launchBrowser, scrollPanesToTop, SCREENSHOTS, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
 import { startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ANA = { id: '777301', screenName: 'ana_orders', name: 'Ana Customer' };
@@ -48,10 +48,7 @@ const ticketOf = async (id: string) => (await stack.ticketing.get(`/v1/tickets/$
 async function checkBothWidths(name: string, photograph = false): Promise<void> {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.evaluate(() => {
-      const all = (globalThis as unknown as { document: { querySelectorAll: (selector: string) => Iterable<{ scrollTop: number }> } }).document.querySelectorAll('*');
-      for (const element of all) if (element.scrollTop > 0) element.scrollTop = 0;
-    });
+    await scrollPanesToTop(page);
     await screenshot(page, `${name}-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
     // Nothing wider than the screen (a table scrolling within its own box is not); a failure names what sticks out.
