@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
-import { launchBrowser, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
+import { launchBrowser, scrollPanesToTop, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
 import { startConsoleStack, type ConsoleStack } from './testing/stack';
 
 const ANA = { id: '777101', screenName: 'ana_pane', name: 'Ana Customer' };
@@ -56,10 +56,7 @@ async function photographBothWidths(name: string, wholePage: boolean): Promise<v
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     // Each pane from its top: the conversation's start, the sidebar's customer and order cards.
-    await page.evaluate(() => {
-      const all = (globalThis as unknown as { document: { querySelectorAll: (selector: string) => Iterable<{ scrollTop: number }> } }).document.querySelectorAll('*');
-      for (const element of all) if (element.scrollTop > 0) element.scrollTop = 0;
-    });
+    await scrollPanesToTop(page);
     await screenshot(page, `${name}-${width}`, wholePage);
     expect(await seriousViolations(page)).toEqual([]);
     // Nothing wider than the screen.

@@ -92,6 +92,9 @@ export function configurationRoutes(app: Express, { ticketing, auth }: Upstreams
   app.post('/api/partner-configs/:pageId/route-test', async (req, res) =>
     relay(res, await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/route-test`, bodyOf(req))),
   );
+  app.post('/api/partner-configs/:pageId/order-reference-test', async (req, res) =>
+    relay(res, await agent(req, res)(ticketing, 'POST', `/v1/partner-configs/${param(req, 'pageId')}/order-reference-test`, bodyOf(req))),
+  );
 }
 
 /**

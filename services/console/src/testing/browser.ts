@@ -37,6 +37,14 @@ async function atRest(target: Page | Frame): Promise<void> {
   );
 }
 
+/** Scrolls every pane back to its top (the conversation's start, the sidebar's first cards) before a photograph. */
+export async function scrollPanesToTop(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const all = (globalThis as unknown as { document: { querySelectorAll: (selector: string) => Iterable<{ scrollTop: number }> } }).document.querySelectorAll('*');
+    for (const element of all) if (element.scrollTop > 0) element.scrollTop = 0;
+  });
+}
+
 /** Saves a screenshot in screenshots/ once the page is at rest: the whole page, or (wholePage false, e.g. behind a modal) the viewport. */
 export async function screenshot(page: Page, name: string, wholePage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -42,6 +42,8 @@ export interface StackOptions {
   console?: Record<string, string>;
   auth?: Record<string, string>;
   ticketing?: Record<string, string>;
+  /** tracking's (how often it looks at followed tasks, ...). */
+  tracking?: Record<string, string>;
 }
 
 function credentialsOf(authConfig: AuthConfig): Credentials {
@@ -118,7 +120,7 @@ async function startSocialSide(amqpUrl: string, databases: TestDatabase[], stops
  */
 export async function startConsoleStack(options: StackOptions = {}): Promise<ConsoleStack> {
   const webDir = buildWebOnce();
-  const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', BREAKER_RESET_MS: '500', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}` } });
+  const tracking = await startTrackingStack({ router: true, env: { TASK_CACHE_TTL_MS: '200', BREAKER_RESET_MS: '500', CRM_API_TOKENS: `${TRACKING_TEST_TOKEN},${CRM_TOKEN}`, ...options.tracking } });
   const databases: TestDatabase[] = [];
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {

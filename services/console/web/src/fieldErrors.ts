@@ -22,6 +22,9 @@ const LABELS: Record<string, string> = {
   text: 'Text',
   clientId: 'Tracking client',
   taskId: 'Task id',
+  trackingClientId: 'Tracking client',
+  pattern: 'Pattern',
+  slipMinutes: 'Slip time',
 };
 
 /** The field's label: the last name in the pointer that is not an index (`/routing/rules/0/when/senders/1` is Senders). */

@@ -8,7 +8,8 @@ export interface LiveEvent {
   data?: Record<string, unknown>;
 }
 
-export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.activity'] as const;
+/** A ticket's changes; `ticket.order_changed`: its linked order moved (status, ETA), linked or unlinked. */
+export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.activity', 'ticket.order_changed'] as const;
 /** ticketing's silence alarm (docs/crm-events.md, "Account events"): `ticketId` is null. */
 export const ACCOUNT_EVENTS = ['account.silent', 'account.delivering'] as const;
 /** Who is on a ticket (viewing, typing, left). */

@@ -4,6 +4,7 @@ import { ApiError } from '../api';
 import { ok, ticketing, type TicketingSchemas } from '../client';
 import { when } from '../format';
 import { errorAt, fieldErrors, fieldSentence, notSavedSummary, refusalSummary } from '../fieldErrors';
+import { missingOrderFields, ordersDraftOf, ordersInputOf, type OrdersDraft } from '../orders';
 import type { AccountView, PartnerConfig } from '../types';
 
 type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
@@ -11,15 +12,18 @@ type Cleared<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | null };
  * The form's state: ticketing's configuration, with a number field the agent cleared held as
  * null (never sent: the form asks for a value first) and what ticketing sets itself optional.
  */
-type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
+type ConfigDraft = Omit<PartnerConfig, 'sla' | 'merge' | 'orders' | 'policy' | 'accountStatus' | 'createdAt' | 'updatedAt'> & {
   sla: Cleared<TicketingSchemas['SlaConfig'], 'firstResponseMinutes' | 'resolutionMinutes'>;
   merge: Cleared<TicketingSchemas['MergeConfig'], 'windowMinutes'>;
+  orders?: OrdersDraft | null;
   policy?: PartnerConfig['policy'];
   accountStatus?: PartnerConfig['accountStatus'];
 };
 type SearchQueryText = string | ConfigDraft['searchQueries'][number];
 import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
+import { OrdersConfig } from './OrdersConfig';
+import { OrderReferenceTester } from './OrderReferenceTester';
 
 const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
@@ -34,12 +38,15 @@ const defaults = (account: AccountView): ConfigDraft => ({
 
 const queryText = (query: SearchQueryText) => (typeof query === 'string' ? query : query.query);
 
+/** ticketing's configuration as the form holds it (the order options with their defaults filled in). */
+const draftOf = (config: PartnerConfig): ConfigDraft => ({ ...config, orders: ordersDraftOf(config.orders) });
+
 function useConfig(account: AccountView) {
   const [config, setConfig] = useState<ConfigDraft | null>(null);
   const [isNew, setIsNew] = useState(false);
   useEffect(() => {
     ok(ticketing.GET('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } } })).then(
-      (found) => setConfig(found),
+      (found) => setConfig(draftOf(found)),
       (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
         setIsNew(true);
@@ -131,14 +138,15 @@ function RoutingDefaults({ config, errors, update }: { config: ConfigDraft; erro
   );
 }
 
-/** The number fields the agent left empty, each with its sentence: the form is not sent while any is. */
+/** The fields the agent left empty (numbers, the orders' tracking client), each with its sentence: the form is not sent while any is. */
 function emptyNumbers(config: ConfigDraft): Record<string, string> {
   const numbers: [string, number | null][] = [
     ['/sla/firstResponseMinutes', config.sla.firstResponseMinutes],
     ['/sla/resolutionMinutes', config.sla.resolutionMinutes],
     ['/merge/windowMinutes', config.merge.windowMinutes],
   ];
-  return Object.fromEntries(numbers.filter(([, value]) => value === null).map(([pointer]) => [pointer, fieldSentence(pointer, 'is required')]));
+  const missing = [...numbers.filter(([, value]) => value === null).map(([pointer]): [string, string] => [pointer, 'is required']), ...missingOrderFields(config.orders)];
+  return Object.fromEntries(missing.map(([pointer, message]) => [pointer, fieldSentence(pointer, message)]));
 }
 
 /** One account's partner configuration, saved as a whole with ticketing's PUT. */
@@ -147,6 +155,7 @@ export function ConfigEditor({ account }: { account: AccountView }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [revision, setRevision] = useState(0);
+  const [saving, setSaving] = useState(false);
   const states = useSearchQueryStates(account.accountId, revision);
   if (!config) return <Loader aria-label="Loading the configuration" />;
   const update = (patch: Partial<ConfigDraft>) => setConfig({ ...config, ...patch });
@@ -158,10 +167,11 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       setMessage({ ok: false, text: notSavedSummary(empty) });
       return;
     }
+    setSaving(true);
     try {
       // Every number is filled (emptyNumbers above): the draft is ticketing's input.
-      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean) } as TicketingSchemas['PartnerConfigInput'];
-      setConfig(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body })));
+      const body = { ...config, searchQueries: config.searchQueries.map(queryText).map((q) => q.trim()).filter(Boolean), orders: ordersInputOf(config.orders ?? null) } as TicketingSchemas['PartnerConfigInput'];
+      setConfig(draftOf(await ok(ticketing.PUT('/v1/partner-configs/{pageId}', { params: { path: { pageId: account.accountId } }, body }))));
       setErrors({});
       setIsNew(false);
       setRevision((saved) => saved + 1);
@@ -169,6 +179,8 @@ export function ConfigEditor({ account }: { account: AccountView }) {
     } catch (caught) {
       setErrors(fieldErrors(caught));
       setMessage({ ok: false, text: refusalSummary(caught, 'Not saved: the console could not reach the service; try again.') });
+    } finally {
+      setSaving(false);
     }
   };
   return (
@@ -180,13 +192,17 @@ export function ConfigEditor({ account }: { account: AccountView }) {
       <RoutingDefaults config={config} errors={errors} update={update} />
       <RuleList rules={config.routing.rules ?? []} errors={errors} onChange={(rules) => update({ routing: { ...config.routing, rules } })} />
       <SearchQueries config={config} states={states} errors={errors} update={update} />
+      <OrdersConfig orders={config.orders ?? null} errors={errors} onChange={(orders) => update({ orders })} />
       {message && (
         <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} data-testid="save-result">
           {message.text}
         </Alert>
       )}
-      <Button onClick={() => void save()}>Save configuration</Button>
+      <Button onClick={() => void save()} loading={saving}>
+        Save configuration
+      </Button>
       <RuleTester pageId={account.accountId} />
+      {config.orders && <OrderReferenceTester pageId={account.accountId} clientId={config.orders.trackingClientId || null} />}
     </Stack>
   );
 }

@@ -86,7 +86,7 @@ export function Sidebar({ ticket, live, onTrack, onMerge, onChanged }: { ticket:
   return (
     <Stack gap="sm" component="aside" aria-label="Customer and order" data-testid="ticket-sidebar">
       <CustomerCard ticket={ticket} />
-      <OrderCard ticket={ticket} live={live} onTrack={onTrack} />
+      <OrderCard ticket={ticket} live={live} onTrack={onTrack} onChanged={onChanged} />
       <OtherTickets ticket={ticket} />
       <AccountActions ticket={ticket} onMerge={onMerge} onDone={onChanged} />
       <TicketFields key={ticket.updatedAt} ticket={ticket} onChanged={onChanged} />

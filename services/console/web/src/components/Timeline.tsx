@@ -6,6 +6,7 @@ import { when } from '../format';
 import { useAction } from '../useAction';
 import { done, ok, ticketing } from '../client';
 import type { Activity, TicketDetail } from '../types';
+import { OrderUpdateEntry } from './OrderUpdateEntry';
 
 const KIND_LABEL: Record<string, string> = {
   dm_received: 'DM received',
@@ -174,12 +175,12 @@ export function ConversationState({ ticket }: { ticket: TicketDetail }) {
 }
 
 /** `version` changes with the ticket (its updatedAt): merge entries read the tickets they name again. */
-export function Timeline({ activities, ticketId, version, onChanged }: { activities: Activity[]; ticketId: string; version: string; onChanged: () => void }) {
+export function Timeline({ activities, ticketId, ticketStatus, version, onChanged }: { activities: Activity[]; ticketId: string; ticketStatus: string; version: string; onChanged: () => void }) {
   return (
     <Stack gap="xs" aria-label="Timeline" role="list">
       {activities.map((activity) => (
         <div role="listitem" key={activity.kind === 'merged' || activity.kind === 'unmerged' ? `${activity.id}@${version}` : activity.id}>
-          <Entry activity={activity} ticketId={ticketId} onChanged={onChanged} />
+          {activity.kind === 'order_update' ? <OrderUpdateEntry activity={activity} ticketId={ticketId} ticketStatus={ticketStatus} onChanged={onChanged} /> : <Entry activity={activity} ticketId={ticketId} onChanged={onChanged} />}
         </div>
       ))}
     </Stack>

@@ -151,6 +151,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner-configs/{pageId}/order-reference-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the order references in a sample message
+         * @description Relays ticketing's order-reference tester (`POST /v1/partner-configs/:pageId/order-reference-test`): each reference the saved configuration finds, its task id and whether tracking knows the task.
+         */
+        post: operations["testOrderReferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner-configs/{pageId}/search-queries": {
         parameters: {
             query?: never;
@@ -1372,6 +1394,31 @@ export interface operations {
         };
     };
     testRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pageId: components["parameters"]["PageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    testOrderReferences: {
         parameters: {
             query?: never;
             header?: never;

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { TONE } from '../colors';
 import { countdown, isBreached } from '../format';
 import type { TicketSummary } from '../types';
+import { orderChipWords, orderStatusTone } from '../orders';
 import { orderLinkWords } from '../trackingWords';
 import { isUnread } from '../workspace/seen';
 import { useShortcut } from '../workspace/shortcuts';
@@ -35,13 +36,18 @@ function SlaChip({ ticket, now }: { ticket: TicketSummary; now: number }) {
   );
 }
 
-/** The linked order: its number, and why tracking cannot show it when it cannot (the list carries no task status). */
+/**
+ * The linked order: its number, its delivery status in an agent's words and colour, and the ETA
+ * on the agent's clock; or why tracking cannot show it when it cannot.
+ */
 function OrderChip({ order }: { order: TicketSummary['order'] }) {
   if (!order) return null;
-  const problem = orderLinkWords(order.tracking);
+  const problem = order.status ? null : orderLinkWords(order.tracking);
+  const color = order.status ? orderStatusTone(order.status) : order.tracking.available === false ? TONE.warn : TONE.info;
+  const words = problem ? `Order ${order.taskId}: ${problem}` : orderChipWords(order);
   return (
-    <Badge size="xs" color={order.tracking.available === false ? TONE.warn : TONE.info} title={`Order ${order.taskId} (${order.clientId})`} data-testid="order-chip">
-      {problem ? `Order ${order.taskId}: ${problem}` : `Order ${order.taskId}`}
+    <Badge size="xs" color={color} title={`${words} (${order.clientId})`} data-testid="order-chip" data-status={order.status ?? ''} style={{ maxWidth: '100%' }}>
+      {words}
     </Badge>
   );
 }

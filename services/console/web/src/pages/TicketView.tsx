@@ -116,7 +116,7 @@ export function TicketView({ id, embedded = false, onChanged }: { id: string; em
               </Alert>
             )}
             <ConversationState ticket={ticket} />
-            <Timeline activities={ticket.activities ?? []} ticketId={ticket.id} version={`${ticket.updatedAt}/${ticket.activities?.length ?? 0}`} onChanged={() => void load()} />
+            <Timeline activities={ticket.activities ?? []} ticketId={ticket.id} ticketStatus={ticket.status} version={`${ticket.updatedAt}/${ticket.activities?.length ?? 0}`} onChanged={() => void load()} />
             <Composer ref={composer} key={ticket.id} ticket={ticket} canned={cannedContext(ticket, live.view)} onSent={() => void load()} />
           </Stack>
         </Grid.Col>
