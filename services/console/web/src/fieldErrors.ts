@@ -22,6 +22,8 @@ const LABELS: Record<string, string> = {
   text: 'Text',
   clientId: 'Tracking client',
   taskId: 'Task id',
+  monthlyLimit: 'Monthly limit',
+  warningThreshold: 'Warn at',
 };
 
 /** The field's label: the last name in the pointer that is not an index (`/routing/rules/0/when/senders/1` is Senders). */

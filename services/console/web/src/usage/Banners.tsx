@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Anchor, Stack } from '@mantine/core';
+import { Link } from 'wouter';
+import { consoleApi, ok } from '../client';
+import { BUDGET_EVENTS, CREDIT_EVENTS, useLiveUpdates, type LiveEventType } from '../live';
+import { useSession } from '../session';
+import { loadAppStatus, loadBudget, loadUsage, type AppStatus } from './api';
+import { accountShares, budgetAlertOf, budgetEpisode, creditEpisode, dollars, monthOf, rangeOf, type BudgetAlert } from './model';
+
+const DISMISSED = 'console.dismissedBanners';
+
+/** The banners dismissed in this browser session (by episode): a new episode shows again. */
+function useDismissed(): { dismissed: (episode: string) => boolean; dismiss: (episode: string) => void } {
+  const [episodes, setEpisodes] = useState<string[]>(() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(DISMISSED) ?? '[]') as string[];
+    } catch {
+      return [];
+    }
+  });
+  const dismiss = useCallback((episode: string) => {
+    setEpisodes((current) => {
+      const next = [...current.filter((known) => known !== episode), episode].slice(-50);
+      sessionStorage.setItem(DISMISSED, JSON.stringify(next));
+      return next;
+    });
+  }, []);
+  return { dismissed: (episode) => episodes.includes(episode), dismiss };
+}
+
+/** Reads `read` now, every `everyMs`, and when one of `types` comes on the live stream. */
+function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly LiveEventType[], enabled = true): T | null {
+  const [value, setValue] = useState<T | null>(null);
+  const refresh = useCallback(() => {
+    if (enabled) read().then(setValue, () => undefined);
+  }, [read, enabled]);
+  useEffect(() => {
+    if (!enabled) {
+      setValue(null);
+      return;
+    }
+    refresh();
+    const timer = setInterval(refresh, everyMs);
+    return () => clearInterval(timer);
+  }, [refresh, everyMs, enabled]);
+  useLiveUpdates((event) => event && refresh(), types);
+  return value;
+}
+
+/** This month's budget alerts of every account the admin sees, with the accounts' names. */
+async function readBudgetAlerts(): Promise<{ alert: BudgetAlert; name: string }[]> {
+  const month = monthOf(new Date());
+  const [usage, accounts] = await Promise.all([loadUsage(rangeOf(month)), ok(consoleApi.GET('/api/accounts'))]);
+  const spent = new Map(accountShares(usage.items).map((share) => [share.accountId, share.amount]));
+  const alerts = await Promise.all(
+    accounts.items.map(async (account) => {
+      const budget = await loadBudget(account.accountId).catch(() => null);
+      const alert = budget && budgetAlertOf(account.accountId, month, spent.get(account.accountId) ?? 0, budget);
+      return alert ? { alert, name: account.pageName ?? account.name ?? `Account ${account.accountId}` } : null;
+    }),
+  );
+  return alerts.filter((found) => found !== null);
+}
+
+function budgetWords({ alert, name }: { alert: BudgetAlert; name: string }): string {
+  return alert.level === 'exhausted'
+    ? `${name} has spent its monthly budget: ${dollars(alert.spent)} of ${dollars(alert.reached)} this month.`
+    : `${name} is near its monthly budget: ${dollars(alert.spent)} spent this month, the warning comes at ${dollars(alert.reached)}.`;
+}
+
+const creditWords = (status: AppStatus) => `Platform credit is spent: replies are held and will be sent when credit returns (${status.heldCommands} waiting).`;
+
+/**
+ * The console's banners, above every page: the platform's credit spent (replies held), and for
+ * an admin each account that reached its budget's warning or limit. Each is read from auth
+ * (polled, and read again on the live events that announce a change) and can be dismissed
+ * for the browser session; a new episode (credit spent again, another month or level) shows again.
+ */
+export function StatusBanners() {
+  const { session } = useSession();
+  const admin = session?.scopes.includes('admin') ?? false;
+  const pollMs = session?.settings.pollIntervalMs ?? 4000;
+  const status = usePolled(loadAppStatus, pollMs * 5, CREDIT_EVENTS);
+  const budgets = usePolled(readBudgetAlerts, pollMs * 15, BUDGET_EVENTS, admin);
+  const { dismissed, dismiss } = useDismissed();
+  const credit = status?.outOfCredit ? creditEpisode(status.since) : null;
+  const shown = (budgets ?? []).filter((found) => !dismissed(budgetEpisode(found.alert)));
+  if ((!credit || dismissed(credit)) && shown.length === 0) return null;
+  return (
+    <Stack gap={0} component="section" aria-label="Notices">
+      {credit && !dismissed(credit) && (
+        <Alert color="red" variant="filled" radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(credit)} data-testid="credit-banner">
+          {creditWords(status!)}
+        </Alert>
+      )}
+      {shown.map((found) => (
+        <Alert key={budgetEpisode(found.alert)} color={found.alert.level === 'exhausted' ? 'red' : 'orange'} radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(budgetEpisode(found.alert))} data-testid="budget-banner">
+          {budgetWords(found)}{' '}
+          <Anchor component={Link} href={`/usage?accountId=${encodeURIComponent(found.alert.accountId)}`}>
+            See its usage
+          </Anchor>
+        </Alert>
+      ))}
+    </Stack>
+  );
+}
