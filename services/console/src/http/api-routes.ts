@@ -129,10 +129,12 @@ export function usageRoutes(app: Express, { auth }: Upstreams, settings: Session
   });
   app.get('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/accounts/${param(req, 'accountId')}/budget`)));
   app.put('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'PUT', `/v1/accounts/${param(req, 'accountId')}/budget`, bodyOf(req))));
+  app.delete('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'DELETE', `/v1/accounts/${param(req, 'accountId')}/budget`)));
   app.get('/api/app/status', async (req, res) => {
     res.set('cache-control', 'no-store');
     relay(res, await call(req, res, 'GET', '/v1/app/status'));
   });
+  app.post('/api/app/credit-check', async (req, res) => relay(res, await call(req, res, 'POST', '/v1/app/credit-check')));
 }
 
 /** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */

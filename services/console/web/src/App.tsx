@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useElementSize, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
@@ -11,12 +12,14 @@ import { Accounts } from './pages/Accounts';
 import { TicketView } from './pages/TicketView';
 import { AgentsPage } from './agents/AgentsPage';
 import { StatusBanners } from './usage/Banners';
-import { UsagePage } from './usage/UsagePage';
 import { useWorkspaceLocation, type WorkspaceState } from './workspace/location';
 import { ShortcutsProvider } from './workspace/shortcuts';
 import { Views } from './workspace/Views';
 import { useViewCounts, Workspace } from './workspace/Workspace';
 import './workspace/workspace.css';
+
+// The usage page and its charts load when it is opened: the other screens' bundle stays without them.
+const UsagePage = lazy(() => import('./usage/UsagePage').then((module) => ({ default: module.UsagePage })));
 
 /** Mantine's `sm` breakpoint: below it the workspace shows one pane at a time. */
 const PHONE = '(max-width: 48em)';
@@ -109,7 +112,13 @@ function Frame() {
             <Switch>
               <Route path="/accounts">{() => <Accounts />}</Route>
               <Route path="/agents">{() => <AgentsPage />}</Route>
-              <Route path="/usage">{() => <UsagePage />}</Route>
+              <Route path="/usage">
+                {() => (
+                  <Suspense fallback={<Loader aria-label="Loading the usage page" />}>
+                    <UsagePage />
+                  </Suspense>
+                )}
+              </Route>
               <Route path="/signin">{() => <Redirect to={returnPath(window.location.search)} />}</Route>
               <Route>{() => <Redirect to="/inbox" />}</Route>
             </Switch>

@@ -400,7 +400,7 @@ export interface paths {
         };
         /**
          * Platform calls and their cost per account, day and kind of call
-         * @description Relays auth's `GET /v1/usage` (an admin's).
+         * @description Relays auth's `GET /v1/usage` (whoever may read tickets, for the accounts they may see).
          */
         get: operations["usage"];
         put?: never;
@@ -420,7 +420,7 @@ export interface paths {
         };
         /**
          * The same usage as a CSV file to download
-         * @description Relays auth's `GET /v1/usage.csv` (an admin's) as the file it is.
+         * @description Relays auth's `GET /v1/usage.csv` as the file it is.
          */
         get: operations["usageCsv"];
         put?: never;
@@ -442,16 +442,20 @@ export interface paths {
         };
         /**
          * An account's monthly budget
-         * @description Relays auth's `GET /v1/accounts/{accountId}/budget` (an admin's).
+         * @description Relays auth's `GET /v1/accounts/{accountId}/budget` (the budget and this month's spend; 404 `no_budget` when it has none).
          */
         get: operations["getBudget"];
         /**
-         * Set an account's monthly budget (an admin only)
+         * Set an account's monthly budget (accounts:manage)
          * @description Relays auth's `PUT /v1/accounts/{accountId}/budget` as the signed-in agent; auth's 400 names the refused fields.
          */
         put: operations["saveBudget"];
         post?: never;
-        delete?: never;
+        /**
+         * Remove an account's budget (its calls are no longer limited)
+         * @description Relays auth's `DELETE /v1/accounts/{accountId}/budget` as the signed-in agent.
+         */
+        delete: operations["removeBudget"];
         options?: never;
         head?: never;
         patch?: never;
@@ -471,6 +475,26 @@ export interface paths {
         get: operations["appStatus"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/credit-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check now whether the platform's credit is back (an admin only)
+         * @description Relays auth's `POST /v1/app/credit-check`; when credit is back auth sends the held replies, in order, before it answers.
+         */
+        post: operations["checkCredit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1910,7 +1934,45 @@ export interface operations {
             default: components["responses"]["Relayed"];
         };
     };
+    removeBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
     appStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    checkCredit: {
         parameters: {
             query?: never;
             header?: never;

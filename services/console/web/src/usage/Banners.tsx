@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Anchor, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack } from '@mantine/core';
+import { ApiError } from '../api';
+import { useOnce } from '../agents/useOnce';
 import { Link } from 'wouter';
 import { consoleApi, ok } from '../client';
 import { BUDGET_EVENTS, CREDIT_EVENTS, useLiveUpdates, type LiveEventType } from '../live';
 import { useSession } from '../session';
-import { loadAppStatus, loadBudget, loadUsage, type AppStatus } from './api';
-import { accountShares, budgetAlertOf, budgetEpisode, creditEpisode, dollars, monthOf, rangeOf, type BudgetAlert } from './model';
+import { checkCredit, loadAppStatus, loadBudget, type AppStatus } from './api';
+import { budgetAlertOf, budgetEpisode, creditEpisode, dollars, type BudgetAlert } from './model';
 
 const DISMISSED = 'console.dismissedBanners';
 
@@ -29,7 +31,7 @@ function useDismissed(): { dismissed: (episode: string) => boolean; dismiss: (ep
 }
 
 /** Reads `read` now, every `everyMs`, and when one of `types` comes on the live stream. */
-function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly LiveEventType[], enabled = true): T | null {
+function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly LiveEventType[], enabled = true): [T | null, (value: T) => void] {
   const [value, setValue] = useState<T | null>(null);
   const refresh = useCallback(() => {
     if (enabled) read().then(setValue, () => undefined);
@@ -44,18 +46,16 @@ function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly L
     return () => clearInterval(timer);
   }, [refresh, everyMs, enabled]);
   useLiveUpdates((event) => event && refresh(), types);
-  return value;
+  return [value, setValue];
 }
 
-/** This month's budget alerts of every account the admin sees, with the accounts' names. */
+/** This month's budget alerts of every account the agent sees, with the accounts' names. */
 async function readBudgetAlerts(): Promise<{ alert: BudgetAlert; name: string }[]> {
-  const month = monthOf(new Date());
-  const [usage, accounts] = await Promise.all([loadUsage(rangeOf(month)), ok(consoleApi.GET('/api/accounts'))]);
-  const spent = new Map(accountShares(usage.items).map((share) => [share.accountId, share.amount]));
+  const accounts = await ok(consoleApi.GET('/api/accounts'));
   const alerts = await Promise.all(
     accounts.items.map(async (account) => {
       const budget = await loadBudget(account.accountId).catch(() => null);
-      const alert = budget && budgetAlertOf(account.accountId, month, spent.get(account.accountId) ?? 0, budget);
+      const alert = budget && budgetAlertOf(budget);
       return alert ? { alert, name: account.pageName ?? account.name ?? `Account ${account.accountId}` } : null;
     }),
   );
@@ -64,8 +64,33 @@ async function readBudgetAlerts(): Promise<{ alert: BudgetAlert; name: string }[
 
 function budgetWords({ alert, name }: { alert: BudgetAlert; name: string }): string {
   return alert.level === 'exhausted'
-    ? `${name} has spent its monthly budget: ${dollars(alert.spent)} of ${dollars(alert.reached)} this month.`
-    : `${name} is near its monthly budget: ${dollars(alert.spent)} spent this month, the warning comes at ${dollars(alert.reached)}.`;
+    ? `${name} has spent its monthly budget: ${dollars(alert.spent)} of ${dollars(alert.monthlyLimit)} this month: ${alert.stopEssential ? 'every call for it is refused, replies too,' : 'its optional reads (searches, profiles) are paused'} until the budget is raised or the month ends.`
+    : `${name} is near its monthly budget: ${dollars(alert.spent)} of ${dollars(alert.monthlyLimit)} spent this month.`;
+}
+
+/** An admin who has added credit asks auth to check now, rather than wait for its next probe. */
+function CheckCredit({ onChecked }: { onChecked: (status: AppStatus) => void }) {
+  const { busy, run } = useOnce();
+  const [problem, setProblem] = useState<string | null>(null);
+  const check = () =>
+    void run('check', async () => {
+      setProblem(null);
+      try {
+        const status = await checkCredit();
+        onChecked(status);
+        if (status.outOfCredit) setProblem('The platform still refuses: add credit in its developer console, then check again.');
+      } catch (error) {
+        setProblem(error instanceof ApiError ? error.message : 'The check failed; try again.');
+      }
+    });
+  return (
+    <>
+      <Button size="compact-sm" variant="white" color="red" loading={busy === 'check'} onClick={check}>
+        Check credit now
+      </Button>
+      {problem && <span role="status">{problem}</span>}
+    </>
+  );
 }
 
 const creditWords = (status: AppStatus) => `Platform credit is spent: replies are held and will be sent when credit returns (${status.heldCommands} waiting).`;
@@ -80,8 +105,8 @@ export function StatusBanners() {
   const { session } = useSession();
   const admin = session?.scopes.includes('admin') ?? false;
   const pollMs = session?.settings.pollIntervalMs ?? 4000;
-  const status = usePolled(loadAppStatus, pollMs * 5, CREDIT_EVENTS);
-  const budgets = usePolled(readBudgetAlerts, pollMs * 15, BUDGET_EVENTS, admin);
+  const [status, setStatus] = usePolled(loadAppStatus, pollMs * 5, CREDIT_EVENTS);
+  const [budgets] = usePolled(readBudgetAlerts, pollMs * 15, BUDGET_EVENTS);
   const { dismissed, dismiss } = useDismissed();
   const credit = status?.outOfCredit ? creditEpisode(status.since) : null;
   const shown = (budgets ?? []).filter((found) => !dismissed(budgetEpisode(found.alert)));
@@ -90,7 +115,10 @@ export function StatusBanners() {
     <Stack gap={0} component="section" aria-label="Notices">
       {credit && !dismissed(credit) && (
         <Alert color="red" variant="filled" radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(credit)} data-testid="credit-banner">
-          {creditWords(status!)}
+          <Group gap="sm" wrap="wrap">
+            <span>{creditWords(status!)}</span>
+            {admin && <CheckCredit onChecked={setStatus} />}
+          </Group>
         </Alert>
       )}
       {shown.map((found) => (

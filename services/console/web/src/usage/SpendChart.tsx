@@ -1,16 +1,17 @@
 import { BarChart, CompositeChart } from '@mantine/charts';
 import { Text } from '@mantine/core';
 import type { Budget } from './api';
-import { dollars, type DayPoint } from './model';
+import { dollars, warningAmount, type DayPoint } from './model';
 
 const AXIS = { tickFormatter: (value: number) => `$${value}` };
 
 /** The budget's lines, drawn across the month's spend to date: the limit and where the warning comes. */
 function budgetLines(budget: Budget | null) {
-  const lines: { y: number; label: string; color: string }[] = [];
-  if (budget?.warningThreshold != null) lines.push({ y: budget.warningThreshold, label: `Warning at ${dollars(budget.warningThreshold)}`, color: 'orange.9' });
-  if (budget?.monthlyLimit != null) lines.push({ y: budget.monthlyLimit, label: `Limit ${dollars(budget.monthlyLimit)}`, color: 'red.9' });
-  return lines;
+  if (!budget) return [];
+  return [
+    { y: warningAmount(budget), label: `Warning at ${dollars(warningAmount(budget))}`, color: 'orange.9' },
+    { y: budget.monthlyLimit, label: `Limit ${dollars(budget.monthlyLimit)}`, color: 'red.9' },
+  ];
 }
 
 /**
@@ -47,7 +48,7 @@ export function SpendChart({ points, budget, oneAccount }: { points: DayPoint[];
       />
       {lines.length === 0 && (
         <Text size="sm" c="dimmed">
-          This account has no budget yet: set one below to see its limit here.
+          This account has no budget: its calls are not limited.
         </Text>
       )}
     </figure>

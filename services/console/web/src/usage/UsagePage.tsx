@@ -4,7 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { ApiError } from '../api';
 import { consoleApi, ok } from '../client';
 import { useSession } from '../session';
-import { csvHref, loadBudget, loadUsage, type Budget, type Usage } from './api';
+import { csvHref, loadBudget, loadUsage, type Budget, type Usage, type UsageQuery } from './api';
 import { BudgetEditor, type AccountName } from './BudgetEditor';
 import { accountShares, dailySpend, dollars, MONTH, monthOf, rangeOf, recentMonths, topKinds } from './model';
 import { SpendChart } from './SpendChart';
@@ -111,20 +111,6 @@ function AccountShares({ usage, names }: { usage: Usage; names: Map<string, stri
   );
 }
 
-/** The usage page: an admin's, since usage and budgets are. */
-export function UsagePage() {
-  const { session } = useSession();
-  if (!session?.scopes.includes('admin')) {
-    return (
-      <Stack>
-        <Title order={2}>Usage</Title>
-        <Text>Only an admin sees what the platform&apos;s calls cost. Ask an admin of your console.</Text>
-      </Stack>
-    );
-  }
-  return <UsageAdmin />;
-}
-
 function UsageFilters({ accounts, accountId, month, change }: { accounts: AccountName[]; accountId: string; month: string; change: (next: { accountId?: string; month?: string }) => void }) {
   const months = useMemo(() => recentMonths(new Date()), []);
   const monthChoices = months.some((choice) => choice.value === month) ? months : [{ value: month, label: month }, ...months];
@@ -136,14 +122,11 @@ function UsageFilters({ accounts, accountId, month, change }: { accounts: Accoun
   );
 }
 
-function UsageAdmin() {
-  const { accountId, month, change } = useUsageLocation();
-  const accounts = useAccountNames();
-  const names = useMemo(() => new Map(accounts.map((account) => [account.accountId, account.name])), [accounts]);
+/** The month's usage of the query, and the chosen account's budget. */
+function useUsage(query: UsageQuery) {
   const [usage, setUsage] = useState<Usage | null>(null);
   const [budget, setBudget] = useState<Budget | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const query = useMemo(() => ({ ...rangeOf(month), ...(accountId ? { accountId } : {}) }), [accountId, month]);
   useEffect(() => {
     let current = true;
     setProblem(null);
@@ -159,8 +142,20 @@ function UsageAdmin() {
       current = false;
     };
   }, [query]);
+  return { usage, budget, setBudget, problem };
+}
+
+/** The usage page: whoever may read tickets sees what the accounts they see cost; an admin also sets their budgets. */
+export function UsagePage() {
+  const { session } = useSession();
+  const canEdit = Boolean(session?.scopes.some((scope) => scope === 'admin' || scope === 'accounts:manage'));
+  const { accountId, month, change } = useUsageLocation();
+  const accounts = useAccountNames();
+  const names = useMemo(() => new Map(accounts.map((account) => [account.accountId, account.name])), [accounts]);
+  const query = useMemo(() => ({ ...rangeOf(month), ...(accountId ? { accountId } : {}) }), [accountId, month]);
+  const { usage, budget, setBudget, problem } = useUsage(query);
   const points = useMemo(() => (usage ? dailySpend(usage.items, month) : []), [usage, month]);
-  const budgetSaved = (saved: string, value: Budget) => saved === accountId && setBudget(value);
+  const budgetSaved = (saved: string, value: Budget | null) => saved === accountId && setBudget(value);
   return (
     <Stack>
       <Group justify="space-between" align="end" wrap="wrap">
@@ -192,7 +187,7 @@ function UsageAdmin() {
           </SimpleGrid>
         </>
       )}
-      <BudgetEditor accounts={accountId ? accounts.filter((account) => account.accountId === accountId) : accounts} onSaved={budgetSaved} />
+      <BudgetEditor canEdit={canEdit} accounts={accountId ? accounts.filter((account) => account.accountId === accountId) : accounts} onSaved={budgetSaved} />
     </Stack>
   );
 }

@@ -64,26 +64,29 @@ export function dailySpend(items: readonly UsageItem[], month: string): DayPoint
   });
 }
 
-/** The platform's kinds of call in words (auth's meter names them in snake case). */
+/** The rate card's kinds of call in words (auth's `UsageKind`: reads per resource, writes per request). */
 const KIND_WORDS: Record<string, string> = {
-  post: 'Posts published',
-  reply: 'Public replies',
-  send_dm: 'Direct messages sent',
-  dm: 'Direct messages sent',
-  dm_read: 'Direct messages read',
-  read: 'Reads',
-  post_read: 'Posts read',
-  user_read: 'Profiles looked up',
-  user_lookup: 'Profiles looked up',
-  search: 'Searches',
-  media_upload: 'Images uploaded',
-  upload: 'Images uploaded',
-  delete: 'Posts deleted',
-  like: 'Likes',
-  webhook: 'Webhook checks',
+  posts_read: 'Posts read',
+  users_read: 'Profiles read',
+  dm_events_read: 'Direct messages read',
+  follows_read: 'Followers read',
+  lists_read: 'Lists read',
+  likes_read: 'Likes read',
+  mutes_read: 'Mutes read',
+  blocks_read: 'Blocks read',
+  post_create: 'Posts and replies published',
+  post_create_with_url: 'Posts with a link published',
+  dm_interaction_create: 'Direct messages sent',
+  user_interaction_create: 'Likes, follows and reposts',
+  interaction_delete: 'Likes, follows and reposts undone',
+  content_manage: 'Posts deleted or changed',
+  list_create: 'Lists created',
+  list_manage: 'Lists changed',
+  privacy_update: 'Privacy settings changed',
+  mute_delete: 'Mutes lifted',
 };
 
-/** `send_dm` is "Direct messages sent"; a kind the page does not know is said as its words (`list_members` → "List members"). */
+/** `dm_interaction_create` is "Direct messages sent"; a kind the page does not know is said as its words (`list_members` → "List members"). */
 export function kindWords(kind: string): string {
   if (KIND_WORDS[kind]) return KIND_WORDS[kind];
   const words = kind.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[._-]+/g, ' ').trim().toLowerCase();
@@ -131,22 +134,36 @@ export function accountShares(items: readonly UsageItem[]): AccountShare[] {
 
 export type BudgetLevel = 'warning' | 'exhausted';
 
+/** An account's budget as auth answers it: dollars a month, the warning's fraction of it, this month's spend. */
+export interface BudgetState {
+  accountId: string;
+  monthlyLimit: number;
+  warnAt: number;
+  stopEssential: boolean;
+  month: string;
+  spent: number;
+  exhausted: boolean;
+}
+
 export interface BudgetAlert {
   accountId: string;
   level: BudgetLevel;
   /** This month's spend, dollars. */
   spent: number;
-  /** The amount reached: the monthly limit (exhausted) or the warning threshold. */
-  reached: number;
+  monthlyLimit: number;
+  /** At the limit every call stops, replies too (else only optional reads). */
+  stopEssential: boolean;
   /** The month it is about (`2026-11`): a new month is a new episode. */
   month: string;
 }
 
-/** Whether an account's month has reached its budget's limit (exhausted) or warning threshold; null below both or without a budget. */
-export function budgetAlertOf(accountId: string, month: string, spent: number, budget: { monthlyLimit: number | null; warningThreshold: number | null }): BudgetAlert | null {
-  if (budget.monthlyLimit != null && spent >= budget.monthlyLimit) return { accountId, level: 'exhausted', spent: round(spent), reached: budget.monthlyLimit, month };
-  if (budget.warningThreshold != null && spent >= budget.warningThreshold) return { accountId, level: 'warning', spent: round(spent), reached: budget.warningThreshold, month };
-  return null;
+/** The spend at which the warning comes, dollars. */
+export const warningAmount = (budget: { monthlyLimit: number; warnAt: number }) => round(budget.monthlyLimit * budget.warnAt);
+
+/** Whether an account's month has reached its budget (exhausted) or the warning threshold; null below both. */
+export function budgetAlertOf(budget: BudgetState): BudgetAlert | null {
+  const level: BudgetLevel | null = budget.exhausted || budget.spent >= budget.monthlyLimit ? 'exhausted' : budget.spent >= warningAmount(budget) ? 'warning' : null;
+  return level && { accountId: budget.accountId, level, spent: round(budget.spent), monthlyLimit: budget.monthlyLimit, stopEssential: budget.stopEssential, month: budget.month };
 }
 
 /** A banner's episode: dismissing it hides this one for the session; the next (credit spent again, another month or level) shows. */
