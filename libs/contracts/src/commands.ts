@@ -231,6 +231,8 @@ const COMMAND_ERROR_CODES = [
   'usage_capped',
   /** The app's prepaid credits on the platform are spent (402 `credits-depleted`): not retried until credits are added. */
   'credits_depleted',
+  /** The account's monthly budget is spent: auth refuses its optional calls (or every call, with `stopEssential`) until the budget is raised or the month turns. */
+  'budget_exhausted',
   /** The platform refused the request (a 4xx other than 401/429): see platformCode and message. */
   'platform_rejected',
   /** The platform failed (5xx) or could not be reached, after the last retry (reads). */

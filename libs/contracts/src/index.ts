@@ -21,6 +21,7 @@ export * from './tracking';
 export * from './tracking-events';
 export * from './account-events';
 export * from './silence-events';
+export * from './budget-events';
 export { cleanText, cleanJson, REPLACEMENT_CHARACTER } from './clean-text';
 export * from './credentials';
 export * from './crm-events';

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { AccountRevoked, ACCOUNT_REVOKED_KEY } from './account-events';
 import { ACCOUNT_SCOPES_OUTDATED_KEY, AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountScopesOutdated, AuthAccountEventKeys, WebhookInvalid } from './auth-account-events';
+import { AccountBudgetExhausted, AccountBudgetWarning, BudgetEventKeys } from './budget-events';
 import { SocialCommand, SocialCommandResult } from './commands';
 import { CredentialGrantSchema, CredentialRevoked, CredentialVerifyRequest } from './credentials';
 import { CRM_ACCOUNT_EVENT_TYPES, CRM_EVENT_TYPES, CrmAccountEvents, CrmEvents } from './crm-events';
@@ -94,6 +95,8 @@ export const PUBLICATIONS: Publication[] = [
       [WebhookInvalid, AuthAccountEventKeys.webhookInvalid],
       [AccountRevoked, ACCOUNT_REVOKED_KEY],
       [AccountScopesOutdated, ACCOUNT_SCOPES_OUTDATED_KEY],
+      [AccountBudgetWarning, BudgetEventKeys.warning],
+      [AccountBudgetExhausted, BudgetEventKeys.exhausted],
     ] as const
   ).map(([contract, routingKey]) => accountEventPublication(contract, routingKey, 'auth')),
   ...(

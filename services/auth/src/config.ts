@@ -1,6 +1,10 @@
 import { accessSpecs } from '@crm/access';
 import { base64Key32, bool, commonSpecs, list, LOCAL_DEV, loadConfig, makeValidator, nonEmptyList, str, url, wholeNumber } from '@crm/config';
+import { DEFAULT_RATE_CARD, parseRateCard, type RateCard } from './domain/usage';
 import { HELP_DESK_EVENT_TYPES } from './domain/xaa';
+
+/** PLATFORM_RATE_CARD: JSON overrides of the default rate card. */
+const rateCard = makeValidator<RateCard>((input) => parseRateCard(input));
 
 /** A comma-separated choice among the help desk's XAA event types. */
 const xaaEventTypes = makeValidator<string[]>((input) => {
@@ -57,6 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       XAA_REPLAY_MIN_START_AGE_SECONDS: wholeNumber(0)({ default: 31 * 60, desc: "The platform's rule: a replay's start must be at least this old; a window too recent waits until it is." }),
       XAA_REPLAY_MIN_END_AGE_SECONDS: wholeNumber(0)({ default: 10 * 60, desc: "The platform's rule: a replay's end must be at least this old." }),
       XAA_REPLAY_BUSY_RETRY_SECONDS: wholeNumber(1)({ default: 300, desc: 'When the platform is running another replay job (one at a time), how long a window waits before it is asked for again.' }),
+      PLATFORM_RATE_CARD: rateCard({ default: { ...DEFAULT_RATE_CARD }, desc: 'The platform\'s prices auth meters its calls with: a JSON object of kind -> dollars overriding lines of the built-in card, e.g. {"posts_read": 0.005} (see README, Usage and budgets).' }),
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 1_000, desc: "How often the outbox is relayed: announcements left there (broker down, a crash before the publish) and those the CLI queued (a credential's revocation)." }),
     },
     env,

@@ -71,6 +71,7 @@ function appWith(executed: ActionCall[]): Express {
     accounts: unused,
     webhooks: unused,
     executor,
+    meter: unused,
     sessions: unused,
     agents: unused,
     agentChanges: unused,

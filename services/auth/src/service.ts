@@ -26,6 +26,7 @@ import { AgentChangesService } from './operations/agent-changes';
 import { AgentAdmin } from './operations/agents';
 import { SessionService } from './operations/sessions';
 import { TokenRefresher } from './operations/token-refresh';
+import { UsageMeter } from './operations/usage';
 import { WebhookAdmin, type WebhookCheck } from './operations/webhooks';
 import { XaaAdmin, XaaReplays } from './operations/xaa';
 
@@ -138,8 +139,9 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     // A call waits for a refresh running elsewhere at most as long as that refresh's own call may take.
     { marginMs: config.OAUTH2_REFRESH_MARGIN_SECONDS * 1000, lockWaitMs: config.SOCIAL_HTTP_TIMEOUT_MS + 5_000 },
   );
+  const meter = new UsageMeter({ store: db.usage, events, logger }, config.PLATFORM_RATE_CARD);
   const accountService = new AccountService(
-    { accounts, requests: db.connectionRequests, platform, tokens, events, logger, unsubscribe },
+    { accounts, requests: db.connectionRequests, platform, tokens, events, logger, unsubscribe, meter },
     {
       envName: config.SOCIAL_ENV_NAME,
       consumerKey: config.SOCIAL_CONSUMER_KEY,
@@ -166,12 +168,13 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
+    meter,
   });
   const sessions = new SessionService(
     { store: db.sessions, credentials: db.apiCredentials, agents: db.agents, events, logger },
     { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
   );
-  return { webhooks, xaa, accountService, executor, refresher, sessions };
+  return { webhooks, xaa, accountService, executor, refresher, sessions, meter };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
@@ -255,7 +258,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, xaa, accountService, executor, refresher, sessions } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor, refresher, sessions, meter } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, sessions, replays: xaa.replays, logger });
   const access = accessControl({ ...accessSettings(config), verify: (token) => sessions.verify(token), pool: db.pool, logger, broker });
@@ -266,7 +269,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
     // An image for a DM, base64 in JSON: up to 8 MB of it, so that one over the platform's 5 MB is refused in words.
     largeBodies: [{ path: '/v1/accounts/:accountId/media', limit: '12mb' }],
-    routes: authRoutes({ accounts: accountService, webhooks, executor, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, meter, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);

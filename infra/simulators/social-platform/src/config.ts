@@ -30,6 +30,8 @@ export interface SimulatorConfig {
   OAUTH2_ACCESS_TOKEN_TTL_SECONDS: number;
   /** v2 DMs: how many one user may send per 15 minutes (the platform's per-user write quota). */
   DM_WRITE_LIMIT_PER_15_MINUTES: number;
+  /** The app's prepaid credits at start, in dollars (pay-per-use; see src/platform/billing.ts). */
+  CREDIT_BALANCE: number;
 }
 
 /** Loads the simulator's settings; throws ConfigError (one clear line) on a bad value. */
@@ -56,6 +58,7 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
       SOCIAL_OAUTH2_CLIENT_SECRET: str({ default: LOCAL_DEV.oauth2ClientSecret }),
       OAUTH2_ACCESS_TOKEN_TTL_SECONDS: wholeNumber(1)({ default: 7_200 }),
       DM_WRITE_LIMIT_PER_15_MINUTES: wholeNumber(1)({ default: 15 }),
+      CREDIT_BALANCE: wholeNumber(0)({ default: 1000 }),
     },
     env,
   );
@@ -79,5 +82,6 @@ export function loadSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     SOCIAL_OAUTH2_CLIENT_SECRET: loaded.SOCIAL_OAUTH2_CLIENT_SECRET,
     OAUTH2_ACCESS_TOKEN_TTL_SECONDS: loaded.OAUTH2_ACCESS_TOKEN_TTL_SECONDS,
     DM_WRITE_LIMIT_PER_15_MINUTES: loaded.DM_WRITE_LIMIT_PER_15_MINUTES,
+    CREDIT_BALANCE: loaded.CREDIT_BALANCE,
   };
 }

@@ -13,6 +13,7 @@ import { AuthEvents } from './events';
 import { rotateCredentialsKey } from './key-rotation';
 import { Keyring } from './keyring';
 import { SessionStore } from './sessions';
+import { UsageStore } from './usage-store';
 import { WebhookRegistrations } from './webhook-registrations';
 import { XaaStore } from './xaa-store';
 
@@ -31,6 +32,7 @@ export class AuthDatabase {
   readonly sessions: SessionStore;
   readonly agents: AgentStore;
   readonly xaa: XaaStore;
+  readonly usage: UsageStore;
 
   private constructor(
     readonly pool: Pool,
@@ -46,6 +48,7 @@ export class AuthDatabase {
     this.sessions = new SessionStore(pool);
     this.agents = new AgentStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
+    this.usage = new UsageStore(pool);
   }
 
   /** Creates the database when missing, migrates it as the migration role, and opens a pool as the service's role. */

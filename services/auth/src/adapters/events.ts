@@ -1,4 +1,9 @@
 import {
+  AccountBudgetExhausted,
+  AccountBudgetWarning,
+  BudgetEventKeys,
+  type AccountBudgetExhaustedPayload,
+  type AccountBudgetWarningPayload,
   AccountConnected,
   AccountDisconnected,
   AccountNeedsReconnect,
@@ -62,6 +67,14 @@ export class AuthEvents {
 
   accountRevoked(client: PoolClient, payload: AccountRevokedPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, ACCOUNT_REVOKED_KEY, makeEnvelope(AccountRevoked, PRODUCER, payload));
+  }
+
+  accountBudgetWarning(client: PoolClient, payload: AccountBudgetWarningPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, BudgetEventKeys.warning, makeEnvelope(AccountBudgetWarning, PRODUCER, payload));
+  }
+
+  accountBudgetExhausted(client: PoolClient, payload: AccountBudgetExhaustedPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, BudgetEventKeys.exhausted, makeEnvelope(AccountBudgetExhausted, PRODUCER, payload));
   }
 
   webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {

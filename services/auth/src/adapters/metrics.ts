@@ -54,3 +54,19 @@ export function measureCredentialState(sources: { refusalInForce: RefusalInForce
   refusalInForce = sources.refusalInForce;
   earliestTokenExpiry = sources.earliestTokenExpiry;
 }
+
+/**
+ * What auth's platform calls cost, priced from the rate card (PLATFORM_RATE_CARD) as they are
+ * made, by rate-card kind. No account label: the usage per account is `GET /v1/usage`.
+ */
+export const platformSpend = new prometheus.Counter({
+  name: 'platform_spend_dollars_total',
+  help: "Dollars auth's platform calls cost, priced from the rate card (a resource read twice by an account in one UTC day counted once), by rate-card kind.",
+  labelNames: ['kind'] as const,
+});
+
+export const platformUnits = new prometheus.Counter({
+  name: 'platform_units_total',
+  help: "Units auth's platform calls were charged for, by rate-card kind: resources read (deduplicated per account and UTC day) or requests written.",
+  labelNames: ['kind'] as const,
+});

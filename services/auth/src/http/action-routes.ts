@@ -168,6 +168,8 @@ export function failureToHttp(result: ActionResult): Refusal {
       return new Refusal('rate_limited', failure.code, failure.message);
     case 'credits_depleted':
       return new Refusal('unavailable', failure.code, failure.message);
+    case 'budget_exhausted':
+      return new Refusal('forbidden', failure.code, failure.message);
     default:
       return new Refusal('unavailable', failure.code, `${failure.message}${platform}`);
   }

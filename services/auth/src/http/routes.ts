@@ -10,6 +10,7 @@ import type { AgentChangesService } from '../operations/agent-changes';
 import type { AgentAdmin } from '../operations/agents';
 import type { ActionExecutor } from '../operations/executor';
 import type { SessionService } from '../operations/sessions';
+import type { UsageMeter } from '../operations/usage';
 import type { WebhookAdmin, WebhookCheck } from '../operations/webhooks';
 import { actionRoutes } from './action-routes';
 import { agentRoutes } from './agent-routes';
@@ -18,11 +19,14 @@ import { bindingCookieName } from '../adapters/connection-requests';
 import { CALLBACK_PAGES, sendPage, START_PAGES } from './pages';
 import { allowedAccountIdParam, bodyOf, optionalString, requiredString } from './params';
 import { sessionRoutes } from './session-routes';
+import { usageRoutes } from './usage-routes';
 
 export interface AuthRoutesDeps {
   accounts: AccountService;
   webhooks: WebhookAdmin;
   executor: ActionExecutor;
+  /** The accounts' platform spend and budgets. */
+  meter: UsageMeter;
   sessions: SessionService;
   agents: AgentAdmin;
   agentChanges: AgentChangesService;
@@ -189,6 +193,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
     agentRoutes(router, deps.agents, deps.agentChanges);
     webhookRoutes(router, deps);
     actionRoutes(router, deps.executor);
+    usageRoutes(router, deps.meter);
     router.use(domainErrors(deps.logger));
     app.use(router);
   };

@@ -4,6 +4,8 @@ import type { ConnectionProtocol, ConnectionRequests, OpenResult } from '../adap
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformClient, Signer } from '../adapters/platform/client';
 import { newState, OAUTH2_SCOPES, pkcePair, type OAuth2TokenEndpoint } from '../adapters/platform/oauth2';
+import { meterLookup } from '../domain/usage';
+import type { UsageMeter } from './usage';
 import { PlatformRejected } from '../domain/platform-errors';
 
 export interface AccountServiceOptions {
@@ -76,6 +78,8 @@ export class AccountService {
       logger: Logger;
       /** Removes the account's Account Activity subscription; false when it had none. */
       unsubscribe: (accountId: string) => Promise<boolean>;
+      /** Prices the user read that verifies a connection (`GET /2/users/me`) like every other call of the account. */
+      meter?: Pick<UsageMeter, 'charge'>;
     },
     private readonly options: AccountServiceOptions,
   ) {}
@@ -302,6 +306,7 @@ export class AccountService {
     const answer = await this.deps.platform.call({ method: 'GET', path: '/2/users/me' }, signer);
     const me = (answer.data as { data?: { id?: unknown; username?: unknown; name?: unknown } } | null)?.data;
     if (typeof me?.id !== 'string' || typeof me.username !== 'string') throw new ConnectionFailed('/2/users/me answered without a user');
+    await this.deps.meter?.charge(me.id, meterLookup(answer.data));
     return { id_str: me.id, screen_name: me.username, name: typeof me.name === 'string' ? me.name : undefined };
   }
 

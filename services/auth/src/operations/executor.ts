@@ -9,7 +9,9 @@ import { ACTIONS, actionRoute, platformIdOf, routeOf, userIdFromLookup, userLook
 import { CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { gateKeyOf, type AppRefusal, type AppRefusalGate, type RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
+import { meterAction, meterLookup } from '../domain/usage';
 import type { TokenRefresher } from './token-refresh';
+import type { UsageMeter } from './usage';
 
 /** One action to carry out for an account. */
 export interface ActionCall {
@@ -99,6 +101,8 @@ export class ActionExecutor {
       logger: Logger;
       /** How long a `sending` record may stand before its sender is taken for dead. */
       leaseMs: number;
+      /** Prices each successful call and holds the accounts' budgets. */
+      meter: UsageMeter;
     },
   ) {}
 
@@ -119,8 +123,8 @@ export class ActionExecutor {
     // The same route for every account; an OAuth 2.0 account cannot take a v1.1 one.
     const refused = await this.refusal(call, found, definition.api);
     if (refused || !found) return refused!;
-    const appRefusal = this.deps.refusals.current();
-    if (appRefusal) return this.refusedForApp(call, appRefusal);
+    const stopped = await this.stopped(call);
+    if (stopped) return stopped;
 
     // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
     let bearer = found.protocol === 'oauth2' ? found.accessToken : null;
@@ -148,6 +152,7 @@ export class ActionExecutor {
       if (lookupBlockedUntil) return this.later(call, new RateLimited(lookupBlockedUntil), final);
       try {
         const lookedUp = await this.deps.platform.call(userLookup(screenName), signer());
+        await this.deps.meter.charge(call.accountId, meterLookup(lookedUp.data));
         input = withUserId(input, userIdFromLookup(lookedUp.data, screenName));
       } catch (failure) {
         return this.failed(call, failure, { writes: false, gateKey: lookupGateKey, release: () => Promise.resolve(), final });
@@ -176,7 +181,16 @@ export class ActionExecutor {
         return this.failed(call, again, how);
       }
     }
+    await this.deps.meter.charge(call.accountId, meterAction(call.action, input, answer.data));
     return this.answered(call, definition, answer, input, how);
+  }
+
+  /** The failed result of a call stopped before it is made: the platform refuses the app, or the account's budget is spent. */
+  private async stopped(call: ActionCall): Promise<ActionResult | null> {
+    const appRefusal = this.deps.refusals.current();
+    if (appRefusal) return this.refusedForApp(call, appRefusal);
+    const overBudget = await this.deps.meter.refusal(call.accountId, call.action);
+    return overBudget ? this.finish(call, 'failed', null, null, error('budget_exhausted', overBudget.message)) : null;
   }
 
   /**

@@ -170,6 +170,7 @@ export function authenticate(ctx: PlatformContext, required: Requirement): Reque
 
     const refusal = ctx.state.appRefusal;
     if (refusal) throw appRefusal(refusal.kind, refusal.resetAt);
+    if (ctx.billing.depleted) throw appRefusal('credits-depleted', null, 'the balance is spent (GET /control/billing)');
 
     const fault = ctx.state.takeFault(req.method, req.originalUrl.split('?')[0]!);
     if (fault?.status) {

@@ -1,6 +1,7 @@
 import type { Logger } from '@crm/logging';
 import type { SimulatorConfig } from '../config';
 import type { ActivityDispatcher } from './activity';
+import type { Billing } from './billing';
 import type { NonceLedger } from './oauth1';
 import type { RequestLog } from './request-log';
 import type { PlatformState } from './state';
@@ -15,4 +16,6 @@ export interface PlatformContext {
   nonces: NonceLedger;
   requests: RequestLog;
   xaa: XaaHub;
+  /** The app's credits and what each call cost. */
+  billing: Billing;
 }

@@ -159,6 +159,37 @@ function observationRoutes(router: Router, ctx: PlatformContext, base: string): 
   });
 }
 
+const dollars = (b: Body, field: string, positive: boolean): number => {
+  const value = b[field];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (positive && value === 0)) throw invalid(field, `must be a number of dollars${positive ? ' above 0' : ', 0 or more'}`);
+  return value;
+};
+
+const instant = (value: unknown, field: string): Date | undefined => {
+  if (value === undefined) return undefined;
+  const at = typeof value === 'string' ? new Date(value) : new Date(NaN);
+  if (Number.isNaN(at.getTime())) throw invalid(field, 'must be an ISO 8601 date-time');
+  return at;
+};
+
+/** The app's credits: the balance, every charge (filtered by `userId`, `from`, `to`), setting and topping up the balance. */
+function billingRoutes(router: Router, ctx: PlatformContext): void {
+  const { billing } = ctx;
+  const view = (filter: Parameters<typeof billing.list>[0] = {}) => ({ balance: billing.balance, charges: billing.list(filter) });
+  router.get('/control/billing', (req, res) => {
+    const userId = typeof req.query.userId === 'string' ? req.query.userId : undefined;
+    res.json(view({ userId, from: instant(req.query.from, 'from'), to: instant(req.query.to, 'to') }));
+  });
+  router.put('/control/billing', (req, res) => {
+    billing.setBalance(dollars(body(req.body), 'balance', false));
+    res.json(view());
+  });
+  router.post('/control/billing/top-up', (req, res) => {
+    billing.topUp(dollars(body(req.body), 'amount', true));
+    res.json({ balance: billing.balance });
+  });
+}
+
 /**
  * Knobs for tests and people, beside the platform API: users and their posts, tokens as if
  * issued elsewhere, revocation, faults (errors, 429s, late answers), the periodic CRC, and
@@ -169,4 +200,5 @@ export function platformControlRoutes(router: Router, ctx: PlatformContext): voi
   userAndTokenRoutes(router, ctx, base);
   faultRoutes(router, ctx, base);
   observationRoutes(router, ctx, base);
+  billingRoutes(router, ctx);
 }

@@ -22,7 +22,7 @@ export class PlatformError extends Error {
  * monthly cap is used up (with `x-rate-limit-reset` only when a test gives the cycle's end: the
  * platform documents none), a 402 `credits-depleted` once the prepaid credits are spent.
  */
-export function appRefusal(kind: 'usage-capped' | 'credits-depleted', resetAt: number | null): PlatformError {
+export function appRefusal(kind: 'usage-capped' | 'credits-depleted', resetAt: number | null, reason = 'credits depleted by a test'): PlatformError {
   if (kind === 'usage-capped') {
     const headers: Record<string, string> = resetAt === null ? {} : { 'x-rate-limit-reset': String(Math.floor(resetAt / 1000)) };
     return new PlatformError(429, 0, 'Usage cap exceeded: Monthly product cap', headers, 'usage cap switched on by a test', {
@@ -34,7 +34,7 @@ export function appRefusal(kind: 'usage-capped' | 'credits-depleted', resetAt: n
       scope: 'Product',
     });
   }
-  return new PlatformError(402, 0, 'Your enrolled account does not have any credits to fulfill this request.', {}, 'credits depleted by a test', {
+  return new PlatformError(402, 0, 'Your enrolled account does not have any credits to fulfill this request.', {}, reason, {
     title: 'CreditsDepleted',
     detail: 'Your enrolled account does not have any credits to fulfill this request.',
     type: 'https://api.x.com/2/problems/credits-depleted',

@@ -4,6 +4,7 @@ import type { SimulatorConfig } from '../config';
 import { accountActivityRoutes } from './account-activity-routes';
 import { actionRoutes } from './action-routes';
 import { ActivityDispatcher } from './activity';
+import { Billing } from './billing';
 import { parseParameters } from './authn';
 import type { PlatformContext } from './context';
 import { platformControlRoutes } from './control-routes';
@@ -46,10 +47,11 @@ export function platformRoutes({ config, logger }: { config: SimulatorConfig; lo
     activity: new ActivityDispatcher(state, config.SOCIAL_CONSUMER_SECRET, logger, xaa),
     nonces: new NonceLedger(config.OAUTH_TIMESTAMP_WINDOW_SECONDS),
     requests: new RequestLog(),
+    billing: new Billing(config.CREDIT_BALANCE),
   };
   const router = Router();
   router.use(exactIds);
-  router.use(API_PATHS, ctx.requests.middleware(), ...parseParameters());
+  router.use(API_PATHS, ctx.requests.middleware(), ctx.billing.middleware(), ...parseParameters());
   // v2 routes take JSON bodies; media uploads larger ones, and multipart.
   mediaBodyParsers(router);
   router.use('/2', express.json({ limit: '100kb' }));

@@ -420,6 +420,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the accounts' platform calls cost, per account, UTC day and rate-card kind
+         * @description Every platform call auth makes for an account is priced from the rate card (`GET /v1/usage/rate-card`) when it succeeds with data: a read per resource answered (a resource the account was charged for that UTC day is not charged again), a write per request. A credential limited to some accounts sees only theirs.
+         */
+        get: operations["get_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same usage as CSV (header `accountId,date,kind,units,amount`) */
+        get: operations["get_usage_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/rate-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The prices auth meters its platform calls with (the built-in card with PLATFORM_RATE_CARD's overrides) */
+        get: operations["get_rate_card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform user id of a connected account */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        /** The account's monthly budget and this month's spend */
+        get: operations["get_budget"];
+        /**
+         * Set the account's monthly budget (takes effect at once)
+         * @description At `warnAt` of the limit auth announces `account.budget_warning`; at the limit `account.budget_exhausted` (each once per UTC month) and refuses the account's optional calls (search polling, sidebar profile and timeline reads, list reads) with `budget_exhausted`; replies, DMs and the reads that answer a customer go on unless `stopEssential`. Raising the limit above the spend resumes optional calls at once and re-arms the announcements.
+         */
+        put: operations["set_budget"];
+        post?: never;
+        /** Remove the account's budget (its calls are no longer limited) */
+        delete: operations["remove_budget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1155,6 +1234,39 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A line of the platform's rate card: `*_read` per resource, the others per request.
+         * @enum {string}
+         */
+        UsageKind: "posts_read" | "users_read" | "dm_events_read" | "follows_read" | "lists_read" | "likes_read" | "mutes_read" | "blocks_read" | "post_create" | "post_create_with_url" | "dm_interaction_create" | "user_interaction_create" | "interaction_delete" | "content_manage" | "list_create" | "list_manage" | "privacy_update" | "mute_delete";
+        UsageItem: {
+            accountId: string;
+            /**
+             * Format: date
+             * @description The UTC day.
+             */
+            date: string;
+            kind: components["schemas"]["UsageKind"];
+            /** @description Resources read (each once a day) or requests written. */
+            units: number;
+            /** @description Dollars. */
+            amount: number;
+        };
+        Budget: {
+            accountId: string;
+            /** @description Dollars per UTC calendar month. */
+            monthlyLimit: number;
+            /** @description The fraction of the limit at which `account.budget_warning` is announced. */
+            warnAt: number;
+            /** @description At the limit every call is refused, not only the optional ones. */
+            stopEssential: boolean;
+            /** @description The UTC month `spent` is for. */
+            month: string;
+            /** @description Dollars the account's platform calls cost this month. */
+            spent: number;
+            /** @description The limit is reached: optional calls (every call with stopEssential) are refused with `budget_exhausted`. */
+            exhausted: boolean;
+        };
         Error: {
             error: {
                 code: string;
@@ -1396,7 +1508,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `missing_scope`: the credential lacks the scope named in the message, e.g. "this credential lacks the scope tickets:write" (a session never holds sessions:issue); `outside_ticket_scope`: a launch session, limited to one ticket, reaches nothing of auth but its own sign-out; or `platform_rejected` when the platform refused the call as forbidden. */
+        /** @description `missing_scope`: the credential lacks the scope named in the message, e.g. "this credential lacks the scope tickets:write" (a session never holds sessions:issue); `outside_ticket_scope`: a launch session, limited to one ticket, reaches nothing of auth but its own sign-out; `budget_exhausted`: the account's monthly budget is spent and the call is optional spending (or the budget stops every call), the message names the budget; or `platform_rejected` when the platform refused the call as forbidden. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1523,6 +1635,12 @@ export interface components {
     parameters: {
         /** @description The platform user id of a connected account */
         accountId: string;
+        /** @description One account (digits); every account the credential may see when left out. */
+        usageAccountId: string;
+        /** @description The first UTC day (inclusive); the first day of this month by default. */
+        usageFrom: string;
+        /** @description The last UTC day (inclusive, at most 366 days after `from`); today by default. */
+        usageTo: string;
         /** @description The platform webhook id */
         webhookId: string;
         /** @description Names this request among the caller's writes for this account (per credential, its sessions included, and account; another credential's same key is another request). The same key never sends twice: the stored answer is given again with replayed true; with another input it is 409 idempotency_key_reused; while the first is being sent, 409 command_in_progress. */
@@ -2510,6 +2628,233 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    get_usage: {
+        parameters: {
+            query?: {
+                /** @description One account (digits); every account the credential may see when left out. */
+                accountId?: components["parameters"]["usageAccountId"];
+                /** @description The first UTC day (inclusive); the first day of this month by default. */
+                from?: components["parameters"]["usageFrom"];
+                /** @description The last UTC day (inclusive, at most 366 days after `from`); today by default. */
+                to?: components["parameters"]["usageTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage, oldest day first, and its total in dollars. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["UsageItem"][];
+                        /** @description Dollars: the sum of the items. */
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_usage_csv: {
+        parameters: {
+            query?: {
+                /** @description One account (digits); every account the credential may see when left out. */
+                accountId?: components["parameters"]["usageAccountId"];
+                /** @description The first UTC day (inclusive); the first day of this month by default. */
+                from?: components["parameters"]["usageFrom"];
+                /** @description The last UTC day (inclusive, at most 366 days after `from`); today by default. */
+                to?: components["parameters"]["usageTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per account, UTC day and kind, oldest day first; amount in dollars with six decimals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_rate_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every line of the card. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            kind: components["schemas"]["UsageKind"];
+                            /** @description Dollars. */
+                            price: number;
+                            /**
+                             * @description `resource`: a read, per resource answered; `request`: a write, per request.
+                             * @enum {string}
+                             */
+                            per: "resource" | "request";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    get_budget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform user id of a connected account */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `no_budget`: the account has no budget (its calls are not limited), or `account_not_connected` for an account the credential may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    set_budget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform user id of a connected account */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Dollars per UTC calendar month. */
+                    monthlyLimit: number;
+                    /**
+                     * @description The fraction of the limit at which to warn.
+                     * @default 0.8
+                     */
+                    warnAt?: number;
+                    /**
+                     * @description At the limit, refuse every call, essential ones too.
+                     * @default false
+                     */
+                    stopEssential?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The budget as set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remove_budget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform user id of a connected account */
+                accountId: components["parameters"]["accountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `no_budget`, or `account_not_connected` for an account the credential may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     list_webhooks: {
