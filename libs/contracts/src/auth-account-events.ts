@@ -94,3 +94,39 @@ export const WebhookInvalidPayloadSchema = Type.Object(
 );
 export type WebhookInvalidPayload = Static<typeof WebhookInvalidPayloadSchema>;
 export const WebhookInvalid = defineContract('webhook.invalid.v1', WebhookInvalidPayloadSchema);
+
+/**
+ * The app's credit on the platform, on `account.events` (kept out of AuthAccountEventKeys:
+ * ticketing mirrors nothing from them; for the CRM, the console and operators). Each is
+ * announced once per episode, through auth's outbox.
+ */
+export const AppCreditEventKeys = {
+  outOfCredit: 'app.out_of_credit',
+  creditRestored: 'app.credit_restored',
+} as const;
+
+export const AppOutOfCreditPayloadSchema = Type.Object(
+  {
+    envName: Type.String({ minLength: 1, maxLength: 100 }),
+    since: Type.String({ format: 'date-time', description: 'When the platform first answered 402 credits-depleted in this episode.' }),
+    message: Type.String({ maxLength: 1000, description: 'What to do, for a person.' }),
+  },
+  {
+    additionalProperties: false,
+    description: "The platform refuses the app: its prepaid credits are spent (402 credits-depleted). auth holds every command, in order, and sends them once credit is back; reads answer 503 out_of_credit meanwhile.",
+  },
+);
+export type AppOutOfCreditPayload = Static<typeof AppOutOfCreditPayloadSchema>;
+export const AppOutOfCredit = defineContract('app.out-of-credit.v1', AppOutOfCreditPayloadSchema);
+
+export const AppCreditRestoredPayloadSchema = Type.Object(
+  {
+    envName: Type.String({ minLength: 1, maxLength: 100 }),
+    since: Type.String({ format: 'date-time', description: 'When the episode began.' }),
+    restoredAt: timestamp,
+    heldCommands: Type.Integer({ minimum: 0, description: 'Commands held during the episode that auth sends now, in the order they arrived.' }),
+  },
+  { additionalProperties: false, description: "The platform answers the app again (credit was added): auth sends the commands it held, in order, and serves reads again." },
+);
+export type AppCreditRestoredPayload = Static<typeof AppCreditRestoredPayloadSchema>;
+export const AppCreditRestored = defineContract('app.credit-restored.v1', AppCreditRestoredPayloadSchema);

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { AccountRevoked, ACCOUNT_REVOKED_KEY } from './account-events';
-import { ACCOUNT_SCOPES_OUTDATED_KEY, AccountConnected, AccountDisconnected, AccountNeedsReconnect, AccountScopesOutdated, AuthAccountEventKeys, WebhookInvalid } from './auth-account-events';
+import { ACCOUNT_SCOPES_OUTDATED_KEY, AccountConnected, AppCreditEventKeys, AppCreditRestored, AppOutOfCredit, AccountDisconnected, AccountNeedsReconnect, AccountScopesOutdated, AuthAccountEventKeys, WebhookInvalid } from './auth-account-events';
 import { AccountBudgetExhausted, AccountBudgetWarning, BudgetEventKeys } from './budget-events';
 import { SocialCommand, SocialCommandResult } from './commands';
 import { CredentialGrantSchema, CredentialRevoked, CredentialVerifyRequest } from './credentials';
@@ -97,6 +97,8 @@ export const PUBLICATIONS: Publication[] = [
       [AccountScopesOutdated, ACCOUNT_SCOPES_OUTDATED_KEY],
       [AccountBudgetWarning, BudgetEventKeys.warning],
       [AccountBudgetExhausted, BudgetEventKeys.exhausted],
+      [AppOutOfCredit, AppCreditEventKeys.outOfCredit],
+      [AppCreditRestored, AppCreditEventKeys.creditRestored],
     ] as const
   ).map(([contract, routingKey]) => accountEventPublication(contract, routingKey, 'auth')),
   ...(

@@ -39,7 +39,7 @@ it('reads +Inf with no OAuth 2.0 account, then the expiry of the earliest access
   }
 });
 
-it('reads 1 for usage_capped while auth holds commands until the cap resets, 0 for credits_depleted', async () => {
+it('reads 1 for usage_capped while auth holds commands until the cap resets; the app is not out of credit', async () => {
   const accountId = await h.connect('@acme_capped');
   expect(await sample('platform_refusal_in_force', '{reason="usage_capped"}')).toBe('0');
 
@@ -48,5 +48,5 @@ it('reads 1 for usage_capped while auth holds commands until the cap resets, 0 f
   // The platform would answer now; auth holds until the reset it was given, and says so.
   await h.sim.delete('/control/platform/app-refusal');
   expect(await sample('platform_refusal_in_force', '{reason="usage_capped"}')).toBe('1');
-  expect(await sample('platform_refusal_in_force', '{reason="credits_depleted"}')).toBe('0');
+  expect(await sample('platform_out_of_credit')).toBe('0');
 });

@@ -76,6 +76,7 @@ function appWith(executed: ActionCall[]): Express {
     agents: unused,
     agentChanges: unused,
     checkWebhooks: unused,
+    credit: unused,
     logger: testLogger('auth-openapi'),
     access: [admin],
     crmConnectedUrl: null,

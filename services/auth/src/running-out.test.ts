@@ -1,31 +1,40 @@
 /**
- * The platform refusing the whole app, as it means it: a used-up monthly usage cap (429 whose
- * problem type is `usage-capped`) and depleted credits (402 `credits-depleted`) fail commands at
- * once with `usage_capped` / `credits_depleted`, are not retried, and keep later commands from
- * calling until the cap resets or the hold ends; an ordinary 429 stays a rate limit. Each is
- * counted in `platform_refusals_total{reason}`. The simulator refuses on its control switch.
+ * The platform refusing the whole app, as it means it. Spent credit (402 `credits-depleted`) is
+ * auth's own state: the app is marked out of credit (kept across a restart, announced once),
+ * every command is held in the order it came and sent once the periodic probe finds credit back
+ * (none lost, none twice), and reads answer 503 `out_of_credit` with Retry-After meanwhile. A
+ * used-up monthly usage cap (429 `usage-capped`) fails commands at once with `usage_capped` and
+ * keeps later ones from calling until the cap resets or the hold ends; an ordinary 429 stays a
+ * rate limit. Each refusal is counted in `platform_refusals_total{reason}`. The simulator
+ * refuses on its control switch.
  */
 import { randomUUID } from 'node:crypto';
-import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY, type SocialCommandPayload } from '@crm/contracts';
-import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
+import { Exchanges, Queues, SearchPostsRequest, SocialCommand, SYSTEM_TOPOLOGY, type SearchPostsRequestPayload, type SearchPostsResult, type SocialCommandPayload } from '@crm/contracts';
+import { Broker, makeEnvelope, Publisher, RpcClient } from '@crm/messaging';
 import { testLogger, waitFor } from '@crm/testing';
 import { startHarness, type Harness } from './testing/harness';
 
 const HOLD_SECONDS = 2;
+const PROBE_MS = 500;
 
 let h: Harness;
 let accountId: string;
+let otherAccountId: string;
 let broker: Broker;
 let publisher: Publisher;
+let rpc: RpcClient;
 
 beforeAll(async () => {
-  h = await startHarness({ prefix: 'auth_running_out', env: { PLATFORM_REFUSAL_HOLD_SECONDS: String(HOLD_SECONDS) } });
+  h = await startHarness({ prefix: 'auth_running_out', env: { PLATFORM_REFUSAL_HOLD_SECONDS: String(HOLD_SECONDS), CREDIT_PROBE_INTERVAL_MS: String(PROBE_MS) } });
   accountId = await h.connect('@acme_runout');
+  otherAccountId = await h.connect('@acme_runout_two');
   broker = new Broker({ url: h.vhost.url, name: 'running-out-test', logger: testLogger('running-out-test') });
   publisher = new Publisher(broker, SYSTEM_TOPOLOGY);
+  rpc = new RpcClient(broker, 'running-out-test', SYSTEM_TOPOLOGY);
 });
 
 afterAll(async () => {
+  await rpc?.close();
   await publisher?.close();
   await broker?.close();
   await h?.stop();
@@ -37,10 +46,10 @@ const lift = () => h.sim.delete('/control/platform/app-refusal');
 const posts = async () => (await h.platformRequests('/2/tweets', 'POST')).length;
 
 /** The value of a series on auth's /metrics: `name` with every label given; an error when it is not there. */
-async function metric(name: string, labels: Record<string, string>): Promise<number> {
+async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const text = await (await fetch(`${h.authUrl}/metrics`)).text();
   const pairs = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && pairs.every((pair) => candidate.includes(pair)));
+  const line = text.split('\n').find((candidate) => (pairs.length === 0 ? candidate.startsWith(`${name} `) : candidate.startsWith(`${name}{`) && pairs.every((pair) => candidate.includes(pair))));
   if (!line) throw new Error(`${name}{${pairs.join(',')}} is not on /metrics`);
   return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
@@ -61,39 +70,82 @@ async function post(text: string) {
   return (await h.waitForPublished('post.failed', (p) => p.commandId === commandId)).envelope.payload;
 }
 
-describe('depleted credits: 402 credits-depleted', () => {
-  afterAll(async () => {
-    await lift();
-    await holdEnded('credits_depleted');
-  });
+const status = async () => (await h.crm.get('/v1/app/status')).data as { outOfCredit: boolean; since: string | null; heldCommands: number };
+const announced = (routingKey: string) => h.published.filter((p) => p.routingKey === routingKey);
+/** Results published for a command (a replayed result would be a second). */
+const resultsOf = (commandId: string) => h.published.filter((p) => p.exchange === Exchanges.socialCommandResults && p.envelope.payload.commandId === commandId);
 
-  it('fails the command at once with credits_depleted, sends nothing more during the hold, and sends again once credits are back', async () => {
+describe('credit spent mid-run: 402 credits-depleted', () => {
+  const texts: string[] = [];
+  const commandIds: string[] = [];
+
+  /** Sends a post and waits until auth holds it: the order commands reach auth is the order they are sent. */
+  async function sendHeld(account: string, text: string) {
+    const commandId = `credit-${randomUUID()}`;
+    const before = (await status()).heldCommands;
+    await send({ commandId, action: 'post', accountId: account, input: { text } });
+    await waitFor(async () => (await status()).heldCommands === before + 1, { what: `command ${commandId} to be held` });
+    texts.push(text);
+    commandIds.push(commandId);
+  }
+
+  it('holds the command that met the refusal and every command after it, in order, across accounts and a restart, and refuses reads meanwhile', async () => {
     const counted = await refusals('credits_depleted');
+    const warmup = `post-${randomUUID()}`;
+    await send({ commandId: warmup, action: 'post', accountId, input: { text: 'before the credit ran out' } });
+    await h.waitForPublished('post.succeeded', (p) => p.commandId === warmup);
+    expect(await status()).toEqual({ outOfCredit: false, since: null, heldCommands: 0 });
+
     await refuse({ kind: 'credits-depleted' });
     const before = await posts();
-
-    const first = await post('no credits left');
-    expect(first).toMatchObject({ outcome: 'failed', error: { code: 'credits_depleted', platformStatus: 402 } });
-    expect((first.error as { message: string }).message).toMatch(/credits .*depleted.*add credits/);
-    // A second command during the hold fails without calling the platform.
-    const second = await post('still none');
-    expect(second).toMatchObject({ outcome: 'failed', error: { code: 'credits_depleted', platformStatus: null } });
+    for (const [index, account] of [accountId, otherAccountId, accountId, otherAccountId].entries()) await sendHeld(account, `held ${index} ${randomUUID()}`);
+    // Only the first met the platform's 402; the others were held without calling.
     expect(await posts()).toBe(before + 1);
-    expect(await refusals('credits_depleted')).toBe(counted + 1);
+    // Counted: the command's 402, and the probe's while credit is spent.
+    expect(await refusals('credits_depleted')).toBeGreaterThan(counted);
+    const held = await status();
+    expect(held).toMatchObject({ outOfCredit: true, heldCommands: 4 });
+    expect(Math.abs(new Date(held.since!).getTime() - Date.now())).toBeLessThan(60_000);
+    expect(await metric('platform_out_of_credit')).toBe(1);
+    await h.waitForPublished('app.out_of_credit');
+    expect(announced('app.out_of_credit')[0]!.envelope.payload).toMatchObject({ envName: 'test', since: held.since });
+    for (const commandId of commandIds) expect(resultsOf(commandId)).toHaveLength(0);
 
-    await lift();
-    await holdEnded('credits_depleted');
-    const commandId = `post-${randomUUID()}`;
-    await send({ commandId, action: 'post', accountId, input: { text: 'credits added' } });
-    const done = await h.waitForPublished('post.succeeded', (p) => p.commandId === commandId);
-    expect(done.envelope.payload.outcome).toBe('succeeded');
+    // Reads: HTTP and RPC, refused with what to do.
+    const read = await h.crm.get(`/v1/accounts/${accountId}/profile`);
+    expect(read.status).toBe(503);
+    expect(read.data.error.code).toBe('out_of_credit');
+    expect(read.data.error.message).toMatch(/credits .*spent.*add credits/);
+    expect(Number(read.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const searched = await rpc.call<SearchPostsRequestPayload, SearchPostsResult>(Queues.authRpc, SearchPostsRequest, { accountId, query: 'anything' }, { timeoutMs: 10_000 });
+    expect(searched).toMatchObject({ status: 'failed', code: 'out_of_credit' });
+
+    // A restart keeps the state and the held commands; a command after it is held behind them.
+    await h.restartAuth();
+    expect(await status()).toMatchObject({ outOfCredit: true, since: held.since, heldCommands: 4 });
+    await sendHeld(otherAccountId, `held after restart ${randomUUID()}`);
+    expect(await posts()).toBe(before + 1);
+    expect(announced('app.out_of_credit')).toHaveLength(1);
   });
 
-  it('answers an HTTP action 503 credits_depleted', async () => {
-    await refuse({ kind: 'credits-depleted' });
-    const answer = await h.crm.get(`/v1/accounts/${accountId}/profile`);
-    expect(answer.status).toBe(503);
-    expect(answer.data.error.code).toBe('credits_depleted');
+  it('sends every held command once the probe finds credit back: in order, none lost, none twice, the end announced once', async () => {
+    const sentBefore = (await h.platformRequests('/2/tweets', 'POST')).filter((request) => request.status === 201).length;
+    await lift();
+    await h.waitForPublished('app.credit_restored');
+    for (const commandId of commandIds) await h.waitForPublished('post.succeeded', (p) => p.commandId === commandId);
+    expect(announced('app.credit_restored')[0]!.envelope.payload).toMatchObject({ envName: 'test', heldCommands: commandIds.length });
+
+    const sent = (await h.platformRequests('/2/tweets', 'POST')).filter((request) => request.status === 201).reverse().slice(sentBefore);
+    expect(sent.map((request) => (request.json as { text: string }).text)).toEqual(texts);
+    for (const commandId of commandIds) expect(resultsOf(commandId)).toHaveLength(1);
+    expect(await status()).toEqual({ outOfCredit: false, since: null, heldCommands: 0 });
+    expect(await metric('platform_out_of_credit')).toBe(0);
+    expect((await h.crm.get(`/v1/accounts/${accountId}/profile`)).status).toBe(200);
+
+    // Checking again once credit is back finds nothing to end: each event once.
+    expect((await h.crm.post('/v1/app/credit-check')).data).toEqual({ outOfCredit: false, since: null, heldCommands: 0 });
+    expect(announced('app.out_of_credit')).toHaveLength(1);
+    expect(announced('app.credit_restored')).toHaveLength(1);
   });
 });
 

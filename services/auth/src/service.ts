@@ -21,6 +21,7 @@ import { credentialRpcMethods } from './handlers/credential-rpc';
 import { authRpcMethods } from './handlers/rpc-methods';
 import { authRoutes } from './http/routes';
 import { AccountService } from './operations/accounts';
+import { AppCredit } from './operations/credit';
 import { ActionExecutor } from './operations/executor';
 import { AgentChangesService } from './operations/agent-changes';
 import { AgentAdmin } from './operations/agents';
@@ -92,15 +93,22 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
  *   deliveries; then every interval auth beats and asks for the replays that became due;
  * - the refresh of OAuth 2.0 access tokens close to expiry (replicas coordinate per account
  *   through the row lock);
- * - the purge of sessions that ended or expired more than a day ago.
+ * - the purge of sessions that ended or expired more than a day ago;
+ * - the credit probe: while the app is out of credit, asks the platform whether it is back,
+ *   then sends the held commands (and any still held from before).
  */
-async function startPeriodicJobs(config: AuthConfig, parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown> }, logger: Logger): Promise<PeriodicJob[]> {
+async function startPeriodicJobs(
+  config: AuthConfig,
+  parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown>; credit: AppCredit },
+  logger: Logger,
+): Promise<PeriodicJob[]> {
   const every = (what: string, task: () => Promise<unknown>) => new PeriodicJob(what, task, logger, { runAtStart: false });
   const jobs: Array<[PeriodicJob, number]> = [
     [every('webhook check', parts.checkWebhooks), config.WEBHOOK_CHECK_INTERVAL_MS],
     [every('heartbeat', () => parts.replays.tick()), config.HEARTBEAT_INTERVAL_MS],
     [every('token refresh round', () => parts.refresher.refreshDue()), config.OAUTH2_REFRESH_INTERVAL_MS],
     [every('session purge', () => parts.sessions.purgeOld()), SESSION_PURGE_INTERVAL_MS],
+    [every('credit probe', () => parts.credit.check()), config.CREDIT_PROBE_INTERVAL_MS],
   ];
   if (config.HEARTBEAT_INTERVAL_MS > 0) {
     await parts.replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
@@ -154,8 +162,17 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     },
   );
   const refusals = new AppRefusalGate();
-  measureCredentialState({ refusalInForce: () => refusals.current(), earliestTokenExpiry: () => accounts.earliestTokenExpiry() });
-  const executor = new ActionExecutor({
+  const credit: AppCredit = new AppCredit({
+    store: db.credit,
+    events,
+    platform,
+    logger,
+    envName: config.SOCIAL_ENV_NAME,
+    retryAfterSeconds: Math.max(1, Math.ceil((config.CREDIT_PROBE_INTERVAL_MS || 60_000) / 1000)),
+    send: (held) => executor.sendHeld(held),
+  });
+  measureCredentialState({ refusalInForce: () => refusals.current(), earliestTokenExpiry: () => accounts.earliestTokenExpiry(), outOfCredit: async () => (await db.credit.state()).outOfCredit });
+  const executor: ActionExecutor = new ActionExecutor({
     accounts,
     accountService,
     commands: db.commands,
@@ -165,6 +182,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     gate: new RateLimitGate(),
     refusals,
     refusalHoldMs: config.PLATFORM_REFUSAL_HOLD_SECONDS * 1000,
+    credit,
     logger,
     // A send in flight longer than two timeouts belongs to a worker that died.
     leaseMs: 2 * config.SOCIAL_HTTP_TIMEOUT_MS + 5_000,
@@ -174,7 +192,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
     { store: db.sessions, credentials: db.apiCredentials, agents: db.agents, events, logger },
     { bootstrapTokens: config.CRM_API_TOKENS, maxTtlSeconds: config.SESSION_MAX_TTL_SECONDS, failuresPerMinute: config.AUTH_FAILURES_PER_MINUTE },
   );
-  return { webhooks, xaa, accountService, executor, refresher, sessions, meter };
+  return { webhooks, xaa, accountService, executor, refresher, sessions, meter, credit };
 }
 
 /** What auth takes from the broker: commands, the platform's user events, silent accounts, and RPC requests. */
@@ -258,7 +276,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   const { relay, events } = db.announcements(publisher, logger);
   let port = 0;
   const publicUrl = () => (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
-  const { webhooks, xaa, accountService, executor, refresher, sessions, meter } = useCases(config, parts, events, logger, publicUrl);
+  const { webhooks, xaa, accountService, executor, refresher, sessions, meter, credit } = useCases(config, parts, events, logger, publicUrl);
   const check = oneCheckAtATime(webhooks, events);
   const { consumer, activityConsumer, silentConsumer, rpc } = consumeAndAnswer(broker, config, { executor, accountService, parts, sessions, replays: xaa.replays, logger });
   const access = accessControl({ ...accessSettings(config), verify: (token) => sessions.verify(token), pool: db.pool, logger, broker });
@@ -269,7 +287,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     openApi: { document: readOpenApiDocument(OPENAPI_DOCUMENT) },
     // An image for a DM, base64 in JSON: up to 8 MB of it, so that one over the platform's 5 MB is refused in words.
     largeBodies: [{ path: '/v1/accounts/:accountId/media', limit: '12mb' }],
-    routes: authRoutes({ accounts: accountService, webhooks, executor, meter, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
+    routes: authRoutes({ accounts: accountService, webhooks, executor, meter, sessions, agents: new AgentAdmin({ agents: db.agents, logger }), agentChanges: new AgentChangesService({ agents: db.agents, sessions: db.sessions, events, logger }), checkWebhooks: check.run, credit, logger, publicUrl, access: access.handlers, ...routeSettings(config) }),
   });
   relay.start(config.OUTBOX_RELAY_INTERVAL_MS);
   const server = await listen(app, config.PORT);
@@ -277,7 +295,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
   await noticeOutdatedScopes(accountService, logger);
-  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run() }, logger);
+  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run(), credit }, logger);
 
   return {
     server,

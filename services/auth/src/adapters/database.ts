@@ -7,6 +7,7 @@ import { AccountStore } from './accounts';
 import { AgentStore } from './agents';
 import { ApiCredentialStore } from './api-credentials';
 import { AppCredentialsStore } from './app-credentials';
+import { AppCreditStore } from './app-credit';
 import { CommandStore } from './commands';
 import { ConnectionRequests } from './connection-requests';
 import { AuthEvents } from './events';
@@ -33,6 +34,7 @@ export class AuthDatabase {
   readonly agents: AgentStore;
   readonly xaa: XaaStore;
   readonly usage: UsageStore;
+  readonly credit: AppCreditStore;
 
   private constructor(
     readonly pool: Pool,
@@ -49,6 +51,7 @@ export class AuthDatabase {
     this.agents = new AgentStore(pool);
     this.xaa = new XaaStore(pool, config.SOCIAL_ENV_NAME);
     this.usage = new UsageStore(pool);
+    this.credit = new AppCreditStore(pool);
   }
 
   /** Creates the database when missing, migrates it as the migration role, and opens a pool as the service's role. */

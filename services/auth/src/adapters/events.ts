@@ -10,6 +10,9 @@ import {
   AccountRevoked,
   AccountScopesOutdated,
   ACCOUNT_SCOPES_OUTDATED_KEY,
+  AppCreditEventKeys,
+  AppCreditRestored,
+  AppOutOfCredit,
   ACCOUNT_REVOKED_KEY,
   AuthAccountEventKeys,
   commandResultRoutingKey,
@@ -22,6 +25,8 @@ import {
   type AccountNeedsReconnectPayload,
   type AccountRevokedPayload,
   type AccountScopesOutdatedPayload,
+  type AppCreditRestoredPayload,
+  type AppOutOfCreditPayload,
   type CredentialRevokedPayload,
   type SocialCommandResultPayload,
   type WebhookInvalidPayload,
@@ -75,6 +80,14 @@ export class AuthEvents {
 
   accountBudgetExhausted(client: PoolClient, payload: AccountBudgetExhaustedPayload): Promise<void> {
     return enqueueOutbox(client, Exchanges.accountEvents, BudgetEventKeys.exhausted, makeEnvelope(AccountBudgetExhausted, PRODUCER, payload));
+  }
+
+  appOutOfCredit(client: PoolClient, payload: AppOutOfCreditPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AppCreditEventKeys.outOfCredit, makeEnvelope(AppOutOfCredit, PRODUCER, payload));
+  }
+
+  appCreditRestored(client: PoolClient, payload: AppCreditRestoredPayload): Promise<void> {
+    return enqueueOutbox(client, Exchanges.accountEvents, AppCreditEventKeys.creditRestored, makeEnvelope(AppCreditRestored, PRODUCER, payload));
   }
 
   webhookInvalid(client: PoolClient, payload: WebhookInvalidPayload): Promise<void> {

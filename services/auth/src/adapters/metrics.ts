@@ -17,17 +17,34 @@ type RefusalInForce = () => { reason: RefusalReason } | null;
 let refusalInForce: RefusalInForce = () => null;
 
 /**
- * 1 while auth holds every command because the platform refused the app (until a usage cap's
- * reset or PLATFORM_REFUSAL_HOLD_SECONDS): no call is made then, so the refusal counter stays
- * still, and only this gauge says the refusal lasts.
+ * 1 while auth fails every command because the platform's usage cap for the app is used up
+ * (until its reset or PLATFORM_REFUSAL_HOLD_SECONDS): no call is made then, so the refusal
+ * counter stays still, and only this gauge says the refusal lasts.
  */
 export const platformRefusalInForce = new prometheus.Gauge({
   name: 'platform_refusal_in_force',
-  help: 'Whether auth holds every command for this reason now (1) after the platform refused the app: usage_capped until the reset, credits_depleted for PLATFORM_REFUSAL_HOLD_SECONDS at a time.',
+  help: "Whether auth fails every command now (1) because the platform's monthly usage cap for the app is used up (usage_capped), until the reset or for PLATFORM_REFUSAL_HOLD_SECONDS at a time.",
   labelNames: ['reason'] as const,
   collect() {
-    const current = refusalInForce();
-    for (const reason of ['usage_capped', 'credits_depleted'] as const) this.labels(reason).set(current?.reason === reason ? 1 : 0);
+    this.labels('usage_capped').set(refusalInForce()?.reason === 'usage_capped' ? 1 : 0);
+  },
+});
+
+type OutOfCreditNow = () => Promise<boolean>;
+let outOfCreditNow: OutOfCreditNow = async () => false;
+
+/**
+ * 1 while the app is out of credit on the platform (from its first 402 credits-depleted until
+ * a probe finds credit back), read from auth's database at each scrape: every replica says the
+ * same. Commands are held meanwhile, so no result says so: this gauge does.
+ */
+export const platformOutOfCredit = new prometheus.Gauge({
+  name: 'platform_out_of_credit',
+  help: "Whether the app is out of credit on the platform now (1): auth holds every command and refuses reads until credit is back.",
+  async collect() {
+    // The database out of reach fails readiness, not /metrics: the gauge keeps its last value.
+    const out = await outOfCreditNow().catch(() => undefined);
+    if (out !== undefined) this.set(out ? 1 : 0);
   },
 });
 
@@ -49,9 +66,10 @@ export const oauth2TokenEarliestExpiry = new prometheus.Gauge({
   },
 });
 
-/** Where the two gauges above read their state, given once the service's parts exist. */
-export function measureCredentialState(sources: { refusalInForce: RefusalInForce; earliestTokenExpiry: EarliestTokenExpiry }): void {
+/** Where the gauges above read their state, given once the service's parts exist. */
+export function measureCredentialState(sources: { refusalInForce: RefusalInForce; earliestTokenExpiry: EarliestTokenExpiry; outOfCredit: OutOfCreditNow }): void {
   refusalInForce = sources.refusalInForce;
+  outOfCreditNow = sources.outOfCredit;
   earliestTokenExpiry = sources.earliestTokenExpiry;
 }
 

@@ -78,6 +78,19 @@ export class CreditsDepleted extends Error {
   }
 }
 
+/**
+ * The app is out of credit (the platform answered 402 credits-depleted and credit has not
+ * been seen back since): auth makes no call for a read, and says when to ask again.
+ */
+export class OutOfCredit extends Error {
+  override name = 'OutOfCredit';
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      "the app's prepaid credits on the platform are spent, so auth cannot read from the platform now: add credits in the platform's developer console (an admin can then ask auth to check at once with POST /v1/app/credit-check); commands sent meanwhile are held and sent once credit is back",
+    );
+  }
+}
+
 /** The request never reached the platform (connection refused, name not found): safe to try again. */
 export class PlatformNotReached extends Error {
   override name = 'PlatformNotReached';

@@ -29,15 +29,17 @@ export class RateLimitGate {
   }
 }
 
-/** Why the platform refuses every call of the app, whoever makes it. */
-/** `until`: when a call may find out again; `resetAt`: the cap's reset as the platform gave it (null when it did not). */
-export type AppRefusal = { reason: 'usage_capped' | 'credits_depleted'; until: Date; resetAt: Date | null };
+/**
+ * The platform refusing every call of the app, whoever makes it, for its monthly usage cap.
+ * `until`: when a call may find out again; `resetAt`: the cap's reset as the platform gave it
+ * (null when it did not). Spent credit is not one: auth keeps it as its own state (AppCredit).
+ */
+export type AppRefusal = { reason: 'usage_capped'; until: Date; resetAt: Date | null };
 
 /**
- * Remembers that the platform refuses the whole app (monthly usage cap used up, credits
- * depleted) and until when, so commands fail at once instead of each calling, being refused and
- * retried: a usage cap until the reset time the platform gave, else (and for credits, which come
- * back whenever someone adds them) for a hold, after which the next call finds out again.
+ * Remembers that the platform refuses the whole app (monthly usage cap used up) and until
+ * when, so commands fail at once instead of each calling, being refused and retried: until the
+ * reset time the platform gave, else for a hold, after which the next call finds out again.
  */
 export class AppRefusalGate {
   private refusal: AppRefusal | null = null;

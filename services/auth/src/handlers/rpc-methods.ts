@@ -1,7 +1,7 @@
 import { SearchPostsRequest, WebhookKeyRequest, type SearchPostsResult, type WebhookKeyResult } from '@crm/contracts';
 import { RpcError, rpcMethod, type RpcMethod } from '@crm/messaging';
 import type { AppCredentialsStore, StoredAppCredentials } from '../adapters/app-credentials';
-import { RateLimited } from '../domain/platform-errors';
+import { OutOfCredit, RateLimited } from '../domain/platform-errors';
 import { InvalidInput, TryLater, type ActionExecutor } from '../operations/executor';
 
 /** Who may call which method: the broker users (validated user ids) allowed per method. */
@@ -45,6 +45,7 @@ async function searchPosts(executor: Pick<ActionExecutor, 'execute'>, payload: {
   } catch (error) {
     if (error instanceof TryLater && error.reason instanceof RateLimited) return { status: 'rate_limited', resetAt: error.reason.resetAt.toISOString() };
     if (error instanceof TryLater) return { status: 'failed', code: 'platform_unavailable', message: error.message };
+    if (error instanceof OutOfCredit) return { status: 'failed', code: 'out_of_credit', message: error.message };
     if (error instanceof InvalidInput) throw new RpcError('invalid_input', error.message);
     throw error;
   }

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { Refusal } from '@crm/http';
 import type { Logger } from '@crm/logging';
 import { AccountNotConnected, NeedsOAuth1, NoWebhookRegistered, OwnerUnknown } from '../domain/errors';
-import { ConfigurationError, CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, PlatformRejected, platformRefusalKind, RateLimited, UsageCapped } from '../domain/platform-errors';
+import { ConfigurationError, CreditsDepleted, NoAnswer, OutOfCredit, PlatformFailed, PlatformNotReached, PlatformRejected, platformRefusalKind, RateLimited, UsageCapped } from '../domain/platform-errors';
 import { ConnectionFailed, CredentialsRefused } from '../operations/accounts';
 import { CommandBusy, CommandConflict, InvalidInput, TryLater } from '../operations/executor';
 import { AgentExists, LastActiveAdmin, UnknownTeam } from '../adapters/agents';
@@ -46,6 +46,7 @@ function translate(error: unknown, logger: Logger): unknown {
     return new Refusal('rate_limited', 'usage_capped', error.message, { headers: seconds === null ? {} : { 'retry-after': String(seconds) } });
   }
   if (error instanceof CreditsDepleted) return new Refusal('unavailable', 'credits_depleted', error.message);
+  if (error instanceof OutOfCredit) return new Refusal('unavailable', 'out_of_credit', error.message, { headers: { 'retry-after': String(error.retryAfterSeconds) } });
   if (error instanceof AccountNotConnected) return new Refusal('not_found', 'account_not_connected', error.message);
   if (error instanceof OwnerUnknown) return new Refusal('invalid', 'owner_unknown', error.message);
   if (error instanceof NoWebhookRegistered) return new Refusal('conflict', 'no_webhook', error.message);

@@ -8,6 +8,7 @@ import type { AccountSummary } from '../adapters/accounts';
 import type { AccountService } from '../operations/accounts';
 import type { AgentChangesService } from '../operations/agent-changes';
 import type { AgentAdmin } from '../operations/agents';
+import type { AppCredit } from '../operations/credit';
 import type { ActionExecutor } from '../operations/executor';
 import type { SessionService } from '../operations/sessions';
 import type { UsageMeter } from '../operations/usage';
@@ -32,6 +33,8 @@ export interface AuthRoutesDeps {
   agentChanges: AgentChangesService;
   /** Runs the webhook check (publishing webhook.invalid), or joins the one already running. */
   checkWebhooks: () => Promise<WebhookCheck>;
+  /** The app's credit on the platform: its state, and a check now. */
+  credit: AppCredit;
   logger: Logger;
   /** Authentication, rate limit and audit (`accessControl` of @crm/access, serving ticket-limited principals: see `outsideTicketScope`), mounted on /v1. */
   access: RequestHandler[];
@@ -175,6 +178,17 @@ function webhookRoutes(router: Router, deps: AuthRoutesDeps): void {
   });
 }
 
+/** The app's own state on the platform: whether it is out of credit (for the console's banner), and a check now (admin). */
+function appRoutes(router: Router, credit: AppCredit): void {
+  const view = (state: Awaited<ReturnType<AppCredit['status']>>) => ({ outOfCredit: state.outOfCredit, since: state.since?.toISOString() ?? null, heldCommands: state.heldCommands });
+  router.get('/v1/app/status', requireScope('tickets:read'), async (_req, res) => {
+    res.json(view(await credit.status()));
+  });
+  router.post('/v1/app/credit-check', requireScope('admin'), async (_req, res) => {
+    res.json(view(await credit.check()));
+  });
+}
+
 /** A launch session (limited to tickets) reaches nothing of auth but its own sign-out: 403, as every service but ticketing answers it. */
 const outsideTicketScope: RequestHandler = (req, _res, next) => {
   if (principalOf(req).ticketIds !== null) throw new Refusal('forbidden', 'outside_ticket_scope', 'this session was opened for one ticket and reaches nothing else here');
@@ -192,6 +206,7 @@ export function authRoutes(deps: AuthRoutesDeps): (app: Express) => void {
     accountRoutes(router, deps);
     agentRoutes(router, deps.agents, deps.agentChanges);
     webhookRoutes(router, deps);
+    appRoutes(router, deps.credit);
     actionRoutes(router, deps.executor);
     usageRoutes(router, deps.meter);
     router.use(domainErrors(deps.logger));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { validateActionInput, type CommandError, type CommandOutcome, type SocialAction, type SocialCommandResultPayload } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
 import type { AccountStore } from '../adapters/accounts';
+import type { HeldCommand } from '../adapters/app-credit';
 import type { CommandRecord, CommandStore } from '../adapters/commands';
 import type { AuthEvents } from '../adapters/events';
 import type { PlatformAnswer, PlatformClient, Signer } from '../adapters/platform/client';
@@ -10,6 +11,7 @@ import { CreditsDepleted, NoAnswer, PlatformFailed, PlatformNotReached, Platform
 import { gateKeyOf, type AppRefusal, type AppRefusalGate, type RateLimitGate } from '../domain/rate-limits';
 import type { AccountService } from './accounts';
 import { meterAction, meterLookup } from '../domain/usage';
+import { CommandHeld, type AppCredit, type HeldSend } from './credit';
 import type { TokenRefresher } from './token-refresh';
 import type { UsageMeter } from './usage';
 
@@ -94,10 +96,12 @@ export class ActionExecutor {
       /** Refreshes an OAuth 2.0 account's access token when a call finds it expired or refused. */
       refresher: TokenRefresher;
       gate: RateLimitGate;
-      /** The platform refusing the whole app (usage cap, credits): commands fail at once until it is over. */
+      /** The platform's monthly usage cap used up: commands fail at once until it resets. */
       refusals: AppRefusalGate;
-      /** How long a refusal without a reset time (credits depleted, a cap without one) holds before a call finds out again. */
+      /** How long a usage cap without a reset time holds before a call finds out again. */
       refusalHoldMs: number;
+      /** The app's credit: broker commands are held while it is spent, reads refused. */
+      credit: AppCredit;
       logger: Logger;
       /** How long a `sending` record may stand before its sender is taken for dead. */
       leaseMs: number;
@@ -109,8 +113,10 @@ export class ActionExecutor {
   /**
    * Runs `call`. `final` says whether this is the last chance: then what could be tried
    * again later (rate limit, platform unreachable) becomes a failed result instead of TryLater.
+   * While the app is out of credit (or commands are still held), a broker command is held
+   * (CommandHeld) and anything else refused (OutOfCredit); `fromHold` sends a held one.
    */
-  async execute(call: ActionCall, { final }: { final: boolean }): Promise<ActionResult> {
+  async execute(call: ActionCall, { final, fromHold = false }: { final: boolean; fromHold?: boolean }): Promise<ActionResult> {
     const problems = validateActionInput(call.action, call.input);
     if (problems.length > 0) throw new InvalidInput(problems);
     const definition = ACTIONS[call.action];
@@ -118,6 +124,7 @@ export class ActionExecutor {
     const recorded = await this.recordCommand(call, definition.kind);
     if ('result' in recorded) return recorded.result;
     const { record } = recorded;
+    if (!fromHold) await this.holdOrRefuse(call);
 
     const found = await this.deps.accounts.credentials(call.accountId);
     // The same route for every account; an OAuth 2.0 account cannot take a v1.1 one.
@@ -191,6 +198,34 @@ export class ActionExecutor {
     if (appRefusal) return this.refusedForApp(call, appRefusal);
     const overBudget = await this.deps.meter.refusal(call.accountId, call.action);
     return overBudget ? this.finish(call, 'failed', null, null, error('budget_exhausted', overBudget.message)) : null;
+  }
+
+  /** Sends a held command (in order, once credit is back): sent, held again, or to try at the next round. */
+  async sendHeld(held: HeldCommand): Promise<HeldSend> {
+    try {
+      await this.execute({ commandId: held.commandId, source: 'broker', action: held.action, accountId: held.accountId, input: held.input, context: held.context }, { final: false, fromHold: true });
+      return 'sent';
+    } catch (failure) {
+      if (failure instanceof CommandHeld) return 'held';
+      if (failure instanceof TryLater || failure instanceof CommandBusy) {
+        this.deps.logger.info('a held command must wait; the held commands after it wait with it', { commandId: held.commandId, reason: failure.message });
+        return 'later';
+      }
+      throw failure;
+    }
+  }
+
+  /** While the app is out of credit: a broker command is held (in order), anything else refused. */
+  private async holdOrRefuse(call: ActionCall): Promise<void> {
+    const held = this.heldFormOf(call);
+    if (!held) return this.deps.credit.refuseIfOut();
+    if (await this.deps.credit.holdIfHolding(held)) throw new CommandHeld(`command ${held.commandId} is held until the app has credit on the platform again`);
+  }
+
+  /** A broker command as it is held; null for what is not held (an HTTP call, a read without an id). */
+  private heldFormOf(call: ActionCall) {
+    if (call.source !== 'broker' || !call.commandId) return null;
+    return { commandId: call.commandId, action: call.action, accountId: call.accountId, input: call.input, ...(call.context ? { context: call.context } : {}) };
   }
 
   /**
@@ -291,14 +326,21 @@ export class ActionExecutor {
       await release();
       return this.later(call, failure, final);
     }
-    if (failure instanceof UsageCapped || failure instanceof CreditsDepleted) {
-      // Nothing was done, and retrying will not help before the cap resets or credits are added.
+    if (failure instanceof CreditsDepleted) {
+      // Nothing was done: a broker command waits, held, for credit; a caller waiting on HTTP or RPC is told.
       await release();
-      const resetAt = failure instanceof UsageCapped ? failure.resetAt : null;
-      const refusal: AppRefusal = { reason: failure instanceof UsageCapped ? 'usage_capped' : 'credits_depleted', until: resetAt ?? new Date(Date.now() + this.deps.refusalHoldMs), resetAt };
+      const held = this.heldFormOf(call);
+      await this.deps.credit.spent(held);
+      if (held) throw new CommandHeld(`command ${held.commandId} is held until the app has credit on the platform again`);
+      throw this.deps.credit.refusal();
+    }
+    if (failure instanceof UsageCapped) {
+      // Nothing was done, and retrying will not help before the cap resets.
+      await release();
+      const refusal: AppRefusal = { reason: 'usage_capped', until: failure.resetAt ?? new Date(Date.now() + this.deps.refusalHoldMs), resetAt: failure.resetAt };
       this.deps.refusals.close(refusal);
-      this.deps.logger.warn('the platform refuses the app', { reason: refusal.reason, until: refusal.until.toISOString(), resetAt: resetAt?.toISOString() ?? null });
-      return this.refusedForApp(call, refusal, failure instanceof UsageCapped ? 429 : 402);
+      this.deps.logger.warn('the platform refuses the app', { reason: refusal.reason, until: refusal.until.toISOString(), resetAt: refusal.resetAt?.toISOString() ?? null });
+      return this.refusedForApp(call, refusal, 429);
     }
     if (failure instanceof PlatformRejected) {
       if (failure.invalidToken) {
@@ -326,16 +368,11 @@ export class ActionExecutor {
 
   /**
    * The failed result of a command the platform refuses for the whole app (or would: the gate
-   * is closed: `status` null). Never a retry later: a usage cap lasts until the month turns,
-   * credits until someone adds them.
+   * is closed: `status` null). Never a retry later: a usage cap lasts until the month turns.
    */
   private refusedForApp(call: ActionCall, refusal: AppRefusal, status: number | null = null): Promise<ActionResult> {
-    const platform = { status };
-    if (refusal.reason === 'usage_capped') {
-      const when = refusal.resetAt ? `; it resets at ${refusal.resetAt.toISOString()}` : '; the platform gave no reset time';
-      return this.finish(call, 'failed', null, null, error('usage_capped', `the platform's monthly usage cap for the app is used up${when}: send the ${call.action} again after that, or raise the cap`, platform));
-    }
-    return this.finish(call, 'failed', null, null, error('credits_depleted', `the app's credits on the platform are depleted: add credits in the platform's developer console, then send the ${call.action} again (auth does not call the platform for it before ${refusal.until.toISOString()})`, platform));
+    const when = refusal.resetAt ? `; it resets at ${refusal.resetAt.toISOString()}` : '; the platform gave no reset time';
+    return this.finish(call, 'failed', null, null, error('usage_capped', `the platform's monthly usage cap for the app is used up${when}: send the ${call.action} again after that, or raise the cap`, { status }));
   }
 
   /** A command delivered again: its stored result, announced again for a broker command (its sender asked again). */

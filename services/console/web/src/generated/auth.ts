@@ -574,6 +574,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/app/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the app is out of credit on the platform (for a banner), since when, and how many commands are held */
+        get: operations["app_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/app/credit-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check now whether credit is back (after credits were added), then send the held commands, in order
+         * @description While the app is out of credit, asks the platform a cheap read of the app's own; when it answers, the episode ends (`app.credit_restored` on account.events) and the held commands are sent in the order they arrived before this answers. The periodic probe (CREDIT_PROBE_INTERVAL_MS) does the same on its own.
+         */
+        post: operations["check_app_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/timeline": {
         parameters: {
             query?: never;
@@ -1267,6 +1304,17 @@ export interface components {
             /** @description The limit is reached: optional calls (every call with stopEssential) are refused with `budget_exhausted`. */
             exhausted: boolean;
         };
+        AppStatus: {
+            /** @description True from the platform's first 402 credits-depleted until a probe finds credit back. */
+            outOfCredit: boolean;
+            /**
+             * Format: date-time
+             * @description When the app ran out of credit; null when it is not.
+             */
+            since: string | null;
+            /** @description Commands held, to be sent in order once credit is back. */
+            heldCommands: number;
+        };
         Error: {
             error: {
                 code: string;
@@ -1591,7 +1639,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `auth_unavailable` (the credential could not be checked right now), `platform_unavailable` (the platform failed or could not be reached), `credits_depleted` (the app's credits on the platform are spent: add credits), or `configuration_error` (the platform refuses the app's own credentials); Retry-After when trying again may help. */
+        /** @description `auth_unavailable` (the credential could not be checked right now), `platform_unavailable` (the platform failed or could not be reached), `out_of_credit` (the app's prepaid credits on the platform are spent: add credits in the platform's developer console; reads and HTTP writes are refused until a probe finds credit back, broker commands are held and sent then; Retry-After says when to ask again), `credits_depleted` (a call of auth's own, such as registering a webhook, met spent credits), or `configuration_error` (the platform refuses the app's own credentials); Retry-After when trying again may help. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -3049,6 +3097,58 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    app_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    check_app_credit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app's state after the check (outOfCredit still true when the platform still refuses). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     read_home_timeline: {
