@@ -50,7 +50,7 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
             <Link href="/inbox">Inbox</Link>
             <Link href="/accounts">Accounts</Link>
             {admin && <Link href="/agents">Agents</Link>}
-            {admin && <Link href="/usage">Usage</Link>}
+            <Link href="/usage">Usage</Link>
           </Group>
         </nav>
       </Group>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, Stack } from '@mantine/core';
 import { ApiError } from '../api';
 import { useOnce } from '../agents/useOnce';
+import { TONE } from '../colors';
 import { Link } from 'wouter';
 import { consoleApi, ok } from '../client';
 import { BUDGET_EVENTS, CREDIT_EVENTS, useLiveUpdates, type LiveEventType } from '../live';
@@ -85,7 +86,7 @@ function CheckCredit({ onChecked }: { onChecked: (status: AppStatus) => void }) 
     });
   return (
     <>
-      <Button size="compact-sm" variant="white" color="red" loading={busy === 'check'} onClick={check}>
+      <Button size="compact-sm" variant="white" color={TONE.bad} loading={busy === 'check'} onClick={check}>
         Check credit now
       </Button>
       {problem && <span role="status">{problem}</span>}
@@ -112,9 +113,9 @@ export function StatusBanners() {
   const shown = (budgets ?? []).filter((found) => !dismissed(budgetEpisode(found.alert)));
   if ((!credit || dismissed(credit)) && shown.length === 0) return null;
   return (
-    <Stack gap={0} component="section" aria-label="Notices">
+    <Stack gap={0} mb="sm" component="section" aria-label="Notices">
       {credit && !dismissed(credit) && (
-        <Alert color="red" variant="filled" radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(credit)} data-testid="credit-banner">
+        <Alert color={TONE.bad} variant="filled" radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(credit)} data-testid="credit-banner">
           <Group gap="sm" wrap="wrap">
             <span>{creditWords(status!)}</span>
             {admin && <CheckCredit onChecked={setStatus} />}
@@ -122,9 +123,9 @@ export function StatusBanners() {
         </Alert>
       )}
       {shown.map((found) => (
-        <Alert key={budgetEpisode(found.alert)} color={found.alert.level === 'exhausted' ? 'red' : 'orange'} radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(budgetEpisode(found.alert))} data-testid="budget-banner">
+        <Alert key={budgetEpisode(found.alert)} color={found.alert.level === 'exhausted' ? TONE.bad : TONE.warn} variant="filled" radius={0} withCloseButton closeButtonLabel="Dismiss this notice" onClose={() => dismiss(budgetEpisode(found.alert))} data-testid="budget-banner">
           {budgetWords(found)}{' '}
-          <Anchor component={Link} href={`/usage?accountId=${encodeURIComponent(found.alert.accountId)}`}>
+          <Anchor component={Link} c="white" underline="always" href={`/usage?accountId=${encodeURIComponent(found.alert.accountId)}`}>
             See its usage
           </Anchor>
         </Alert>

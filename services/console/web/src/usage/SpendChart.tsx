@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import type { Budget } from './api';
 import { dollars, warningAmount, type DayPoint } from './model';
 
-const AXIS = { tickFormatter: (value: number) => `$${value}` };
+const AXIS = { tickFormatter: (value: number) => (Number.isInteger(value) ? `$${value}` : dollars(value)) };
 
 /** The budget's lines, drawn across the month's spend to date: the limit and where the warning comes. */
 function budgetLines(budget: Budget | null) {

@@ -1,32 +1,20 @@
 /**
- * Usage, budgets and the platform's credit, read and saved through the console's typed client
- * (`/api/usage`, `/api/accounts/{id}/budget`, `/api/app/status`: auth's answers relayed).
+ * Usage, budgets and the platform's credit: auth's routes through the typed client (the console
+ * relays `/v1/usage` as `/api/usage`, `/v1/accounts/{id}/budget`, `/v1/app/status` and
+ * `/v1/app/credit-check` likewise), their shapes from auth's OpenAPI document.
  */
-import { consoleApi, done, ok } from '../client';
 import { ApiError } from '../api';
-import type { BudgetState, UsageItem } from './model';
+import { auth, done, ok, type AuthSchemas } from '../client';
 
-export interface Usage {
-  items: UsageItem[];
-  /** Dollars, of every item. */
-  total: number;
-}
+export type Budget = AuthSchemas['Budget'];
+export type AppStatus = AuthSchemas['AppStatus'];
+export type Usage = { items: AuthSchemas['UsageItem'][]; total: number };
 
-/** An account's monthly budget and this month's spend (auth's): `warnAt` is the fraction of the limit at which admins are warned. */
-export type Budget = BudgetState;
-
-/** What an admin sets. */
+/** What an admin sets: dollars a month, the fraction of it at which admins are warned, and whether every call stops at the limit. */
 export interface BudgetChange {
   monthlyLimit: number;
   warnAt: number;
   stopEssential: boolean;
-}
-
-/** Whether the platform refuses the app for spent credit, since when, and how many replies wait for it. */
-export interface AppStatus {
-  outOfCredit: boolean;
-  since: string | null;
-  heldCommands: number;
 }
 
 export interface UsageQuery {
@@ -36,7 +24,7 @@ export interface UsageQuery {
 }
 
 export async function loadUsage(query: UsageQuery): Promise<Usage> {
-  return (await ok(consoleApi.GET('/api/usage', { params: { query } }))) as unknown as Usage;
+  return ok(auth.GET('/v1/usage', { params: { query } }));
 }
 
 /** The CSV's address for the same query (a plain link: the browser downloads the file). */
@@ -49,7 +37,7 @@ export function csvHref(query: UsageQuery): string {
 /** The account's budget; null when it has none (auth's 404 `no_budget`). */
 export async function loadBudget(accountId: string): Promise<Budget | null> {
   try {
-    return (await ok(consoleApi.GET('/api/accounts/{accountId}/budget', { params: { path: { accountId } } }))) as unknown as Budget;
+    return await ok(auth.GET('/v1/accounts/{accountId}/budget', { params: { path: { accountId } } }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.code === 'no_budget') return null;
     throw error;
@@ -57,18 +45,18 @@ export async function loadBudget(accountId: string): Promise<Budget | null> {
 }
 
 export async function saveBudget(accountId: string, change: BudgetChange): Promise<Budget> {
-  return (await ok(consoleApi.PUT('/api/accounts/{accountId}/budget', { params: { path: { accountId } }, body: { ...change } }))) as unknown as Budget;
+  return ok(auth.PUT('/v1/accounts/{accountId}/budget', { params: { path: { accountId } }, body: change }));
 }
 
 export async function removeBudget(accountId: string): Promise<void> {
-  await done(consoleApi.DELETE('/api/accounts/{accountId}/budget', { params: { path: { accountId } } }));
+  await done(auth.DELETE('/v1/accounts/{accountId}/budget', { params: { path: { accountId } } }));
 }
 
 export async function loadAppStatus(): Promise<AppStatus> {
-  return (await ok(consoleApi.GET('/api/app/status'))) as unknown as AppStatus;
+  return ok(auth.GET('/v1/app/status'));
 }
 
 /** An admin asks auth to check now whether credit is back (auth then sends what it held, in order). */
 export async function checkCredit(): Promise<AppStatus> {
-  return (await ok(consoleApi.POST('/api/app/credit-check'))) as unknown as AppStatus;
+  return ok(auth.POST('/v1/app/credit-check'));
 }
