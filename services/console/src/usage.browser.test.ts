@@ -101,8 +101,8 @@ describe('the Usage page', () => {
 
     await page.getByLabel('Account', { exact: true }).selectOption(accountId);
     await page.waitForURL((url) => url.searchParams.get('accountId') === accountId);
-    const lastMonth = await page.getByLabel('Month').locator('option').nth(1).getAttribute('value');
-    await page.getByLabel('Month').selectOption(lastMonth!);
+    const lastMonth = await page.getByLabel('Month', { exact: true }).locator('option').nth(1).getAttribute('value');
+    await page.getByLabel('Month', { exact: true }).selectOption(lastMonth!);
     await page.waitForURL((url) => url.searchParams.get('month') === lastMonth);
     await page.getByText('No calls this month.').waitFor();
     await page.goBack();

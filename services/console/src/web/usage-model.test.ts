@@ -28,12 +28,18 @@ describe('the month', () => {
 
 describe('spend', () => {
   it('adds each day, with zero for the days without calls, and the month to date', () => {
-    const days = dailySpend(ITEMS, '2026-11');
+    const days = dailySpend(ITEMS, '2026-11', '2026-11-30');
     expect(days).toHaveLength(30);
     expect(days[0]).toEqual({ day: '1', date: '2026-11-01', spent: 0, toDate: 0 });
     expect(days[1]).toMatchObject({ spent: 0.33, toDate: 0.33 });
     expect(days[4]).toMatchObject({ spent: 0.07, toDate: 0.4 });
     expect(days[29]!.toDate).toBe(0.4);
+  });
+
+  it('has no spend to date for the days still to come', () => {
+    const days = dailySpend(ITEMS, '2026-11', '2026-11-05');
+    expect(days[4]!.toDate).toBe(0.4);
+    expect(days[5]).toMatchObject({ spent: 0, toDate: null });
   });
 
   it('lists the kinds of call in words, dearest first (then most calls, then by name)', () => {

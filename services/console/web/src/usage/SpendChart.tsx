@@ -19,7 +19,7 @@ function budgetLines(budget: Budget | null) {
  * its budget's limit and warning threshold drawn across (the axis reaches up to them).
  */
 export function SpendChart({ points, budget, oneAccount }: { points: DayPoint[]; budget: Budget | null; oneAccount: boolean }) {
-  const summary = `${dollars(points[points.length - 1]?.toDate ?? 0)} spent this month`;
+  const summary = `${dollars(points.reduce((sum, point) => sum + point.spent, 0))} spent this month`;
   if (!oneAccount) {
     return (
       <figure aria-label={`Spend per day: ${summary}`} style={{ margin: 0 }}>
@@ -28,7 +28,7 @@ export function SpendChart({ points, budget, oneAccount }: { points: DayPoint[];
     );
   }
   const lines = budgetLines(budget);
-  const top = Math.max(...points.map((point) => point.toDate), ...lines.map((line) => line.y), 1);
+  const top = Math.max(...points.map((point) => point.toDate ?? 0), ...lines.map((line) => line.y), 1);
   return (
     <figure aria-label={`Spend per day and this month's spend to date: ${summary}`} style={{ margin: 0 }}>
       <CompositeChart
@@ -40,6 +40,7 @@ export function SpendChart({ points, budget, oneAccount }: { points: DayPoint[];
           { name: 'toDate', label: 'Month to date', color: 'teal.9', type: 'line' },
         ]}
         referenceLines={lines}
+        withDots={false}
         valueFormatter={dollars}
         yAxisProps={{ ...AXIS, domain: [0, Math.ceil(top * 1.1)] }}
         tickLine="y"

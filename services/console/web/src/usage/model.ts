@@ -49,18 +49,19 @@ export interface DayPoint {
   day: string;
   date: string;
   spent: number;
-  toDate: number;
+  /** null for the days still to come (the line stops at today). */
+  toDate: number | null;
 }
 
-/** Spend on each day of the month and the month's spend to that day (every day, none missing). */
-export function dailySpend(items: readonly UsageItem[], month: string): DayPoint[] {
+/** Spend on each day of the month and the month's spend to that day (every day, none missing; none to date after `today`). */
+export function dailySpend(items: readonly UsageItem[], month: string, today = new Date().toISOString().slice(0, 10)): DayPoint[] {
   const byDate = new Map<string, number>();
   for (const item of items) byDate.set(item.date, (byDate.get(item.date) ?? 0) + item.amount);
   let toDate = 0;
   return daysOf(month).map((date) => {
     const spent = byDate.get(date) ?? 0;
     toDate += spent;
-    return { day: String(Number(date.slice(8))), date, spent: round(spent), toDate: round(toDate) };
+    return { day: String(Number(date.slice(8))), date, spent: round(spent), toDate: date > today ? null : round(toDate) };
   });
 }
 
