@@ -97,7 +97,13 @@ describe('the Usage page', () => {
     await kinds.getByRole('row', { name: /Direct messages sent 1 \$1\.50/ }).waitFor();
     await kinds.getByRole('row', { name: /Profiles read/ }).waitFor();
     await page.getByTestId('account-share').filter({ hasText: '100%' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toMatch(/^\/api\/usage\.csv\?from=\d{4}-\d{2}-01&to=/);
+    const csvHref = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(csvHref).toMatch(/^\/api\/usage\.csv\?from=\d{4}-\d{2}-01&to=/);
+    // The link's file, as the browser downloads it with the session cookie.
+    const csv = await page.request.get(`${stack.console.url}${csvHref}`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toMatch(/^text\/csv/);
+    expect((await csv.text()).split('\n')[0]).toBe('accountId,date,kind,units,amount');
 
     await page.getByLabel('Account', { exact: true }).selectOption(accountId);
     await page.waitForURL((url) => url.searchParams.get('accountId') === accountId);
