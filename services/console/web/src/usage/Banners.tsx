@@ -32,20 +32,14 @@ function useDismissed(): { dismissed: (episode: string) => boolean; dismiss: (ep
 }
 
 /** Reads `read` now, every `everyMs`, and when one of `types` comes on the live stream. */
-function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly LiveEventType[], enabled = true): [T | null, (value: T) => void] {
+function usePolled<T>(read: () => Promise<T>, everyMs: number, types: readonly LiveEventType[]): [T | null, (value: T) => void] {
   const [value, setValue] = useState<T | null>(null);
-  const refresh = useCallback(() => {
-    if (enabled) read().then(setValue, () => undefined);
-  }, [read, enabled]);
+  const refresh = useCallback(() => void read().then(setValue, () => undefined), [read]);
   useEffect(() => {
-    if (!enabled) {
-      setValue(null);
-      return;
-    }
     refresh();
     const timer = setInterval(refresh, everyMs);
     return () => clearInterval(timer);
-  }, [refresh, everyMs, enabled]);
+  }, [refresh, everyMs]);
   useLiveUpdates((event) => event && refresh(), types);
   return [value, setValue];
 }
@@ -98,7 +92,7 @@ const creditWords = (status: AppStatus) => `Platform credit is spent: replies ar
 
 /**
  * The console's banners, above every page: the platform's credit spent (replies held), and for
- * an admin each account that reached its budget's warning or limit. Each is read from auth
+ * each account the agent sees that reached its budget's warning or limit. Each is read from auth
  * (polled, and read again on the live events that announce a change) and can be dismissed
  * for the browser session; a new episode (credit spent again, another month or level) shows again.
  */

@@ -41,6 +41,7 @@ export function SpendChart({ points, budget, oneAccount }: { points: DayPoint[];
         ]}
         referenceLines={lines}
         withDots={false}
+        curveType="linear"
         valueFormatter={dollars}
         yAxisProps={{ ...AXIS, domain: [0, Math.ceil(top * 1.1)] }}
         tickLine="y"
