@@ -51,6 +51,8 @@ export interface RunningService {
   relay: OutboxRelay;
   /** Sessions issued to the console: verified like API credentials, ended at sign-out, purged a day after. */
   sessions: SessionService;
+  /** The accounts' platform spend and budgets (its read-record purge runs hourly). */
+  meter: UsageMeter;
   stop: () => Promise<void>;
 }
 
@@ -96,10 +98,11 @@ export function xaaParts(config: AuthConfig, db: AuthDatabase, platform: Platfor
  * - the purge of sessions that ended or expired more than a day ago;
  * - the credit probe: while the app is out of credit, asks the platform whether it is back,
  *   then sends the held commands (and any still held from before).
+ * - the purge of the records of resources read on earlier UTC days (the read dedup is per day).
  */
 async function startPeriodicJobs(
   config: AuthConfig,
-  parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; checkWebhooks: () => Promise<unknown>; credit: AppCredit },
+  parts: { replays: XaaReplays; refresher: TokenRefresher; sessions: SessionService; meter: UsageMeter; checkWebhooks: () => Promise<unknown>; credit: AppCredit },
   logger: Logger,
 ): Promise<PeriodicJob[]> {
   const every = (what: string, task: () => Promise<unknown>) => new PeriodicJob(what, task, logger, { runAtStart: false });
@@ -109,6 +112,7 @@ async function startPeriodicJobs(
     [every('token refresh round', () => parts.refresher.refreshDue()), config.OAUTH2_REFRESH_INTERVAL_MS],
     [every('session purge', () => parts.sessions.purgeOld()), SESSION_PURGE_INTERVAL_MS],
     [every('credit probe', () => parts.credit.check()), config.CREDIT_PROBE_INTERVAL_MS],
+    [every('read record purge', () => parts.meter.forgetOldReads()), SESSION_PURGE_INTERVAL_MS],
   ];
   if (config.HEARTBEAT_INTERVAL_MS > 0) {
     await parts.replays.checkGapAtStartup().catch((error: unknown) => logger.warn('the start-up outage check failed', { reason: (error as Error).message }));
@@ -163,11 +167,7 @@ function useCases(config: AuthConfig, parts: Parts, events: AuthEvents, logger: 
   );
   const refusals = new AppRefusalGate();
   const credit: AppCredit = new AppCredit({
-    store: db.credit,
-    events,
-    platform,
-    logger,
-    envName: config.SOCIAL_ENV_NAME,
+    store: db.credit, events, platform, logger, envName: config.SOCIAL_ENV_NAME,
     retryAfterSeconds: Math.max(1, Math.ceil((config.CREDIT_PROBE_INTERVAL_MS || 60_000) / 1000)),
     send: (held) => executor.sendHeld(held),
   });
@@ -295,7 +295,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
   logger.info('auth listening', { url: `http://127.0.0.1:${port}`, envName: config.SOCIAL_ENV_NAME, callback: `${publicUrl()}/v1/oauth/callback` });
 
   await noticeOutdatedScopes(accountService, logger);
-  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, checkWebhooks: () => check.run(), credit }, logger);
+  const periodicJobs = await startPeriodicJobs(config, { replays: xaa.replays, refresher, sessions, meter, checkWebhooks: () => check.run(), credit }, logger);
 
   return {
     server,
@@ -309,6 +309,7 @@ export async function startAuth(config: AuthConfig, deps: { logger: Logger }): P
     silentConsumer,
     relay,
     sessions,
+    meter,
     stop: async () => {
       for (const job of periodicJobs) await job.stop();
       await Promise.all([consumer.stop(), activityConsumer.stop(), silentConsumer.stop()]);

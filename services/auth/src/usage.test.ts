@@ -114,6 +114,16 @@ describe('usage per account', () => {
     expect(after.total).toBe(before.total);
   });
 
+  it("forgets the records of earlier days' reads, keeping today's", async () => {
+    await h.auth.pool.query(`INSERT INTO platform_reads (account_id, kind, resource_id, day) VALUES ($1, 'posts_read', '1', '2020-01-01')`, [alpha]);
+    const count = async (older: boolean) => Number((await h.auth.pool.query<{ n: string }>(`SELECT count(*) AS n FROM platform_reads WHERE ${older ? 'day <' : 'day >='} (now() AT TIME ZONE 'UTC')::date`)).rows[0]!.n);
+    const todays = await count(false);
+    expect(todays).toBeGreaterThan(0);
+    expect(await h.auth.meter.forgetOldReads()).toBeGreaterThanOrEqual(1);
+    expect(await count(true)).toBe(0);
+    expect(await count(false)).toBe(todays);
+  });
+
   it('gives the same usage as CSV, the rate card, and the spend on /metrics without an account label', async () => {
     const csv = await h.crm.get('/v1/usage.csv', { params: { from: today(), to: today() }, responseType: 'text' });
     expect(csv.status).toBe(200);
@@ -133,6 +143,34 @@ describe('usage per account', () => {
     const metered = spend.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
     expect(Math.abs(metered - json.total)).toBeLessThan(0.001);
     expect(metrics).toMatch(/^platform_units_total\{kind="posts_read"\} [1-9]/m);
+  });
+
+  it('announces a budget set below the spend at once, refuses optional calls over HTTP with budget_exhausted, and lets essential ones through', async () => {
+    expect((await h.crm.get(`/v1/accounts/${beta}/budget`)).status).toBe(404);
+    const set = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 0.1 });
+    expect(set.status).toBe(200);
+    expect(set.data).toMatchObject({ accountId: beta, monthlyLimit: 0.1, warnAt: 0.8, stopEssential: false, exhausted: true });
+    const exhausted = await h.waitForPublished('account.budget_exhausted', (p) => p.accountId === beta);
+    expect(exhausted.envelope.payload).toMatchObject({ monthlyLimit: 0.1, stopEssential: false });
+    await h.waitForPublished('account.budget_warning', (p) => p.accountId === beta);
+
+    const searches = (await h.platformRequests('/2/tweets/search/recent', 'GET')).length;
+    const refused = await h.crm.get(`/v1/accounts/${beta}/search`, { params: { query: 'betatopic' } });
+    expect(refused.status).toBe(403);
+    expect(refused.data.error).toMatchObject({ code: 'budget_exhausted', message: expect.stringContaining(`account ${beta}'s monthly budget of $0.1`) });
+    expect((await h.crm.get(`/v1/accounts/${beta}/profile`)).data.error.code).toBe('budget_exhausted');
+    expect((await h.platformRequests('/2/tweets/search/recent', 'GET')).length).toBe(searches);
+    expect((await h.crm.get(`/v1/accounts/${beta}/direct-messages`, { params: { count: 5 } })).status).toBe(200);
+
+    const strict = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 0.1, stopEssential: true });
+    expect(strict.data).toMatchObject({ stopEssential: true, exhausted: true });
+    expect((await h.crm.get(`/v1/accounts/${beta}/direct-messages`)).data.error.code).toBe('budget_exhausted');
+
+    const bad = await h.crm.put(`/v1/accounts/${beta}/budget`, { monthlyLimit: 10, warnAt: 80 });
+    expect(bad.status).toBe(400);
+    expect(bad.data.error.message).toContain('warnAt');
+    expect((await h.crm.delete(`/v1/accounts/${beta}/budget`)).status).toBe(204);
+    expect((await h.crm.get(`/v1/accounts/${beta}/search`, { params: { query: 'betatopic' } })).status).toBe(200);
   });
 
   it('shows a credential limited to some accounts only their usage, and names a bad filter', async () => {

@@ -48,6 +48,8 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       SLA_TIMER_INTERVAL_MS: wholeNumber(1)({ default: 10_000, desc: 'How often due SLA timers (breach, at risk) are looked for.' }),
       SEARCH_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often search queries due to run are looked for (each runs on its own interval).' }),
       SEARCH_FIRST_RUN_MAX: wholeNumber(1)({ default: 20, desc: "Posts asked for on a search query's first run (at most 100): older matches are not turned into tickets." }),
+      SEARCH_IDLE_INTERVAL_MAX_SECONDS: wholeNumber(1)({ default: 3_600, desc: "A search query that finds nothing waits twice as long before each next run, up to this (or its own interval when longer); a run that finds posts puts it back on its interval." }),
+      SEARCH_POST_READ_PRICE: positiveNumber({ default: 0.005, desc: "Dollars the platform charges per post read (the rate card's posts_read, as auth's GET /v1/usage/rate-card gives it): a search query's estimated monthly cost is its recent posts per run at this price." }),
       SEARCH_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 15_000, desc: "How long ticketing waits for auth's answer to a search on auth.rpc." }),
       SEARCHES_PER_CREDENTIAL: wholeNumber(1)({ default: 2, desc: 'Ticket searches (GET /v1/tickets?q=) one credential or session may run at once in this process; more get 429 search_busy.' }),
       SEARCH_STATEMENT_TIMEOUT_MS: wholeNumber(100)({ default: 3_000, desc: 'How long a ticket search may run in the database before it is stopped (503 search_timeout).' }),

@@ -117,6 +117,8 @@ interface QueryState {
   sinceId: string | null;
   lastMatches: number;
   matches: number;
+  currentIntervalSeconds: number;
+  estimatedMonthlyCost: number | null;
 }
 
 async function states(accountId: string): Promise<QueryState[]> {
@@ -219,6 +221,42 @@ describe('search queries', () => {
     await Promise.all([service.searchQueries.runDue(), service.searchQueries.runDue(), service.searchQueries.runDue()]);
     expect(calls.filter((call) => call.accountId === accountId)).toHaveLength(1);
     expect(await activities(accountId)).toHaveLength(1);
+  });
+
+  it('wait twice as long after each run that finds nothing (up to the cap), go back to the interval on a match, and estimate the monthly cost', async () => {
+    const accountId = newAccount();
+    platformPost(ANA, 'whatsitvv late');
+    platformPost(BOB, 'whatsitvv broken');
+    await configure(accountId, [{ query: 'whatsitvv', intervalSeconds: 60 }]);
+    const asked = () => calls.filter((call) => call.accountId === accountId);
+
+    await service.searchQueries.runDue();
+    // Two posts at $0.005: $0.01 a run, 43,200 runs of 60 s in 30 days.
+    expect((await states(accountId))[0]).toMatchObject({ lastMatches: 2, currentIntervalSeconds: 60, estimatedMonthlyCost: 432 });
+
+    // Nothing new: 120 s, 240 s, ... up to SEARCH_IDLE_INTERVAL_MAX_SECONDS (3600).
+    const waits = [120, 240, 480, 960, 1920, 3600, 3600];
+    for (const [index, expected] of waits.entries()) {
+      const current = (await states(accountId))[0]!.currentIntervalSeconds;
+      later(current - 1);
+      await service.searchQueries.runDue();
+      expect(asked()).toHaveLength(index + 1);
+      later(1);
+      await service.searchQueries.runDue();
+      expect(asked()).toHaveLength(index + 2);
+      expect((await states(accountId))[0]).toMatchObject({ lastError: null, lastMatches: 0, currentIntervalSeconds: expected });
+    }
+    // The recent cost per run fell with the empty runs (each weighs a quarter), and the runs are rarer.
+    const idle = (await states(accountId))[0]!;
+    expect(idle.estimatedMonthlyCost).toBeCloseTo(0.01 * 0.75 ** waits.length * (30 * 86_400 / 3600), 2);
+
+    const fresh = platformPost(ANA, 'whatsitvv refund?');
+    later(3600);
+    await service.searchQueries.runDue();
+    expect((await states(accountId))[0]).toMatchObject({ lastMatches: 1, currentIntervalSeconds: 60, sinceId: fresh.id_str });
+    // Every run after the first asked only for posts newer than the last one seen.
+    expect(asked().slice(1).every((call) => typeof call.sinceId === 'string')).toBe(true);
+    expect(asked()).toHaveLength(waits.length + 2);
   });
 
   it('refuse a bad query configuration with a 400 naming the field, and 404 the states of an unknown account', async () => {

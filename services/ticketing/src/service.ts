@@ -188,6 +188,8 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
     search: options.search ?? new AuthSearchClient(deps.rpc, config.SEARCH_RPC_TIMEOUT_MS),
     firstRunMax: Math.min(config.SEARCH_FIRST_RUN_MAX, 100),
     leaseMs: config.SEARCH_RPC_TIMEOUT_MS + 60_000,
+    idleIntervalMaxSeconds: config.SEARCH_IDLE_INTERVAL_MAX_SECONDS,
+    postReadPrice: config.SEARCH_POST_READ_PRICE,
   });
   const slaTimers = new PeriodicJob('SLA timers', () => sla.fireDue(), logger);
   const searchRuns = new PeriodicJob('search queries', () => searchQueries.runDue(), logger);

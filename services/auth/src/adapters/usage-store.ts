@@ -111,8 +111,8 @@ export class UsageStore {
   }
 
   /** Sets a budget; `rearm` forgets this month's announcements (the limit was raised above the spend). */
-  async saveBudget(budget: Budget, rearm: { warning: boolean; exhausted: boolean }): Promise<StoredBudget> {
-    const { rows } = await this.pool.query<BudgetRow>(
+  async saveBudget(client: PoolClient, budget: Budget, rearm: { warning: boolean; exhausted: boolean }): Promise<StoredBudget> {
+    const { rows } = await client.query<BudgetRow>(
       `INSERT INTO account_budgets (account_id, monthly_limit, warn_at, stop_essential) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id) DO UPDATE SET monthly_limit = EXCLUDED.monthly_limit, warn_at = EXCLUDED.warn_at, stop_essential = EXCLUDED.stop_essential,
          warned_month = CASE WHEN $5 THEN NULL ELSE account_budgets.warned_month END,

@@ -128,10 +128,9 @@ export class ActionExecutor {
 
     const found = await this.deps.accounts.credentials(call.accountId);
     // The same route for every account; an OAuth 2.0 account cannot take a v1.1 one.
-    const refused = await this.refusal(call, found, definition.api);
+    // Then a call stopped before it is made: the platform refuses the app, or the account's budget is spent.
+    const refused = (await this.refusal(call, found, definition.api)) ?? (found ? await this.stopped(call) : null);
     if (refused || !found) return refused!;
-    const stopped = await this.stopped(call);
-    if (stopped) return stopped;
 
     // OAuth 2.0: an access token that has expired (the periodic refresh was late or off) is refreshed first.
     let bearer = found.protocol === 'oauth2' ? found.accessToken : null;

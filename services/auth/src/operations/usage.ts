@@ -27,8 +27,6 @@ export interface BudgetRefusal {
  * calls the budget stops.
  */
 export class UsageMeter {
-  private forgottenBefore = '';
-
   constructor(
     private readonly deps: { store: UsageStore; events: AuthEvents; logger: Logger; now?: () => Date },
     readonly card: RateCard,
@@ -60,10 +58,11 @@ export class UsageMeter {
     } catch (error) {
       this.deps.logger.error('the platform call could not be recorded in the usage', { accountId, kind: metered.kind, reason: (error as Error).message });
     }
-    if (day !== this.forgottenBefore) {
-      this.forgottenBefore = day;
-      void this.deps.store.forgetReadsBefore(day).catch((error: unknown) => this.deps.logger.warn('old read records could not be deleted', { reason: (error as Error).message }));
-    }
+  }
+
+  /** Deletes the records of resources read before today (UTC): a new day charges them again anyway. */
+  forgetOldReads(): Promise<number> {
+    return this.deps.store.forgetReadsBefore(dayOf(this.now()));
   }
 
   private async announceBudgetLines(client: Parameters<Parameters<AuthEvents['storeAndAnnounce']>[0]>[0], accountId: string, now: Date): Promise<void> {
@@ -103,11 +102,18 @@ export class UsageMeter {
     return budget ? this.view(budget) : null;
   }
 
-  /** Sets an account's budget; a limit raised above this month's spend resumes optional calls at once and re-arms its announcements. */
+  /**
+   * Sets an account's budget: a limit raised above this month's spend resumes optional calls at
+   * once and re-arms its announcements; one set at or below the spend announces at once.
+   */
   async setBudget(budget: Budget): Promise<BudgetView> {
     const now = this.now();
     const spent = dollars(await this.deps.store.spentSince(budget.accountId, dayOf(monthStart(now))));
-    const saved = await this.deps.store.saveBudget(budget, { warning: !warningReached(budget, spent), exhausted: !budgetReached(budget, spent) });
+    const saved = await this.deps.events.storeAndAnnounce(async (client) => {
+      const stored = await this.deps.store.saveBudget(client, budget, { warning: !warningReached(budget, spent), exhausted: !budgetReached(budget, spent) });
+      await this.announceBudgetLines(client, budget.accountId, now);
+      return stored;
+    });
     return this.view(saved, spent);
   }
 

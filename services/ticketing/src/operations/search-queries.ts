@@ -5,6 +5,7 @@ import type { RunResult, SearchQueryRow } from '../adapters/db/search-queries';
 import type { TicketingStore } from '../adapters/db/store';
 import { searchQueriesOf, type PartnerConfig } from '../domain/partner-config';
 import { searchMatches } from '../domain/search';
+import { estimatedMonthlyCost, nextInterval, recentCostPerRun } from '../domain/search-cost';
 import { recordEvents } from './recording/record-events';
 
 /** How ticketing asks the platform (through auth) for recent posts. */
@@ -22,6 +23,10 @@ export interface SearchQueriesDeps {
   firstRunMax: number;
   /** How long a claimed run keeps other replicas off the query. */
   leaseMs: number;
+  /** The longest a query that keeps finding nothing waits between runs (its interval doubles up to this). */
+  idleIntervalMaxSeconds: number;
+  /** Dollars the platform charges per post read (the rate card's posts_read): a run's cost is its posts at this price. */
+  postReadPrice: number;
 }
 
 /** A query's state as the API shows it. */
@@ -37,11 +42,17 @@ export interface SearchQueryState {
   sinceId: string | null;
   lastMatches: number;
   matches: number;
+  /** The interval the next run waits: intervalSeconds, doubled after each run that found nothing (up to a cap). */
+  currentIntervalSeconds: number;
+  /** Dollars a month (30 days) of runs at the current interval would cost at the recent cost per run; null before a successful run. */
+  estimatedMonthlyCost: number | null;
 }
 
 const LATER_MAX = 100;
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const after = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+/** The interval a query's next run waits now. */
+const currentInterval = (row: SearchQueryRow) => row.current_interval_seconds ?? row.interval_seconds;
 
 /**
  * Runs every account's configured search queries on their intervals. Matches are recorded
@@ -76,6 +87,8 @@ export class SearchQueries {
         sinceId: row?.since_id ?? null,
         lastMatches: row?.last_matches ?? 0,
         matches: row?.matches ?? 0,
+        currentIntervalSeconds: row ? currentInterval(row) : query.intervalSeconds,
+        estimatedMonthlyCost: row ? estimatedMonthlyCost(row.cost_per_run === null ? null : Number(row.cost_per_run), currentInterval(row)) : null,
       };
     });
   }
@@ -111,7 +124,7 @@ export class SearchQueries {
       const next = reset > now ? reset : after(now, 1);
       return this.save(row, failed(next, { code: 'rate_limited', message: `the platform's rate limit: no search before ${reset.toISOString()}` }, reset));
     }
-    if (result.status === 'failed') return this.save(row, failed(after(now, row.interval_seconds), { code: result.code, message: result.message }));
+    if (result.status === 'failed') return this.save(row, failed(after(now, currentInterval(row)), { code: result.code, message: result.message }));
     await this.record(row, result.posts, now);
   }
 
@@ -125,6 +138,9 @@ export class SearchQueries {
   private async record(row: SearchQueryRow, posts: Record<string, unknown>[], now: Date): Promise<void> {
     const matches = searchMatches(row.account_id, posts, { includeReposts: row.include_reposts });
     const envelopeId = `search:${randomUUID()}`;
+    // Runs that find nothing wait longer and longer; one that finds posts is back on the configured interval.
+    const interval = nextInterval(row.interval_seconds, row.current_interval_seconds, posts.length > 0, this.deps.idleIntervalMaxSeconds);
+    const costPerRun = recentCostPerRun(row.cost_per_run === null ? null : Number(row.cost_per_run), posts.length, this.deps.postReadPrice);
     const made = await this.deps.store.transaction(async (tx) => {
       await tx.locks.accountShared(row.account_id);
       const config = await tx.partnerConfigs.load(row.account_id);
@@ -133,9 +149,9 @@ export class SearchQueries {
       const postIds = matches.events.map((event) => event.platformEventId);
       if (counts) await tx.searchQueries.markFoundBySearch(row.account_id, postIds, envelopeId, row.query);
       const count = counts ? counts.opened + counts.appended + counts.timeline : 0;
-      await tx.searchQueries.saveRun(row.account_id, row.query, { now, nextRunAt: after(now, row.interval_seconds), sinceId: matches.newestId, matches: count, error: null, rateLimitedUntil: null });
+      await tx.searchQueries.saveRun(row.account_id, row.query, { now, nextRunAt: after(now, interval), sinceId: matches.newestId, matches: count, error: null, rateLimitedUntil: null, intervalSeconds: interval, costPerRun });
       return { count, duplicates: counts?.duplicate ?? 0 };
     });
-    this.deps.logger.info('search query ran', { accountId: row.account_id, query: row.query, results: posts.length, skipped: matches.skipped.length, ...made });
+    this.deps.logger.info('search query ran', { accountId: row.account_id, query: row.query, results: posts.length, skipped: matches.skipped.length, nextIntervalSeconds: interval, ...made });
   }
 }

@@ -988,7 +988,7 @@ export interface components {
             nextRunAt: string | null;
             lastError: {
                 /**
-                 * @description rate_limited, auth_unavailable, or auth's code (account_not_connected, reconnect_needed, platform_rejected, platform_unavailable).
+                 * @description rate_limited, auth_unavailable, or auth's code (account_not_connected, reconnect_needed, platform_rejected, platform_unavailable, budget_exhausted).
                  * @example rate_limited
                  */
                 code: string;
@@ -1005,6 +1005,10 @@ export interface components {
             lastMatches: number;
             /** @description New activities all runs made. */
             matches: number;
+            /** @description The interval the next run waits: intervalSeconds, doubled after each run that found nothing (up to SEARCH_IDLE_INTERVAL_MAX_SECONDS), back to intervalSeconds after one that found posts. */
+            currentIntervalSeconds: number;
+            /** @description Dollars 30 days of runs at the current interval would cost at the recent cost per run (posts read at the platform's price); null before a successful run. */
+            estimatedMonthlyCost: number | null;
         };
         SearchQuery: string | {
             query: string;

@@ -16,6 +16,10 @@ export interface SearchQueryRow {
   rate_limited_until: Date | null;
   last_matches: number;
   matches: number;
+  /** The interval the next run waits (doubled after runs that found nothing); null: interval_seconds. */
+  current_interval_seconds: number | null;
+  /** Recent dollars per successful run; null before the first. */
+  cost_per_run: string | null;
 }
 
 export interface RunResult {
@@ -27,6 +31,9 @@ export interface RunResult {
   matches: number | null;
   error: { code: string; message: string } | null;
   rateLimitedUntil: Date | null;
+  /** A successful run's new current interval and recent cost per run (a failed run keeps both). */
+  intervalSeconds?: number;
+  costPerRun?: number;
 }
 
 /** The schedule and state of the accounts' search queries. */
@@ -50,7 +57,7 @@ export class SearchQueryRepository {
     for (const query of queries) {
       await this.db.query(
         `INSERT INTO search_queries (account_id, query, interval_seconds, include_reposts, next_run_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (account_id, query) DO UPDATE SET interval_seconds = EXCLUDED.interval_seconds, include_reposts = EXCLUDED.include_reposts
+         ON CONFLICT (account_id, query) DO UPDATE SET interval_seconds = EXCLUDED.interval_seconds, include_reposts = EXCLUDED.include_reposts, current_interval_seconds = NULL
           WHERE search_queries.interval_seconds <> EXCLUDED.interval_seconds OR search_queries.include_reposts <> EXCLUDED.include_reposts`,
         [accountId, query.query, query.intervalSeconds, query.includeReposts, now],
       );
@@ -90,9 +97,10 @@ export class SearchQueryRepository {
          next_run_at = $3, last_run_at = $4, since_id = COALESCE($5, since_id),
          last_success_at = CASE WHEN $6::integer IS NULL THEN last_success_at ELSE $4 END,
          last_matches = COALESCE($6, last_matches), matches = matches + COALESCE($6, 0),
-         last_error_code = $7, last_error = $8, rate_limited_until = $9
+         last_error_code = $7, last_error = $8, rate_limited_until = $9,
+         current_interval_seconds = COALESCE($10, current_interval_seconds), cost_per_run = COALESCE($11, cost_per_run)
        WHERE account_id = $1 AND query = $2`,
-      [accountId, query, run.nextRunAt, run.now, run.sinceId, run.matches, run.error?.code ?? null, run.error?.message ?? null, run.rateLimitedUntil],
+      [accountId, query, run.nextRunAt, run.now, run.sinceId, run.matches, run.error?.code ?? null, run.error?.message ?? null, run.rateLimitedUntil, run.intervalSeconds ?? null, run.costPerRun?.toFixed(6) ?? null],
     );
   }
 
