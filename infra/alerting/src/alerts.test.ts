@@ -103,6 +103,7 @@ function sources(dir: string): string[] {
 const REGISTERED_BY: Record<string, string> = {
   platform_refusals_total: 'services/auth',
   platform_refusal_in_force: 'services/auth',
+  platform_out_of_credit: 'services/auth',
   oauth2_access_token_earliest_expiry_timestamp_seconds: 'services/auth',
 };
 

@@ -2,7 +2,8 @@
  * An admin's credit check (POST /v1/app/credit-check) ends an out-of-credit episode at once,
  * without the periodic probe (off here): the held command is sent before it answers. An HTTP
  * write meanwhile is refused 503 out_of_credit (its caller is waiting), and the same
- * Idempotency-Key sends it once afterwards.
+ * Idempotency-Key sends it once afterwards. A held command that meets a rate limit keeps the
+ * ones after it waiting, a command arriving then included, so none overtakes it.
  */
 import { randomUUID } from 'node:crypto';
 import { Exchanges, SocialCommand, SYSTEM_TOPOLOGY } from '@crm/contracts';
@@ -60,6 +61,30 @@ it('holds a command until an admin checks, refuses an HTTP write meanwhile, and 
   expect((await write()).data.replayed).toBe(true);
   const sent = (await h.platformRequests('/2/tweets', 'POST')).filter((request) => request.status === 201 && (request.json as { text: string }).text === 'written over HTTP');
   expect(sent).toHaveLength(1);
+});
+
+it('keeps the order behind a held command that must wait for a rate limit: one arriving meanwhile is held behind it, in credit', async () => {
+  const sendPost = async (text: string) => {
+    const commandId = `credit-order-${randomUUID()}`;
+    const before = (await status()).heldCommands;
+    await publisher.publish(Exchanges.socialCommands, 'post', makeEnvelope(SocialCommand, 'ticketing', { commandId, action: 'post', accountId, input: { text } }));
+    await waitFor(async () => (await status()).heldCommands === before + 1, { what: `command ${commandId} to be held` });
+    return commandId;
+  };
+  const texts = ['first in line', 'second in line', 'arrived in credit'];
+  await h.sim.post('/control/platform/app-refusal', { kind: 'credits-depleted' });
+  const ids = [await sendPost(texts[0]!), await sendPost(texts[1]!)];
+  await h.sim.delete('/control/platform/app-refusal');
+  await h.sim.post('/control/platform/faults', { path: '/2/tweets', method: 'POST', status: 429, resetInSeconds: 2 });
+
+  // Credit is back, but the first held command is rate limited: it and the one after it stay held.
+  expect((await h.crm.post('/v1/app/credit-check')).data).toEqual({ outOfCredit: false, since: null, heldCommands: 2 });
+  ids.push(await sendPost(texts[2]!));
+  await waitFor(async () => (await h.crm.post('/v1/app/credit-check')).data.heldCommands === 0, { what: 'the held commands to be sent once the rate limit ends' });
+
+  for (const commandId of ids) await h.waitForPublished('post.succeeded', (p) => p.commandId === commandId);
+  const sent = (await h.platformRequests('/2/tweets', 'POST')).filter((request) => request.status === 201).map((request) => (request.json as { text: string }).text);
+  expect(sent.filter((text) => texts.includes(text)).reverse()).toEqual(texts);
 });
 
 it('answers the status to a reader and the check to an admin only', async () => {

@@ -66,16 +66,17 @@ export class AppCreditStore {
 
   /**
    * Holds `command` when the app is out of credit or commands are still held (a later command
-   * must not overtake them); false when it may be sent now.
+   * must not overtake them): whether it was held, and whether the app is out of credit.
    */
-  holdIfHolding(command: CommandToHold): Promise<boolean> {
+  holdIfHolding(command: CommandToHold): Promise<{ held: boolean; outOfCredit: boolean }> {
     return withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ holding: boolean }>(
-        'SELECT out_of_credit OR EXISTS (SELECT 1 FROM held_commands) AS holding FROM app_credit FOR SHARE',
+      const { rows } = await client.query<{ out_of_credit: boolean; behind: boolean }>(
+        'SELECT out_of_credit, EXISTS (SELECT 1 FROM held_commands) AS behind FROM app_credit FOR SHARE',
       );
-      if (!rows[0]?.holding) return false;
+      const outOfCredit = rows[0]?.out_of_credit ?? false;
+      if (!outOfCredit && !rows[0]?.behind) return { held: false, outOfCredit };
       await this.hold(client, command);
-      return true;
+      return { held: true, outOfCredit };
     });
   }
 

@@ -53,9 +53,16 @@ export class AppCredit {
     return new OutOfCredit(this.deps.retryAfterSeconds);
   }
 
-  /** Holds a broker command when the app is out of credit or commands before it are still held; false when it may be sent. */
-  holdIfHolding(command: CommandToHold): Promise<boolean> {
-    return this.deps.store.holdIfHolding(command);
+  /**
+   * Holds a broker command when the app is out of credit or commands before it are still held;
+   * false when it may be sent. Held behind others while in credit, it starts their sending.
+   */
+  async holdIfHolding(command: CommandToHold): Promise<boolean> {
+    const { held, outOfCredit } = await this.deps.store.holdIfHolding(command);
+    if (held && !outOfCredit) {
+      this.drain().catch((error: unknown) => this.deps.logger.warn('sending the held commands failed; the next probe round tries again', { reason: (error as Error).message }));
+    }
+    return held;
   }
 
   /** The platform answered 402 credits-depleted: the app is out of credit (announced if this begins an episode), and `command` is held. */

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { postDeleted, type RelationKind } from '../activity-deliveries';
 import { nextEventId } from '../ids';
 import { createList, createPost, deleteList, deletePost, like, ownedList, relate, repost, sendDirectMessage, setListMember, updateList } from './effects';
-import { actingUser, answer, authenticate, param } from './authn';
+import { actingUser, answer, authenticate, callerOf, param, tweetMode } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
 import { collectionAnswer, jsonInteger, collectionEntriesAnswer, collectionsListAnswer, directMessageEvent, listObject, postObject, settingsObject, userObject } from './objects';
@@ -89,19 +89,26 @@ function text(res: Response, name: string, max: number, field = name): string {
   return value;
 }
 
-/** What every group of action routes mounts with: the router, the platform, user-context authentication and the v1.1 path. */
+/** What every group of action routes mounts with: the router, the platform, user-context (or app-only: `userOrApp`) authentication and the v1.1 path. */
 interface ActionRouteKit {
   router: Router;
   ctx: PlatformContext;
   state: PlatformState;
   user: ReturnType<typeof authenticate>;
+  userOrApp: ReturnType<typeof authenticate>;
   v: (path: string) => string;
 }
 
+/** The user a user-context call is made as; undefined for the app's bearer token (app-only: it sees what is public). */
+function viewerOf(res: Response): UserRecord | undefined {
+  const who = callerOf(res);
+  return who.kind === 'user' ? who.user : undefined;
+}
+
 /** The profile and settings. */
-function profileRoutes({ router, state, user, v }: ActionRouteKit): void {
+function profileRoutes({ router, state, user, userOrApp, v }: ActionRouteKit): void {
   router.get(v('account/verify_credentials.json'), user, async (_req, res) => answer(res, 200, userObject(actingUser(res))));
-  router.get(v('users/show.json'), user, async (_req, res) => answer(res, 200, userObject(targetUser(state, res))));
+  router.get(v('users/show.json'), userOrApp, async (_req, res) => answer(res, 200, userObject(targetUser(state, res))));
   router.get(v('account/settings.json'), user, async (_req, res) => {
     const me = actingUser(res);
     await answer(res, 200, settingsObject(me, state.settingsOf(me.id)));
@@ -133,19 +140,21 @@ function profileRoutes({ router, state, user, v }: ActionRouteKit): void {
 }
 
 /** The timelines. */
-function timelineRoutes({ router, state, user, v }: ActionRouteKit): void {
+function timelineRoutes({ router, state, user, userOrApp, v }: ActionRouteKit): void {
   router.get(v('statuses/home_timeline.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const followed = state.setOf(state.following, me.id);
     const posts = [...state.posts.values()].filter((p) => (p.authorId === me.id || followed.has(p.authorId)) && state.canSee(me.id, p.authorId));
-    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id, tweetMode(res))));
   });
-  router.get(v('statuses/user_timeline.json'), user, async (_req, res) => {
-    const me = actingUser(res);
+  // App-only: the user must be named, and a protected account's posts are not shown.
+  router.get(v('statuses/user_timeline.json'), userOrApp, async (_req, res) => {
+    const me = viewerOf(res);
     const author = targetUser(state, res, me);
-    if (!state.canSee(me.id, author.id)) throw new PlatformError(401, 179, 'Sorry, you are not authorized to see this status.', {}, 'protected account not followed');
+    const visible = me ? state.canSee(me.id, author.id) : !author.protected;
+    if (!visible) throw new PlatformError(401, 179, 'Sorry, you are not authorized to see this status.', {}, 'protected account not followed');
     const posts = [...state.posts.values()].filter((p) => p.authorId === author.id);
-    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me?.id, tweetMode(res))));
   });
 }
 
@@ -156,32 +165,32 @@ function postRoutes({ router, ctx, state, user, v }: ActionRouteKit): void {
     const status = text(res, 'status', 280);
     if (status.trim() === '') throw new PlatformError(400, 170, 'Missing required parameter: status.');
     const { value: post, announce } = createPost(ctx, me, status, param(res, 'in_reply_to_status_id'));
-    await answer(res, 200, postObject(state, post, me.id));
+    await answer(res, 200, postObject(state, post, me.id, tweetMode(res)));
     announce();
   });
   router.post(v('statuses/destroy/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
     const { value: post, announce } = deletePost(ctx, me, postById(state, pathId(req)));
-    await answer(res, 200, postObject(state, post, me.id));
+    await answer(res, 200, postObject(state, post, me.id, tweetMode(res)));
     announce();
   });
   router.post(v('statuses/retweet/:id.json'), user, async (req, res) => {
     const me = actingUser(res);
     const { value: post, announce } = repost(ctx, me, postById(state, pathId(req)));
-    await answer(res, 200, postObject(state, post, me.id));
+    await answer(res, 200, postObject(state, post, me.id, tweetMode(res)));
     announce();
   });
   router.post(v('favorites/create.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const { value: post, announce } = like(ctx, me, postById(state, idParam(res, 'id')));
-    await answer(res, 200, postObject(state, post, me.id));
+    await answer(res, 200, postObject(state, post, me.id, tweetMode(res)));
     announce();
   });
   router.post(v('favorites/destroy.json'), user, async (_req, res) => {
     const me = actingUser(res);
     const post = postById(state, idParam(res, 'id'));
     if (!state.setOf(state.likes, me.id).delete(post.id)) throw Errors.noStatus();
-    await answer(res, 200, postObject(state, post, me.id));
+    await answer(res, 200, postObject(state, post, me.id, tweetMode(res)));
   });
 }
 
@@ -219,6 +228,49 @@ function relationRoutes({ router, ctx, state, user, v }: ActionRouteKit): void {
   });
 }
 
+/** The list named by `list_id`, or by `slug` with `owner_screen_name` or `owner_id` (v1.1's two ways). */
+function namedList(state: PlatformState, res: Response): List {
+  if (param(res, 'list_id') !== undefined) return listById(state, res);
+  const slug = param(res, 'slug');
+  if (!slug) throw new PlatformError(400, 38, 'list_id or slug parameter is missing.');
+  const ownerId = param(res, 'owner_id');
+  const ownerName = param(res, 'owner_screen_name');
+  if (!ownerId && !ownerName) throw new PlatformError(400, 38, 'owner_id or owner_screen_name parameter is missing.');
+  const owner = ownerId ? state.user({ id: ownerId }) : state.user({ screenName: ownerName! });
+  const list = [...state.lists.values()].find((l) => l.ownerId === owner.id && listObject(state, l, owner.id).slug === slug.toLowerCase());
+  if (!list) throw Errors.notFound();
+  return list;
+}
+
+/**
+ * Cursor paging as v1.1 does it: `cursor=-1` (or none) is the first page; each answer names
+ * `next_cursor` (0 after the last page) and `previous_cursor` (0 on the first), a negative
+ * cursor going back. The cursors here are offsets into the collection.
+ */
+function cursorPage<T>(res: Response, items: T[], fallback: number, max: number): { items: T[]; cursors: Record<string, unknown> } {
+  const count = countParam(res, fallback, max);
+  const raw = param(res, 'cursor') ?? '-1';
+  if (!/^-?[0-9]{1,19}$/.test(raw)) throw Errors.invalidParameter('cursor');
+  const cursor = Number(raw);
+  const start = cursor === -1 ? 0 : cursor < 0 ? Math.max(0, -cursor - count) : Math.min(cursor, items.length);
+  const next = start + count < items.length ? start + count : 0;
+  const previous = start > 0 ? -start : 0;
+  return {
+    items: items.slice(start, start + count),
+    cursors: { next_cursor: next, next_cursor_str: String(next), previous_cursor: previous, previous_cursor_str: String(previous) },
+  };
+}
+
+/** A list's members (user context or app-only; a private list only for its owner), in the order they were added, paged by cursor. */
+function listMemberRoutes({ router, state, userOrApp, v }: ActionRouteKit): void {
+  router.get(v('lists/members.json'), userOrApp, async (_req, res) => {
+    const list = namedList(state, res);
+    if (list.mode === 'private' && list.ownerId !== viewerOf(res)?.id) throw Errors.notFound();
+    const { items, cursors } = cursorPage(res, [...list.members], 20, 5000);
+    await answer(res, 200, { users: items.map((id) => userObject(state.user({ id }))), ...cursors });
+  });
+}
+
 /** The lists. */
 function listRoutes({ router, state, user, v }: ActionRouteKit): void {
   router.get(v('lists/list.json'), user, async (_req, res) => {
@@ -236,7 +288,7 @@ function listRoutes({ router, state, user, v }: ActionRouteKit): void {
     const list = listById(state, res);
     if (list.mode === 'private' && list.ownerId !== me.id) throw Errors.notFound();
     const posts = [...state.posts.values()].filter((p) => list.members.has(p.authorId) && state.canSee(me.id, p.authorId));
-    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id)));
+    await answer(res, 200, page(res, posts).map((p) => postObject(state, p, me.id, tweetMode(res))));
   });
   const listMode = (res: Response): List['mode'] | undefined => {
     const mode = param(res, 'mode');
@@ -370,12 +422,13 @@ function directMessageRoutes({ router, ctx, state, user, v }: ActionRouteKit): v
 
 /** The v1.1 REST routes a connected account acts through (user context). */
 export function actionRoutes(router: Router, ctx: PlatformContext): void {
-  const kit: ActionRouteKit = { router, ctx, state: ctx.state, user: authenticate(ctx, 'user'), v: (path) => `/1.1/${path}` };
+  const kit: ActionRouteKit = { router, ctx, state: ctx.state, user: authenticate(ctx, 'user'), userOrApp: authenticate(ctx, 'user-or-app'), v: (path) => `/1.1/${path}` };
   profileRoutes(kit);
   timelineRoutes(kit);
   postRoutes(kit);
   relationRoutes(kit);
   listRoutes(kit);
+  listMemberRoutes(kit);
   collectionRoutes(kit);
   directMessageRoutes(kit);
 }
@@ -390,7 +443,7 @@ function undoAndIdRoutes(router: Router, ctx: PlatformContext): void {
     const original = postById(state, pathId(req));
     const repost = [...state.posts.values()].find((p) => p.repostOf === original.id && p.authorId === me.id);
     if (repost) state.posts.delete(repost.id);
-    await answer(res, 200, postObject(state, original, me.id));
+    await answer(res, 200, postObject(state, original, me.id, tweetMode(res)));
     if (repost) activity.deliver(me.id, postDeleted({ account: me.id, postId: repost.id, author: me.id }));
   });
   // Ids are numbers unless stringify_ids=true (they can exceed what a JSON number holds exactly).

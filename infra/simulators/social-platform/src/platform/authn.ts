@@ -48,6 +48,9 @@ export function param(res: Response, name: string): string | undefined {
   return l.form[name] ?? l.query[name];
 }
 
+/** How the request asks for posts' text: `tweet_mode=extended` gives `full_text` (v1.1). */
+export const tweetMode = (res: Response): 'compat' | 'extended' => (param(res, 'tweet_mode') === 'extended' ? 'extended' : 'compat');
+
 export function callerOf(res: Response): Caller {
   const who = locals(res).who;
   if (!who) throw new Error('route used without authenticate()');

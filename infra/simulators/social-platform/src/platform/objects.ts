@@ -47,10 +47,22 @@ export function userObject(user: UserRecord): Record<string, unknown> {
 const noEntities = () => ({ hashtags: [], symbols: [], user_mentions: [], urls: [] });
 
 /**
+ * How a v1.1 route writes a post's text: `compat` (the default) in `text`; `extended` (the
+ * request's `tweet_mode=extended`) in `full_text`, with `display_text_range` (the code points to
+ * show: all of them, the simulator's posts carry no media or quoted-post link), and no `text`.
+ */
+export type TweetMode = 'compat' | 'extended';
+
+/** The text of a post in `mode`. */
+function textFields(text: string, mode: TweetMode): Record<string, unknown> {
+  return mode === 'extended' ? { full_text: text, display_text_range: [0, [...text].length] } : { text };
+}
+
+/**
  * A v1.1 post ("tweet") object. Post ids are 19 digits, beyond a double's precision, so
  * `id` is inexact as on the real platform; `id_str` is exact.
  */
-export function postObject(state: PlatformState, post: Post, viewerId?: string): Record<string, unknown> {
+export function postObject(state: PlatformState, post: Post, viewerId?: string, mode: TweetMode = 'compat'): Record<string, unknown> {
   const author = state.user({ id: post.authorId });
   const replyTo = post.inReplyTo ? state.user({ id: post.inReplyTo.userId }) : undefined;
   const original = post.repostOf ? state.posts.get(post.repostOf) : undefined;
@@ -58,7 +70,7 @@ export function postObject(state: PlatformState, post: Post, viewerId?: string):
     created_at: platformDate(post.createdAt),
     id: jsonInteger(post.id),
     id_str: post.id,
-    text: original ? `RT @${state.user({ id: original.authorId }).screenName}: ${original.text}` : post.text,
+    ...textFields(original ? `RT @${state.user({ id: original.authorId }).screenName}: ${original.text}` : post.text, mode),
     truncated: false,
     entities: { ...noEntities(), user_mentions: original ? [] : mentionsOf(state, post.text) },
     source: `<a href="${DEFAULT_APP.url}" rel="nofollow">${DEFAULT_APP.name}</a>`,
@@ -68,7 +80,7 @@ export function postObject(state: PlatformState, post: Post, viewerId?: string):
     in_reply_to_user_id_str: replyTo?.id ?? null,
     in_reply_to_screen_name: replyTo?.screenName ?? null,
     user: userObject(author),
-    ...(original ? { retweeted_status: postObject(state, original, viewerId) } : {}),
+    ...(original ? { retweeted_status: postObject(state, original, viewerId, mode) } : {}),
     is_quote_status: false,
     retweet_count: [...state.posts.values()].filter((p) => p.repostOf === post.id).length,
     favorite_count: [...state.likes.values()].filter((liked) => liked.has(post.id)).length,

@@ -1,5 +1,5 @@
 import type { Response, Router } from 'express';
-import { actingUser, answer, authenticate, param, requireScopes } from './authn';
+import { actingUser, answer, authenticate, param, requireScopes, tweetMode } from './authn';
 import type { PlatformContext } from './context';
 import { Errors, PlatformError } from './errors';
 import { postObject } from './objects';
@@ -102,7 +102,7 @@ export function searchRoutes(router: Router, ctx: PlatformContext): void {
     const newest = statuses[0]?.id ?? String(sinceId ?? 0);
     res.set(rateHeaders(limit.remaining, limit.resetAt));
     await answer(res, 200, {
-      statuses: statuses.map((post) => postObject(state, post, me.id)),
+      statuses: statuses.map((post) => postObject(state, post, me.id, tweetMode(res))),
       search_metadata: {
         completed_in: 0.01,
         max_id: Number(newest),
