@@ -5,7 +5,7 @@ import { closeServer, createHttpApp, listen, portOf, readOpenApiDocument } from 
 import { registerSecret, type Logger } from '@crm/logging';
 import { Upstream, type UpstreamOptions } from './adapters/upstream';
 import { secureCookies, usesLocalOnlySecrets, type ConsoleConfig } from './config';
-import { agentRoutes, configurationRoutes, ticketRoutes, type Upstreams } from './http/api-routes';
+import { agentRoutes, configurationRoutes, ticketRoutes, usageRoutes, type Upstreams } from './http/api-routes';
 import { eventRoutes } from './http/events';
 import { invalidRequestCode } from './http/errors';
 import { launchRoutes } from './http/launch';
@@ -64,6 +64,7 @@ export async function startConsole(config: ConsoleConfig, deps: { logger: Logger
       configurationRoutes(app, upstreams, session);
       ticketRoutes(app, upstreams, session);
       agentRoutes(app, upstreams, session);
+      usageRoutes(app, upstreams, session);
       eventRoutes(app, upstreams.ticketing, session, logger);
       webRoutes(app, config.WEB_DIR ?? DEFAULT_WEB_DIR);
     },

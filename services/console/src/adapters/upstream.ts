@@ -1,6 +1,14 @@
 import { currentCorrelationId } from '@crm/logging';
 import { Refusal } from '@crm/http';
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An answer of ticketing, auth or tracking, whatever its status. */
 export interface UpstreamAnswer {
   status: number;
@@ -40,17 +48,37 @@ export class Upstream {
         redirect: 'manual',
       });
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      throw new Refusal(timedOut ? 'upstream_timeout' : 'upstream_failed', timedOut ? 'upstream_timeout' : 'upstream_unavailable', `${this.options.name} ${timedOut ? 'did not answer in time' : 'cannot be reached'}; try again shortly`);
+      throw this.unreachable(error);
     }
     const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = { error: { code: 'upstream_invalid', message: `${this.options.name} answered something that is not JSON` } };
-    }
+    const parsed = text ? (parseJson(text) ?? { error: { code: 'upstream_invalid', message: `${this.options.name} answered something that is not JSON` } }) : null;
     return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  /**
+   * A GET of a file (a CSV) with the given bearer token: its text as it is; a JSON refusal's
+   * body parsed, so it is relayed as any refusal. 502/504 as `call`.
+   */
+  async download(token: string, path: string): Promise<UpstreamAnswer & { text: string }> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.options.baseUrl), {
+        headers: { authorization: `Bearer ${token}`, 'x-correlation-id': currentCorrelationId() },
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+      });
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+    const text = await response.text();
+    let body: unknown = null;
+    if (response.status >= 400) body = parseJson(text) ?? { error: { code: 'upstream_refused', message: text.slice(0, 200) } };
+    return { status: response.status, body, headers: response.headers, text };
+  }
+
+  private unreachable(error: unknown): Refusal {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    return new Refusal(timedOut ? 'upstream_timeout' : 'upstream_failed', timedOut ? 'upstream_timeout' : 'upstream_unavailable', `${this.options.name} ${timedOut ? 'did not answer in time' : 'cannot be reached'}; try again shortly`);
   }
 
   /** Whether the service answers its liveness check. */

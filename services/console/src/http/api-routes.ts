@@ -112,6 +112,34 @@ export function agentRoutes(app: Express, { auth }: Upstreams, settings: Session
   app.put('/api/teams/:teamId', async (req, res) => relay(res, await call(req, res, 'PUT', `/v1/teams/${param(req, 'teamId')}`, bodyOf(req))));
 }
 
+const USAGE_FILTERS = ['accountId', 'from', 'to'];
+
+/**
+ * Usage and budgets (auth's metering of platform calls): what each account spent per day and
+ * kind of call, its monthly budget, and whether the platform's credit is spent. auth decides who
+ * may read and change them (usage and budgets are an admin's); the console relays as the agent.
+ */
+export function usageRoutes(app: Express, { auth }: Upstreams, settings: SessionSettings): void {
+  const call = (req: Request, res: Response, method: string, path: string, body?: unknown) => asAgent(req, res, settings)(auth, method, path, body);
+  app.get('/api/usage', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/usage${ticketQuery(req, USAGE_FILTERS)}`)));
+  // The CSV is a file the browser downloads (a plain link): relayed as text, not JSON.
+  app.get('/api/usage.csv', async (req, res) => {
+    const answer = await auth.download(req.session!.token, `/v1/usage.csv${ticketQuery(req, USAGE_FILTERS)}`);
+    if (answer.status === 401) throw sessionEnded(res, settings, Boolean(req.session!.ticketId));
+    if (answer.status >= 400) throw relayedRefusal(answer, 'upstream_refused', `auth refused the usage file (${answer.status})`);
+    res.status(200).set({ 'content-type': answer.headers.get('content-type') ?? 'text/csv; charset=utf-8', 'content-disposition': answer.headers.get('content-disposition') ?? 'attachment; filename="usage.csv"', 'cache-control': 'no-store' });
+    res.send(answer.text);
+  });
+  app.get('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'GET', `/v1/accounts/${param(req, 'accountId')}/budget`)));
+  app.put('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'PUT', `/v1/accounts/${param(req, 'accountId')}/budget`, bodyOf(req))));
+  app.delete('/api/accounts/:accountId/budget', async (req, res) => relay(res, await call(req, res, 'DELETE', `/v1/accounts/${param(req, 'accountId')}/budget`)));
+  app.get('/api/app/status', async (req, res) => {
+    res.set('cache-control', 'no-store');
+    relay(res, await call(req, res, 'GET', '/v1/app/status'));
+  });
+  app.post('/api/app/credit-check', async (req, res) => relay(res, await call(req, res, 'POST', '/v1/app/credit-check')));
+}
+
 /** ticketing's Idempotency-Key, passed on so a retried reply or action is sent once. */
 function idempotencyOf(req: Request): Record<string, string> {
   const key = req.get('idempotency-key');

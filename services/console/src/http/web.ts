@@ -47,7 +47,7 @@ export function securityHeaders(frameAncestors: string[], tileUrl: string): Requ
 export function webRoutes(app: Express, webDir: string): void {
   const index = join(webDir, 'index.html');
   app.use(express.static(webDir, { index: false, maxAge: '1h' }));
-  app.get(['/', '/accounts', '/accounts/*rest', '/agents', '/inbox', '/tickets/*rest', '/embed/*rest', '/signin'], (_req, res) => {
+  app.get(['/', '/accounts', '/accounts/*rest', '/agents', '/usage', '/inbox', '/tickets/*rest', '/embed/*rest', '/signin'], (_req, res) => {
     if (!existsSync(index)) throw new Refusal('unavailable', 'web_not_built', 'the web application is not built: run `pnpm --filter @crm/console build:web`');
     res.set('cache-control', 'no-store').sendFile(index);
   });

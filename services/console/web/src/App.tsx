@@ -1,5 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { AppShell, Box, Burger, Button, Center, Group, Loader, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useElementSize, useMediaQuery } from '@mantine/hooks';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { consoleApi, done } from './client';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -10,11 +11,15 @@ import { SignIn } from './pages/SignIn';
 import { Accounts } from './pages/Accounts';
 import { TicketView } from './pages/TicketView';
 import { AgentsPage } from './agents/AgentsPage';
+import { StatusBanners } from './usage/Banners';
 import { useWorkspaceLocation, type WorkspaceState } from './workspace/location';
 import { ShortcutsProvider } from './workspace/shortcuts';
 import { Views } from './workspace/Views';
 import { useViewCounts, Workspace } from './workspace/Workspace';
 import './workspace/workspace.css';
+
+// The usage page and its charts load when it is opened: the other screens' bundle stays without them.
+const UsagePage = lazy(() => import('./usage/UsagePage').then((module) => ({ default: module.UsagePage })));
 
 /** Mantine's `sm` breakpoint: below it the workspace shows one pane at a time. */
 const PHONE = '(max-width: 48em)';
@@ -45,6 +50,7 @@ function Header({ views }: { views: { opened: boolean; toggle: () => void } | nu
             <Link href="/inbox">Inbox</Link>
             <Link href="/accounts">Accounts</Link>
             {admin && <Link href="/agents">Agents</Link>}
+            <Link href="/usage">Usage</Link>
           </Group>
         </nav>
       </Group>
@@ -78,6 +84,8 @@ function Frame() {
   const { counts, load: loadCounts } = useViewCounts();
   const { state, change } = useWorkspaceLocation();
   const { ended } = useSession();
+  // The banners' height, so the workspace's panes fit below them.
+  const banners = useElementSize();
   const pick = (next: Partial<WorkspaceState>) => {
     change(next);
     views.close();
@@ -93,7 +101,10 @@ function Frame() {
             <Views state={state} counts={counts} onPick={pick} />
           </AppShell.Navbar>
         )}
-        <AppShell.Main>
+        <AppShell.Main style={{ '--console-banners-height': `${banners.height}px` } as React.CSSProperties}>
+          <div ref={banners.ref}>
+            <StatusBanners />
+          </div>
           {inWorkspace ? (
             // One Workspace for the list and an open conversation: opening one keeps the list as it is.
             <Workspace phone={phone} onCountsStale={() => void loadCounts()} />
@@ -101,6 +112,13 @@ function Frame() {
             <Switch>
               <Route path="/accounts">{() => <Accounts />}</Route>
               <Route path="/agents">{() => <AgentsPage />}</Route>
+              <Route path="/usage">
+                {() => (
+                  <Suspense fallback={<Loader aria-label="Loading the usage page" />}>
+                    <UsagePage />
+                  </Suspense>
+                )}
+              </Route>
               <Route path="/signin">{() => <Redirect to={returnPath(window.location.search)} />}</Route>
               <Route>{() => <Redirect to="/inbox" />}</Route>
             </Switch>

@@ -25,6 +25,8 @@ const LABELS: Record<string, string> = {
   trackingClientId: 'Tracking client',
   pattern: 'Pattern',
   slipMinutes: 'Slip time',
+  monthlyLimit: 'Monthly limit',
+  warningThreshold: 'Warn at',
 };
 
 /** The field's label: the last name in the pointer that is not an index (`/routing/rules/0/when/senders/1` is Senders). */

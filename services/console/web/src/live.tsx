@@ -14,7 +14,10 @@ export const TICKET_EVENTS = ['ticket.created', 'ticket.updated', 'ticket.activi
 export const ACCOUNT_EVENTS = ['account.silent', 'account.delivering'] as const;
 /** Who is on a ticket (viewing, typing, left). */
 export const PRESENCE_EVENTS = ['agent.presence'] as const;
-const EVERY_EVENT = [...TICKET_EVENTS, ...ACCOUNT_EVENTS, ...PRESENCE_EVENTS] as const;
+/** The platform's credit and the accounts' budgets (auth's metering): `ticketId` is null. */
+export const CREDIT_EVENTS = ['app.out_of_credit', 'app.credit_restored'] as const;
+export const BUDGET_EVENTS = ['account.budget_warning', 'account.budget_exhausted'] as const;
+const EVERY_EVENT = [...TICKET_EVENTS, ...ACCOUNT_EVENTS, ...PRESENCE_EVENTS, ...CREDIT_EVENTS, ...BUDGET_EVENTS] as const;
 export type LiveEventType = (typeof EVERY_EVENT)[number];
 
 export type LiveMode = 'connecting' | 'live' | 'polling';

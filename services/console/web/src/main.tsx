@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import '@mantine/charts/styles.css';
 import 'leaflet/dist/leaflet.css';
 import './contrast.css';
 import { createRoot } from 'react-dom/client';

@@ -413,6 +413,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Platform calls and their cost per account, day and kind of call
+         * @description Relays auth's `GET /v1/usage` (whoever may read tickets, for the accounts they may see).
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same usage as a CSV file to download
+         * @description Relays auth's `GET /v1/usage.csv` as the file it is.
+         */
+        get: operations["usageCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An account's monthly budget
+         * @description Relays auth's `GET /v1/accounts/{accountId}/budget` (the budget and this month's spend; 404 `no_budget` when it has none).
+         */
+        get: operations["getBudget"];
+        /**
+         * Set an account's monthly budget (accounts:manage)
+         * @description Relays auth's `PUT /v1/accounts/{accountId}/budget` as the signed-in agent; auth's 400 names the refused fields.
+         */
+        put: operations["saveBudget"];
+        post?: never;
+        /**
+         * Remove an account's budget (its calls are no longer limited)
+         * @description Relays auth's `DELETE /v1/accounts/{accountId}/budget` as the signed-in agent.
+         */
+        delete: operations["removeBudget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the platform's credit is spent, and how many replies wait for it
+         * @description Relays auth's `GET /v1/app/status`; the console's banner reads it.
+         */
+        get: operations["appStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/app/credit-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check now whether the platform's credit is back (an admin only)
+         * @description Relays auth's `POST /v1/app/credit-check`; when credit is back auth sends the held replies, in order, before it answers.
+         */
+        post: operations["checkCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tickets/{ticketId}/replies": {
         parameters: {
             query?: never;
@@ -695,6 +805,23 @@ export interface paths {
         };
         /** The agents page (an admin's; anyone else sees who manages agents) */
         get: operations["webAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The usage page (an admin's) */
+        get: operations["webUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1746,6 +1873,170 @@ export interface operations {
             default: components["responses"]["Relayed"];
         };
     };
+    usage: {
+        parameters: {
+            query?: {
+                /** @description One account's usage; none for every account the agent may see. */
+                accountId?: components["schemas"]["Id"];
+                /** @description The first day (YYYY-MM-DD, UTC). */
+                from?: string;
+                /** @description The last day (YYYY-MM-DD, UTC). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    usageCsv: {
+        parameters: {
+            query?: {
+                /** @description One account's usage; none for every account the agent may see. */
+                accountId?: components["schemas"]["Id"];
+                /** @description The first day (YYYY-MM-DD, UTC). */
+                from?: string;
+                /** @description The last day (YYYY-MM-DD, UTC). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage, one line per account, day and kind of call. */
+            200: {
+                headers: {
+                    /** @description attachment, with a file name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    getBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    saveBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["NotJson"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    removeBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    appStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
+    checkCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["NotSignedIn"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            502: components["responses"]["UpstreamUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
+            default: components["responses"]["Relayed"];
+        };
+    };
     replyToTicket: {
         parameters: {
             query?: never;
@@ -2094,6 +2385,20 @@ export interface operations {
         };
     };
     webAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Page"];
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["WebNotBuilt"];
+        };
+    };
+    webUsage: {
         parameters: {
             query?: never;
             header?: never;
