@@ -2,7 +2,6 @@ import type { Logger } from '@crm/logging';
 import type { TrackingClient } from '../adapters/broker/tracking';
 import type { OrderFinding } from '../adapters/db/order-findings';
 import type { TicketingStore } from '../adapters/db/store';
-import type { OrderRow } from '../adapters/db/ticket-orders';
 import { existsFrom } from '../domain/order-references';
 import { stateOf } from '../domain/order-updates';
 import { SYSTEM_ACTOR } from '../domain/workflow';
@@ -47,21 +46,22 @@ export class OrderFinder {
       const exists = existsFrom(answer);
       if (exists === null) return this.later(finding, candidate.taskId);
       if (!exists) continue;
+      const link = { clientId, taskId: candidate.taskId };
+      // Asked before the link, so the ticket and its `linked` announcement carry the status and ETA.
+      const state = await this.liveState(ticketId, link);
       const linked = await this.deps.store.transaction(async (tx) => {
-        const row = await tx.orders.autoLink(ticketId, clientId, candidate.taskId, candidate.reference);
-        if (row && answer) await tx.orders.recordAvailability(ticketId, { clientId, taskId: candidate.taskId }, answer, new Date());
+        let row = await tx.orders.autoLink(ticketId, clientId, candidate.taskId, candidate.reference);
         if (row) {
-          await followIn(tx, ticketId, { clientId, taskId: candidate.taskId });
+          if (answer) await tx.orders.recordAvailability(ticketId, link, answer, new Date());
+          if (state) row = (await tx.orders.recordState(ticketId, link, state)) ?? row;
+          await followIn(tx, ticketId, link);
           await announceOrderChange(tx, ticketId, SYSTEM_ACTOR, 'linked', row);
         }
         await tx.orderFindings.done(finding.id);
         return row;
       });
       this.deps.kick();
-      if (linked) {
-        this.deps.logger.info('ticket linked to an order found in a message', { ticketId, clientId, taskId: candidate.taskId });
-        await this.recordState(ticketId, linked);
-      }
+      if (linked) this.deps.logger.info('ticket linked to an order found in a message', { ticketId, clientId, taskId: candidate.taskId });
       return;
     }
     await this.deps.store.transaction((tx) => tx.orderFindings.done(finding.id));
@@ -79,13 +79,13 @@ export class OrderFinder {
     this.deps.logger.info('tracking cannot say now whether an order found in a message exists; asked again later', { ticketId: finding.ticket_id, taskId, delayMs: delay });
   }
 
-  /** The order's status and ETA at link time, from tracking's live view when it has them (best effort). */
-  private async recordState(ticketId: string, order: OrderRow): Promise<void> {
+  /** The order's status and ETA at link time, from tracking's live view when it has them (best effort: null without). */
+  private async liveState(ticketId: string, link: { clientId: string; taskId: string }): Promise<ReturnType<typeof stateOf> | null> {
     try {
-      const view = await this.deps.tracking.live(order.client_id, order.task_id);
-      await this.deps.store.transaction((tx) => tx.orders.recordState(ticketId, { clientId: order.client_id, taskId: order.task_id }, stateOf(view)));
+      return stateOf(await this.deps.tracking.live(link.clientId, link.taskId));
     } catch (error) {
       this.deps.logger.info('no status or ETA for a linked order yet; the followed task brings them', { ticketId, reason: (error as Error).message });
+      return null;
     }
   }
 }
