@@ -156,19 +156,24 @@ describe('order-aware tickets', () => {
     // Once tracking follows the task, the rider is held up: the chip follows, live, with the
     // order's status and the new ETA on the agent's clock (Paris), and the timeline says so.
     await waitFor(async () => (await trackingPool.query("SELECT 1 FROM followed_tasks WHERE client_id = 'demo' AND task_id = '4711' AND status IS NOT NULL")).rowCount === 1, { what: 'tracking to follow task 4711' });
+    // Linked with its status and ETA already (tracking's live view at link time); the delay moves the ETA.
+    const linkedEta = (await ticketOf(ticketId)).order!.eta;
     expect((await stack.tracking.sim.post('/control/tasks/demo/4711/delay', { minutes: 10 })).status).toBe(200);
-    await row.getByTestId('order-chip').filter({ hasText: /^Order 4711 · Out for delivery · ETA \d{2}:\d{2}$/ }).waitFor({ timeout: 30_000 });
-    const order = (await ticketOf(ticketId)).order!;
+    const order = (await waitFor(async () => {
+      const current = (await ticketOf(ticketId)).order!;
+      return current.eta !== linkedEta ? current : null;
+    }, { timeoutMs: 30_000, what: 'the ETA moved by the delay' }))!;
     expect(order).toMatchObject({ taskId: '4711', linkedBy: 'auto', reference: 'order 4711', status: 'out_for_delivery' });
     // The ETA on the agent's clock (Paris), not the server's.
     const parisEta = new Date(order.eta!).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' });
-    await row.getByTestId('order-chip').filter({ hasText: `ETA ${parisEta}` }).waitFor();
+    await row.getByTestId('order-chip').filter({ hasText: `Order 4711 · Out for delivery · ETA ${parisEta}` }).waitFor();
     await row.getByRole('link').click();
     const card = page.getByTestId('order-summary');
     await card.getByTestId('order-linked-by').filter({ hasText: 'Linked automatically from “order 4711”' }).waitFor();
     await card.getByTestId('order-status').filter({ hasText: 'Out for delivery' }).waitFor();
     await card.getByTestId('order-eta').filter({ hasText: `ETA ${parisEta}` }).waitFor();
-    await page.getByTestId('ticket-view').locator('[data-testid="activity"][data-kind="order_update"]').filter({ hasText: /^ETA moved/ }).waitFor();
+    // The timeline's entry says its times on the agent's clock too.
+    await page.getByTestId('ticket-view').locator('[data-testid="activity"][data-kind="order_update"]').filter({ hasText: new RegExp(`^ETA moved \\d{2}:\\d{2} -> ${parisEta}`) }).waitFor();
     await checkBothWidths('order-aware', true);
   });
 

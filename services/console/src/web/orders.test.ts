@@ -2,7 +2,7 @@
 import { TONE } from '../../web/src/colors';
 import { fieldErrors } from '../../web/src/fieldErrors';
 import { ApiError } from '../../web/src/api';
-import { linkedWords, missingOrderFields, orderChipWords, ordersDraftOf, ordersInputOf, orderStatusTone, orderStatusWords, referenceMatchWords, suggestsResolve } from '../../web/src/orders';
+import { linkedWords, missingOrderFields, orderChipWords, orderUpdateWords, ordersDraftOf, ordersInputOf, orderStatusTone, orderStatusWords, referenceMatchWords, suggestsResolve } from '../../web/src/orders';
 
 const at = (iso: string) => `clock(${iso})`;
 
@@ -95,5 +95,21 @@ describe("the orders section's draft", () => {
     const filled = { ...draft, trackingClientId: ' demo ', references: [{ pattern: 'ref-(\\d+)', taskId: ' $1 ' }], rules: { ...draft.rules, slipMinutes: 20 } };
     expect(ordersInputOf(filled)).toEqual({ trackingClientId: 'demo', references: [{ pattern: 'ref-(\\d+)', taskId: '$1' }], rules: { slipMinutes: 20, raisePriorityOnSlip: false, reopenOnFailure: true, suggestResolveOnDelivery: true } });
     expect(ordersInputOf(null)).toBeNull();
+  });
+});
+
+describe("an order update's words", () => {
+  const at = (iso: string) => iso.slice(11, 16);
+  it('says the times it names on the clock it is given, from the entry\'s data', () => {
+    expect(orderUpdateWords({ event: 'task.eta_moved', previousEta: '2026-11-27T12:40:00Z', eta: '2026-11-27T13:05:00Z' }, 'ETA moved 11:40 UTC -> 12:05 UTC', at)).toBe('ETA moved 12:40 -> 13:05');
+    expect(orderUpdateWords({ event: 'task.status_changed', status: 'out_for_delivery', eta: '2026-11-27T12:40:00Z' }, null, at)).toBe('Out for delivery, ETA 12:40');
+    expect(orderUpdateWords({ event: 'task.status_changed', status: 'delivered', statusAt: '2026-11-27T12:41:00Z' }, null, at)).toBe('Delivered 12:41');
+    expect(orderUpdateWords({ event: 'task.rider_silent', lastPositionAt: '2026-11-27T12:31:00Z' }, null, at)).toBe('Rider silent since 12:31');
+    expect(orderUpdateWords({ event: 'task.status_changed', status: 'cancelled' }, 'Cancelled', at)).toBe('Cancelled');
+  });
+
+  it("falls back to ticketing's words when the data does not say enough", () => {
+    expect(orderUpdateWords(null, 'Delivery failed', at)).toBe('Delivery failed');
+    expect(orderUpdateWords({ event: 'task.eta_moved' }, 'ETA moved 12:40 UTC -> 13:05 UTC', at)).toBe('ETA moved 12:40 UTC -> 13:05 UTC');
   });
 });

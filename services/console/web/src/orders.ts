@@ -41,6 +41,32 @@ export const orderStatusTone = (status: string | null | undefined): string => (i
 /** The status ended the delivery one way or the other: no ETA is shown after it. */
 export const isFinalStatus = (status: string | null | undefined) => status === 'delivered' || status === 'failed' || status === 'cancelled';
 
+/** An order update's data, as ticketing keeps it beside its words: the event, the status and ETA after it, the times its words name. */
+export interface OrderUpdateData {
+  event?: string;
+  status?: string | null;
+  eta?: string | null;
+  previousEta?: string;
+  statusAt?: string;
+  lastPositionAt?: string;
+}
+
+/**
+ * An order update in words, its times on the agent's clock (`at` formats them): "ETA moved 12:40 -> 13:05",
+ * "Out for delivery, ETA 12:40", "Delivered 12:41", "Rider silent since 12:31". `text` (ticketing's words, in
+ * the account's zone) when the data does not say enough.
+ */
+export function orderUpdateWords(data: OrderUpdateData | null | undefined, text: string | null, at: (iso: string) => string = clock): string {
+  const fallback = text ?? 'The order changed.';
+  if (!data) return fallback;
+  if (data.event === 'task.eta_moved' && data.previousEta && data.eta) return `ETA moved ${at(data.previousEta)} -> ${at(data.eta)}`;
+  if (data.event === 'task.rider_silent' && data.lastPositionAt) return `Rider silent since ${at(data.lastPositionAt)}`;
+  if (data.event !== 'task.status_changed') return fallback;
+  if (data.status === 'delivered' && data.statusAt) return `Delivered ${at(data.statusAt)}`;
+  if (data.status === 'out_for_delivery' && data.eta) return `Out for delivery, ETA ${at(data.eta)}`;
+  return orderStatusWords(data.status) ?? fallback;
+}
+
 /** What a listed ticket's order says of itself (the fields this needs of ticketing's OrderLink). */
 export interface OrderFacts {
   taskId: string;

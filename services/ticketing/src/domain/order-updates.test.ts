@@ -1,5 +1,5 @@
 import { DEFAULT_ORDER_RULES } from './order-references';
-import { clockTime, orderUpdate, raised, type OrderEvent, type OrderUpdateInput } from './order-updates';
+import { clockTime, orderUpdate, raised, type OrderEvent, type OrderUpdateInput, namedTimes } from './order-updates';
 
 const base = { eventId: 'e1', occurredAt: '2026-06-01T10:41:00.000Z' };
 const input = (event: OrderEvent, over: Partial<OrderUpdateInput> = {}): OrderUpdateInput => ({
@@ -43,5 +43,14 @@ describe("a followed order's change on the ticket", () => {
     expect(off.ticketChange).toEqual({});
     expect(orderUpdate(input({ ...base, name: 'task.status_changed', to: 'delivered', statusAt: null }, { ticket: { status: 'pending', priority: 'normal' } })).suggestion).toBe('resolve');
     expect(orderUpdate(input({ ...base, name: 'task.status_changed', to: 'delivered', statusAt: null })).suggestion).toBeNull();
+  });
+});
+
+describe('the times an order update names', () => {
+  it('are kept for a screen to say on its own clock', () => {
+    expect(namedTimes({ name: 'task.eta_moved', eventId: 'e1', occurredAt: '2026-11-27T12:00:00Z', previousEta: '2026-11-27T12:40:00Z', eta: '2026-11-27T13:05:00Z' })).toEqual({ previousEta: '2026-11-27T12:40:00Z' });
+    expect(namedTimes({ name: 'task.status_changed', eventId: 'e2', occurredAt: '2026-11-27T12:42:00Z', to: 'delivered', statusAt: null })).toEqual({ statusAt: '2026-11-27T12:42:00Z' });
+    expect(namedTimes({ name: 'task.status_changed', eventId: 'e3', occurredAt: '2026-11-27T12:42:00Z', to: 'picked_up', statusAt: null })).toEqual({});
+    expect(namedTimes({ name: 'task.rider_silent', eventId: 'e4', occurredAt: '2026-11-27T12:42:00Z', lastPositionAt: '2026-11-27T12:31:00Z' })).toEqual({ lastPositionAt: '2026-11-27T12:31:00Z' });
   });
 });

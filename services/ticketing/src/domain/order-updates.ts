@@ -91,6 +91,13 @@ function etaUpdate(input: OrderUpdateInput, event: Extract<OrderEvent, { name: '
   };
 }
 
+/** The times an entry's words name, kept in its data so a screen can say them on its reader's clock. */
+export function namedTimes(event: OrderEvent): Record<string, string> {
+  if (event.name === 'task.eta_moved') return { previousEta: event.previousEta };
+  if (event.name === 'task.rider_silent') return { lastPositionAt: event.lastPositionAt };
+  return event.to === 'delivered' ? { statusAt: event.statusAt ?? event.occurredAt } : {};
+}
+
 /** What the event does to the ticket. */
 export function orderUpdate(input: OrderUpdateInput): OrderUpdate {
   const { event } = input;

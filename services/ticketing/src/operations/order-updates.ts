@@ -2,7 +2,7 @@ import type { TaskEtaMovedPayload, TaskRiderSilentPayload, TaskStatusChangedPayl
 import type { Logger } from '@crm/logging';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import { DEFAULT_ORDER_RULES } from '../domain/order-references';
-import { orderUpdate, type OrderEvent } from '../domain/order-updates';
+import { namedTimes, orderUpdate, type OrderEvent } from '../domain/order-updates';
 import { SYSTEM_ACTOR } from '../domain/workflow';
 import { announceOrderChange } from './order-following';
 import { applyOne } from './ticket-changes';
@@ -42,7 +42,7 @@ async function applyTo(tx: TicketingTx, ticketId: string, payload: TrackingEvent
   const link = { clientId: order.client_id, taskId: order.task_id };
   const now = await tx.now();
   const row = (await tx.orders.recordState(ticketId, link, update.state))!;
-  const data = { eventId: event.eventId, event: event.name, status: row.status, eta: row.eta?.toISOString() ?? null, ...(update.suggestion ? { suggestion: update.suggestion } : {}) };
+  const data = { eventId: event.eventId, event: event.name, status: row.status, eta: row.eta?.toISOString() ?? null, ...namedTimes(event), ...(update.suggestion ? { suggestion: update.suggestion } : {}) };
   const entry = await tx.life.addEntry({ accountId: ticket.account_id, ticketId, kind: 'order_update', text: update.text, actor: SYSTEM_ACTOR, data, contactId: ticket.contact_id, occurredAt: now });
   if (Object.keys(update.ticketChange).length > 0) await applyOne(tx, ticket, update.ticketChange, SYSTEM_ACTOR, now);
   await announceOrderChange(tx, ticketId, SYSTEM_ACTOR, update.change, row, entry.id);

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { done, ticketing } from '../client';
 import { when } from '../format';
-import { suggestsResolve } from '../orders';
+import { orderUpdateWords, suggestsResolve, type OrderUpdateData } from '../orders';
 import { useAction } from '../useAction';
 import type { Activity } from '../types';
 
@@ -30,7 +30,7 @@ export function OrderUpdateEntry({ activity, ticketId, ticketStatus, onChanged }
       <Group gap="xs" wrap="nowrap" align="start">
         <DeliveryIcon />
         <Text size="sm" style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {activity.text ?? 'The order changed.'}
+          {orderUpdateWords(activity.data as OrderUpdateData | null, activity.text ?? null)}
         </Text>
         <Text size="xs" style={{ flexShrink: 0 }}>
           {when(activity.occurredAt)}
