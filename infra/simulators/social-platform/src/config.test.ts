@@ -21,6 +21,7 @@ describe('loadSimulatorConfig', () => {
       SOCIAL_OAUTH2_CLIENT_SECRET: 'local-dev-oauth2-client-secret',
       OAUTH2_ACCESS_TOKEN_TTL_SECONDS: 7200,
       DM_WRITE_LIMIT_PER_15_MINUTES: 15,
+      CREDIT_BALANCE: 1000,
       LOG_LEVEL: 'info',
     });
     expect(loadSimulatorConfig({ SOCIAL_ENV_NAME: 'staging' }).WEBHOOK_URL).toBe('http://127.0.0.1:3001/webhooks/staging');
