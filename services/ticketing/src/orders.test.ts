@@ -290,3 +290,27 @@ describe('following ends', () => {
     await waitFor(async () => !(await followers('5103')).includes(mergedAway), { what: 'the merged ticket no longer following' });
   });
 });
+
+describe('with two replicas of tracking and of ticketing', () => {
+  it('applies a cancellation and a slip once each: one entry, one reopening, one raise, one announcement', async () => {
+    await stack.startReplica();
+    const second = await startTicketing(testConfig({ AMQP_URL: stack.amqpUrl, DATABASE_URL: db.url, TRACKING_RPC_TIMEOUT_MS: 3_000, ORDER_FINDING_INTERVAL_MS: 200 }), { logger: testLogger('ticketing-2'), host: '127.0.0.1' });
+    try {
+      const ticketId = await followingTicket('5201');
+      expect((await stack.sim.post('/control/tasks/demo/5201/delay', { minutes: 30 })).status).toBe(200);
+      await waitFor(async () => (await ticketOf(ticketId)).priority === 'high', { what: 'the slip raising the priority' });
+      expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
+      expect((await stack.sim.post('/control/tasks/demo/5201/cancel')).status).toBe(200);
+      await waitFor(async () => (await orderUpdates(ticketId)).some((a) => a.text === 'Cancelled'), { what: 'the cancellation on the timeline' });
+      expect(await ticketOf(ticketId)).toMatchObject({ status: 'open', priority: 'urgent', order: { status: 'cancelled' } });
+      // Each change seen by either replica of tracking, taken by either replica of ticketing, is on the ticket once.
+      const texts = (await orderUpdates(ticketId)).map((a) => a.text);
+      expect(texts.filter((text) => text === 'Cancelled')).toHaveLength(1);
+      expect(texts.filter((text) => text?.startsWith('ETA moved'))).toHaveLength(1);
+      await waitFor(() => orderChanges.some((event) => event.ticketId === ticketId && event.order.status === 'cancelled'), { what: 'ticket.order_changed (cancelled) published' });
+      expect(orderChanges.filter((event) => event.ticketId === ticketId && event.order.change === 'status_changed' && event.order.status === 'cancelled')).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  });
+});
