@@ -24,6 +24,7 @@ import { RuleList } from './RuleEditor';
 import { RuleTester } from './RuleTester';
 import { OrdersConfig } from './OrdersConfig';
 import { OrderReferenceTester } from './OrderReferenceTester';
+import { searchQueryStateWords } from '../searchQueries';
 
 const defaults = (account: AccountView): ConfigDraft => ({
   pageId: account.accountId,
@@ -94,11 +95,6 @@ function useSearchQueryStates(pageId: string, revision: number): SearchQueryStat
   return states;
 }
 
-function stateWords(state: SearchQueryState): string {
-  const run = state.lastRunAt ? `last run ${when(state.lastRunAt)}, ${state.lastMatches} new` : 'not run yet';
-  return state.lastError ? `${run}; last error: ${state.lastError.message}` : run;
-}
-
 function SearchQueries({ config, states, errors, update }: { config: ConfigDraft; states: SearchQueryState[]; errors: Record<string, string>; update: (patch: Partial<ConfigDraft>) => void }) {
   return (
     <Fieldset legend="Search queries">
@@ -112,7 +108,7 @@ function SearchQueries({ config, states, errors, update }: { config: ConfigDraft
       />
       {states.map((state) => (
         <Text size="xs" key={state.query} data-testid="search-query-state">
-          {state.query}: {stateWords(state)}
+          {state.query}: {searchQueryStateWords(state, when)}
         </Text>
       ))}
     </Fieldset>
