@@ -5,8 +5,8 @@
  * (none lost, none twice), and reads answer 503 `out_of_credit` with Retry-After meanwhile. A
  * used-up monthly usage cap (429 `usage-capped`) fails commands at once with `usage_capped` and
  * keeps later ones from calling until the cap resets or the hold ends; an ordinary 429 stays a
- * rate limit. Each refusal is counted in `platform_refusals_total{reason}`. The simulator
- * refuses on its control switch.
+ * rate limit. Each refusal is counted in `platform_refusals_total{reason}`. Credit runs out as on
+ * the platform: the simulator's balance spent, then topped up; the cap is the simulator's switch.
  */
 import { randomUUID } from 'node:crypto';
 import { Exchanges, Queues, SearchPostsRequest, SocialCommand, SYSTEM_TOPOLOGY, type SearchPostsRequestPayload, type SearchPostsResult, type SocialCommandPayload } from '@crm/contracts';
@@ -43,6 +43,9 @@ afterAll(async () => {
 const send = (payload: SocialCommandPayload) => publisher.publish(Exchanges.socialCommands, payload.action, makeEnvelope(SocialCommand, 'ticketing', payload));
 const refuse = (body: { kind: string; resetInSeconds?: number }) => h.sim.post('/control/platform/app-refusal', body);
 const lift = () => h.sim.delete('/control/platform/app-refusal');
+/** The simulator's balance spent, as the platform's prepaid credits run out; and bought again. */
+const spendBalance = async () => expect((await h.sim.put('/control/billing', { balance: 0 })).status).toBe(200);
+const topUp = async () => expect((await h.sim.post('/control/billing/top-up', { amount: 100 })).status).toBe(200);
 const posts = async () => (await h.platformRequests('/2/tweets', 'POST')).length;
 
 /** The value of a series on auth's /metrics: `name` with every label given; an error when it is not there. */
@@ -96,7 +99,7 @@ describe('credit spent mid-run: 402 credits-depleted', () => {
     await h.waitForPublished('post.succeeded', (p) => p.commandId === warmup);
     expect(await status()).toEqual({ outOfCredit: false, since: null, heldCommands: 0 });
 
-    await refuse({ kind: 'credits-depleted' });
+    await spendBalance();
     const before = await posts();
     for (const [index, account] of [accountId, otherAccountId, accountId, otherAccountId].entries()) await sendHeld(account, `held ${index} ${randomUUID()}`);
     // Only the first met the platform's 402; the others were held without calling.
@@ -130,7 +133,7 @@ describe('credit spent mid-run: 402 credits-depleted', () => {
 
   it('sends every held command once the probe finds credit back: in order, none lost, none twice, the end announced once', async () => {
     const sentBefore = (await h.platformRequests('/2/tweets', 'POST')).filter((request) => request.status === 201).length;
-    await lift();
+    await topUp();
     await h.waitForPublished('app.credit_restored');
     for (const commandId of commandIds) await h.waitForPublished('post.succeeded', (p) => p.commandId === commandId);
     expect(announced('app.credit_restored')[0]!.envelope.payload).toMatchObject({ envName: 'test', heldCommands: commandIds.length });
