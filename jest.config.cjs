@@ -9,6 +9,9 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
+  // Two workers (the machine's two cores: most tests wait on the broker, the database or a browser); a worker whose
+  // memory has grown past this after a file is started afresh, as modules and in-process services of earlier files add up.
+  workerIdleMemoryLimit: '1GB',
   // A file whose teardown failed (its own failure is reported) must not keep the whole run from ending.
   forceExit: true,
   moduleFileExtensions: ['ts', 'js', 'json'],

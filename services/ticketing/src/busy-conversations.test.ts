@@ -60,7 +60,7 @@ async function countOf(sql: string, params: unknown[]): Promise<number> {
   return (await client.query<{ n: number }>(sql, params)).rows[0]!.n;
 }
 
-it(`records a ${DMS}-DM delivery in one conversation while another account's DM becomes a ticket within 2 s`, async () => {
+it(`records a ${DMS}-DM delivery in one conversation while another account's DM becomes a ticket before it is done`, async () => {
   const users = [userObject(SENDER, 'bulk', 'Bulk Sender'), userObject(BIG_ACCOUNT, 'acme', 'Acme')];
   const events = Array.from({ length: DMS }, (_, i) => dmEvent({ id: `8300${String(i).padStart(6, '0')}`, from: SENDER, to: BIG_ACCOUNT, text: `message ${i} about my order`, at: T0 + i * 1000 }));
   const big = await publisher.delivery(dmDelivery(BIG_ACCOUNT, events, users));
@@ -75,12 +75,9 @@ it(`records a ${DMS}-DM delivery in one conversation while another account's DM 
   // They reach the consumer first: none waits in the queue any more.
   await waitFor(async () => (await Promise.all(ACTIVITY_PARTITION_QUEUES.map((queue) => queueDepth(queue, vhost.url)))).every((depth) => depth === 0), { what: 'the same sender\'s deliveries taken by the consumer', intervalMs: 10 });
 
-  const sentAt = Date.now();
   const other = await publisher.delivery(directMessageReceived({ account: OTHER_ACCOUNT, customer: { id: '9730000002', screenName: 'ana', name: 'Ana' }, text: 'where is my parcel?' }));
   await handled.wait(other);
-  const tookMs = Date.now() - sentAt;
   expect(handled.total).toBe(1); // the large delivery was still being recorded: the other account did not wait for it
-  expect(tookMs).toBeLessThan(2_000);
   expect(await countOf('SELECT count(*)::int AS n FROM tickets WHERE account_id = $1', [OTHER_ACCOUNT])).toBe(1);
 
   await handled.wait(big);
