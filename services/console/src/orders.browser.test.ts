@@ -15,7 +15,7 @@ import { Exchanges, TaskStatusChanged, TrackingEventKeys } from '@crm/contracts'
 import { testPool, waitFor } from '@crm/testing';
 import { TestPublisher } from '@crm/ticketing/src/testing/harness';
 import { launchBrowser, scrollPanesToTop, SCREENSHOTS, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
-import { startConsoleStack, type ConsoleStack } from './testing/stack';
+import { connectAccountThroughPages, type ConsoleStack, startConsoleStack } from './testing/stack';
 
 const ANA = { id: '777301', screenName: 'ana_orders', name: 'Ana Customer' };
 const BEN = { id: '777302', screenName: 'ben_orders', name: 'Ben Customer' };
@@ -84,16 +84,7 @@ beforeAll(async () => {
   await page.goto(`${stack.console.url}/inbox`);
   await signInWithPassword(page, PRIYA.email, PRIYA.password);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  await page.goto(`${stack.console.url}/accounts`);
-  await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
-  await page.locator('input[name="user"]').fill('@acme_orders');
-  await page.getByRole('button', { name: 'Authorize app' }).click();
-  await page.waitForURL(/\/accounts\?/);
-  accountId = new URL(page.url()).searchParams.get('accountId')!;
-  expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
-  expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
-  await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  accountId = await connectAccountThroughPages(page, stack, '@acme_orders');
   for (const user of [ANA, BEN]) expect((await stack.social.post('/control/platform/users', user)).status).toBe(200);
 
   // The delivery company: tracking knows client demo and its task 4711, on its way.

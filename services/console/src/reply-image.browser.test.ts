@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { TINY_PNG, waitFor } from '@crm/testing';
 import { launchBrowser, screenshot, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
-import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
+import { connectAccountThroughPages, type ConsoleStack, CRM_TOKEN, startConsoleStack } from './testing/stack';
 
 const ANA = { id: '777301', screenName: 'ana_image', name: 'Ana Image' };
 
@@ -37,16 +37,7 @@ beforeAll(async () => {
   await page.goto(`${stack.console.url}/inbox`);
   await signInWithToken(page, CRM_TOKEN);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  await page.goto(`${stack.console.url}/accounts`);
-  await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
-  await page.locator('input[name="user"]').fill('@acme_image');
-  await page.getByRole('button', { name: 'Authorize app' }).click();
-  await page.waitForURL(/\/accounts\?/);
-  accountId = new URL(page.url()).searchParams.get('accountId')!;
-  expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
-  expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
-  await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  accountId = await connectAccountThroughPages(page, stack, '@acme_image');
   expect([200, 201]).toContain((await stack.ticketing.put(`/v1/partner-configs/${accountId}`, {})).status);
   expect((await stack.social.post('/control/platform/users', ANA)).status).toBe(200);
   expect((await stack.social.post('/control/direct-messages', { from: ANA, to: accountId, text: 'The parcel arrived broken' })).data.webhookStatus).toBe(200);

@@ -8,7 +8,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
 import { launchBrowser, scrollPanesToTop, screenshot, seriousViolations, signInWithPassword, type TestBrowser } from './testing/browser';
-import { startConsoleStack, type ConsoleStack } from './testing/stack';
+import { connectAccountThroughPages, type ConsoleStack, startConsoleStack } from './testing/stack';
 
 const ANA = { id: '777101', screenName: 'ana_pane', name: 'Ana Customer' };
 const BOB = { id: '777102', screenName: 'bob_pane', name: 'Bob Other' };
@@ -77,16 +77,7 @@ beforeAll(async () => {
   await page.goto(`${stack.console.url}/inbox`);
   await signInWithPassword(page, PRIYA.email, PRIYA.password);
   await page.getByRole('heading', { name: 'Inbox' }).waitFor();
-  await page.goto(`${stack.console.url}/accounts`);
-  await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
-  await page.locator('input[name="user"]').fill('@acme_pane');
-  await page.getByRole('button', { name: 'Authorize app' }).click();
-  await page.waitForURL(/\/accounts\?/);
-  accountId = new URL(page.url()).searchParams.get('accountId')!;
-  expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
-  expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
-  await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  accountId = await connectAccountThroughPages(page, stack, '@acme_pane');
   // ticketing opens tickets for an account with a partner configuration (the defaults here).
   expect([200, 201]).toContain((await stack.ticketing.put(`/v1/partner-configs/${accountId}`, {})).status);
 

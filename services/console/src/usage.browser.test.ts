@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@crm/testing';
 import { launchBrowser, screenshot, seriousViolations, signInWithToken, type TestBrowser } from './testing/browser';
-import { CRM_TOKEN, startConsoleStack, type ConsoleStack } from './testing/stack';
+import { connectAccountThroughPages, type ConsoleStack, CRM_TOKEN, startConsoleStack } from './testing/stack';
 
 const ANA = { id: '777401', screenName: 'ana_usage', name: 'Ana Usage' };
 // Prices in whole dollars, so the month's bars and the budget's lines are plain to read.
@@ -49,16 +49,7 @@ beforeAll(async () => {
   stack = await startConsoleStack({ auth: { CREDIT_PROBE_INTERVAL_MS: '0', PLATFORM_RATE_CARD: RATE_CARD }, console: { POLL_INTERVAL_MS: '500' } });
   browser = await launchBrowser();
   page = await newPage(1440);
-  await page.goto(`${stack.console.url}/accounts`);
-  await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
-  await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
-  await page.locator('input[name="user"]').fill('@acme_usage');
-  await page.getByRole('button', { name: 'Authorize app' }).click();
-  await page.waitForURL(/\/accounts\?/);
-  accountId = new URL(page.url()).searchParams.get('accountId')!;
-  expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
-  expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
-  await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  accountId = await connectAccountThroughPages(page, stack, '@acme_usage');
   expect([200, 201]).toContain((await stack.ticketing.put(`/v1/partner-configs/${accountId}`, {})).status);
   expect((await stack.social.post('/control/platform/users', ANA)).status).toBe(200);
   expect((await stack.social.post('/control/direct-messages', { from: ANA, to: accountId, text: 'Where is my order?' })).data.webhookStatus).toBe(200);

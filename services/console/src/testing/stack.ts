@@ -3,7 +3,8 @@ import axios, { type AxiosInstance } from 'axios';
 import { runCredentialsCli } from '@crm/auth/src/cli-credentials';
 import { readConfig as readAuthConfig, type AuthConfig } from '@crm/auth/src/config';
 import { startAuth } from '@crm/auth/src/service';
-import { freePort, freshDatabase, simulators, testLogger, type TestDatabase } from '@crm/testing';
+import type { Page } from 'playwright-core';
+import { freePort, freshDatabase, simulators, testLogger, waitFor, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
 import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { startStack as startTrackingStack, TOKEN as TRACKING_TEST_TOKEN, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -168,4 +169,23 @@ function consoleConfig(port: number, urls: { ticketingUrl: string; authUrl: stri
     WEB_DIR: webDir,
     ...env,
   });
+}
+
+/**
+ * Connects `screenName` with OAuth 1.0a as an agent does, through the console's Accounts page and
+ * the simulator's consent page (every browser protection on), then registers the webhook and
+ * subscribes the account; resolves with its id once ticketing knows it as connected.
+ */
+export async function connectAccountThroughPages(page: Page, stack: ConsoleStack, screenName: string): Promise<string> {
+  await page.goto(`${stack.console.url}/accounts`);
+  await page.getByRole('button', { name: 'Connect with OAuth 1.0a' }).click();
+  await page.waitForURL(/\/oauth\/authorize\?oauth_token=/);
+  await page.locator('input[name="user"]').fill(screenName);
+  await page.getByRole('button', { name: 'Authorize app' }).click();
+  await page.waitForURL(/\/accounts\?/);
+  const accountId = new URL(page.url()).searchParams.get('accountId')!;
+  expect((await stack.auth.post('/v1/webhooks', { ownerAccountId: accountId })).status).toBe(201);
+  expect((await stack.auth.put(`/v1/accounts/${accountId}/subscription`)).status).toBe(200);
+  await waitFor(async () => (await stack.ticketing.get(`/v1/accounts/${accountId}`)).data?.status === 'connected', { what: 'ticketing to know the account' });
+  return accountId;
 }
