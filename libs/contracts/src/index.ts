@@ -18,6 +18,7 @@ export * from './topology';
 export * from './commands';
 export * from './auth-account-events';
 export * from './tracking';
+export * from './rate-card';
 export * from './tracking-events';
 export * from './account-events';
 export * from './silence-events';

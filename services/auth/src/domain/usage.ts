@@ -1,4 +1,4 @@
-import type { SocialAction } from '@crm/contracts';
+import { PUBLISHED_RATE_CARD, type SocialAction } from '@crm/contracts';
 
 /**
  * What the platform charges, as auth prices its own calls: the platform's pay-per-use rate card
@@ -7,26 +7,7 @@ import type { SocialAction } from '@crm/contracts';
  */
 
 /** The default rate card: the platform's published prices. PLATFORM_RATE_CARD overrides lines of it. */
-export const DEFAULT_RATE_CARD = {
-  posts_read: 0.005,
-  users_read: 0.01,
-  dm_events_read: 0.01,
-  follows_read: 0.01,
-  lists_read: 0.005,
-  likes_read: 0.001,
-  mutes_read: 0.001,
-  blocks_read: 0.001,
-  post_create: 0.015,
-  post_create_with_url: 0.2,
-  dm_interaction_create: 0.015,
-  user_interaction_create: 0.015,
-  interaction_delete: 0.01,
-  content_manage: 0.005,
-  list_create: 0.01,
-  list_manage: 0.005,
-  privacy_update: 0.01,
-  mute_delete: 0.005,
-} as const;
+export const DEFAULT_RATE_CARD = PUBLISHED_RATE_CARD;
 
 export type UsageKind = keyof typeof DEFAULT_RATE_CARD;
 export type RateCard = Record<UsageKind, number>;

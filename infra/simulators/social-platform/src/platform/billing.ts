@@ -1,3 +1,4 @@
+import { PUBLISHED_RATE_CARD } from '@crm/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 
 /**
@@ -8,27 +9,8 @@ import type { Request, RequestHandler, Response } from 'express';
  * `credits-depleted` until credits are added.
  */
 
-/** The card's lines the simulator charges: dollars per resource (reads) or per request (writes). */
-export const RATE_CARD = {
-  posts_read: 0.005,
-  users_read: 0.01,
-  dm_events_read: 0.01,
-  follows_read: 0.01,
-  lists_read: 0.005,
-  likes_read: 0.001,
-  mutes_read: 0.001,
-  blocks_read: 0.001,
-  post_create: 0.015,
-  post_create_with_url: 0.2,
-  dm_interaction_create: 0.015,
-  user_interaction_create: 0.015,
-  interaction_delete: 0.01,
-  content_manage: 0.005,
-  list_create: 0.01,
-  list_manage: 0.005,
-  privacy_update: 0.01,
-  mute_delete: 0.005,
-} as const;
+/** The card's lines the simulator charges: the platform's published prices. */
+export const RATE_CARD = PUBLISHED_RATE_CARD;
 
 export type ChargeKind = keyof typeof RATE_CARD;
 
