@@ -1,4 +1,5 @@
-import { TRACKING_CLIENT_ID_PATTERN, TRACKING_TASK_ID_PATTERN } from '@crm/contracts';
+import { TERMINAL_TASK_STATUSES, TRACKING_CLIENT_ID_PATTERN, TRACKING_TASK_ID_PATTERN, type TaskStatus, type TicketStatus } from '@crm/contracts';
+import { isActive } from './tickets';
 
 /** A ticket's link to an order: the tracking client and its task. */
 export interface OrderLink {
@@ -74,4 +75,17 @@ export function unknownOrder(link: OrderLink, reason: string): { code: string; m
  */
 export function unknownClientAnswer(clientId: string, taskId: string) {
   return { clientId, taskId, available: false, reason: 'client_not_found' as const, message: `Tracking is not set up for client '${clientId}'.` };
+}
+
+/**
+ * What a linked ticket's following of its order must do now that the ticket is `ticketStatus`:
+ * a ticket being worked (open, pending) follows, any other (resolved, closed, merged) does
+ * not. `following`: whether it follows now; `orderStatus`: the order's status as last heard.
+ * An order known to have ended (delivered, failed, cancelled) is not followed again: tracking
+ * does not follow an ended task (it looks it up only to drop the follow, and announces nothing).
+ */
+export function followingMove(ticketStatus: TicketStatus, order: { following: boolean; status: string | null }): 'follow' | 'unfollow' | null {
+  if (!isActive(ticketStatus)) return order.following ? 'unfollow' : null;
+  if (order.following || TERMINAL_TASK_STATUSES.includes(order.status as TaskStatus)) return null;
+  return 'follow';
 }

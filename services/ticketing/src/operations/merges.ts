@@ -2,7 +2,7 @@ import type { Logger } from '@crm/logging';
 import type { TicketingStore, TicketingTx } from '../adapters/db/store';
 import type { ChangeTarget } from '../adapters/db/ticket-life';
 import { conflict, invalid, TicketNotFound } from './errors';
-import { unfollowOrderOf } from './order-following';
+import { followInStep } from './order-following';
 import { reevaluateSlaIn } from './sla';
 
 export const MAX_MERGE_SOURCES = 100;
@@ -52,7 +52,7 @@ export async function mergeInTransaction(tx: TicketingTx, spec: MergeSpec): Prom
     moved += await tx.merges.moveTimeline(source.id, targetId);
     await tx.merges.markMerged(source.id, targetId, rule, now);
     await reevaluateSlaIn(tx, source.id, now); // a merged ticket's clocks stop
-    await unfollowOrderOf(tx, source.id); // and it no longer follows its order
+    await followInStep(tx, source.id, 'merged'); // and it no longer follows its order
     await tx.life.addEntry({ accountId: source.account_id, ticketId: source.id, kind: 'merged', text: `merged into ${nameOf(target)}`, actor, data: { into: targetId, rule }, contactId: source.contact_id, occurredAt: now });
     await tx.crmEvents.emit('ticket.updated', source.id, actor, { changes: { status: { from: source.status, to: 'merged' }, mergedInto: { from: null, to: targetId } } });
   }
@@ -79,7 +79,8 @@ async function unmergeInTransaction(tx: TicketingTx, id: string, given: string[]
   const now = await tx.now();
   const target = tickets.get(targetId)!;
   for (const sourceId of sourceIds) {
-    await tx.merges.restore(sourceId, targetId, now);
+    const status = await tx.merges.restore(sourceId, targetId, now);
+    await followInStep(tx, sourceId, status); // back open or pending, it follows its order again
     await tx.merges.refreshLastActivity(sourceId, now);
     await tx.life.addEntry({ accountId: target.account_id, ticketId: sourceId, kind: 'unmerged', text: `taken out of ${nameOf(target)}`, actor, data: { from: targetId }, contactId: tickets.get(sourceId)!.contact_id, occurredAt: now });
     await tx.crmEvents.emit('ticket.updated', sourceId, actor, { changes: { mergedInto: { from: targetId, to: null } } });

@@ -1,13 +1,15 @@
-import { Exchanges, FollowTask, TrackingCommandKeys, UnfollowTask, type CrmEventPayload, type OrderChangeKind, type TaskStatus } from '@crm/contracts';
+import { Exchanges, FollowTask, TrackingCommandKeys, UnfollowTask, type CrmEventPayload, type OrderChangeKind, type TaskStatus, type TicketStatus } from '@crm/contracts';
 import { makeEnvelope } from '@crm/messaging';
 import type { TicketingTx } from '../adapters/db/store';
 import type { OrderRow } from '../adapters/db/ticket-orders';
+import { followingMove } from '../domain/order-link';
 
 /**
  * A ticket linked to an order follows its task in tracking (services/tracking README,
- * "Following tasks"), the ticket being the follower: `follow_task` when it gets an order,
- * `unfollow_task` when it loses it, is resolved or closed, or is merged into another. Both go
- * through the outbox, in the transaction of the change.
+ * "Following tasks"), the ticket being the follower, while it is being worked: `follow_task`
+ * when it gets an order, `unfollow_task` when it loses it, and on every change of its status
+ * `followInStep` (resolved, closed or merged away: it stops; reopened or unmerged: it follows
+ * again, once). Both go through the outbox, in the transaction of the change.
  */
 
 type Task = { clientId: string; taskId: string };
@@ -22,10 +24,19 @@ export async function unfollowIn(tx: TicketingTx, ticketId: string, task: Task):
   await tx.outbox.enqueue(Exchanges.trackingCommands, TrackingCommandKeys.unfollow, makeEnvelope(UnfollowTask, 'ticketing', payload));
 }
 
-/** The ticket stops following its order, if it has one (resolved, closed, merged away). */
-export async function unfollowOrderOf(tx: TicketingTx, ticketId: string): Promise<void> {
-  const order = await tx.orders.find(ticketId);
-  if (order) await unfollowIn(tx, ticketId, { clientId: order.client_id, taskId: order.task_id });
+/**
+ * The one place a status change reaches following: called wherever a ticket's status is
+ * written (a person's or an order rule's change, a customer's message reopening it, a merge,
+ * an unmerge), with the status it has now. Nothing for a ticket without an order (never linked,
+ * or unlinked by an agent); otherwise the follow or unfollow `followingMove` asks for, sent only
+ * when it changes whether the ticket follows (never a second follow, nor a second unfollow).
+ */
+export async function followInStep(tx: TicketingTx, ticketId: string, status: TicketStatus): Promise<void> {
+  const order = await tx.orders.followingOf(ticketId);
+  if (!order) return;
+  const move = followingMove(status, order);
+  if (!move || !(await tx.orders.setFollowing(ticketId, order.link, move === 'follow'))) return;
+  await (move === 'follow' ? followIn : unfollowIn)(tx, ticketId, order.link);
 }
 
 /** The order part of a `ticket.order_changed` event. */

@@ -1,5 +1,6 @@
 import type { TicketingTx } from '../adapters/db/store';
 import { SYSTEM_ACTOR } from '../domain/workflow';
+import { followInStep } from './order-following';
 
 /** A customer's message reopens a pending or resolved ticket: the status, a timeline entry by `system`, and the CRM event. */
 export async function recordReopen(tx: TicketingTx, ticketId: string, now: Date): Promise<void> {
@@ -17,4 +18,6 @@ export async function recordReopen(tx: TicketingTx, ticketId: string, now: Date)
     occurredAt: now,
   });
   await tx.crmEvents.emit('ticket.updated', ticketId, SYSTEM_ACTOR, { changes: { status: { from: before, to: 'open' } } });
+  // Reopened from resolved, it follows its order again.
+  await followInStep(tx, ticketId, 'open');
 }

@@ -4,7 +4,7 @@ import type { ChangeTarget } from '../adapters/db/ticket-life';
 import { readNote } from '../domain/evidence';
 import { changedFields, forbiddenMove, readBulkChange, readTicketChange, type TicketChange } from '../domain/workflow';
 import { conflict, invalid, TicketNotFound } from './errors';
-import { unfollowOrderOf } from './order-following';
+import { followInStep } from './order-following';
 import { reevaluateSlaIn } from './sla';
 
 export interface TicketChangesDeps {
@@ -98,8 +98,8 @@ export async function applyOne(tx: TicketingTx, ticket: ChangeTarget, change: Ti
   await tx.crmEvents.emit('ticket.updated', ticket.id, actor, { changes });
   // Status and priority move the SLA clocks: pause, stop, resume, or new budgets.
   if ('status' in changes || 'priority' in changes) await reevaluateSlaIn(tx, ticket.id, now);
-  // A resolved or closed ticket no longer follows its order.
-  if (change.status === 'resolved' || change.status === 'closed') await unfollowOrderOf(tx, ticket.id);
+  // A resolved or closed ticket no longer follows its order; a reopened one follows it again.
+  if ('status' in changes) await followInStep(tx, ticket.id, change.status!);
   return true;
 }
 

@@ -1,3 +1,4 @@
+import type { TicketStatus } from '@crm/contracts';
 import type { TicketState } from '../../domain/tickets';
 import type { Queryable } from './queryable';
 
@@ -66,19 +67,21 @@ export class MergeRepository {
   /**
    * Gives a source back its timeline and the status it had. An active status is not restored
    * while another ticket of the conversation is active (one opened after the merge): it comes back resolved.
+   * Returns the status it has now.
    */
-  async restore(sourceId: string, targetId: string, now: Date): Promise<void> {
+  async restore(sourceId: string, targetId: string, now: Date): Promise<TicketStatus> {
     await this.db.query('UPDATE activities SET ticket_id = $1, merged_from = NULL WHERE ticket_id = $2 AND merged_from = $1', [sourceId, targetId]);
-    await this.db.query(
+    const { rows } = await this.db.query<{ status: TicketStatus }>(
       `UPDATE tickets s SET updated_at = $2, merged_into = NULL, merged_at = NULL, merge_rule = NULL, status_before_merge = NULL,
          status = CASE
            WHEN s.status_before_merge IN ('open', 'pending') AND EXISTS (
              SELECT 1 FROM tickets o WHERE o.account_id = s.account_id AND o.conversation_key = s.conversation_key AND o.id <> s.id AND o.status IN ('open', 'pending'))
            THEN 'resolved'
            ELSE COALESCE(s.status_before_merge, 'open') END
-       WHERE s.id = $1`,
+       WHERE s.id = $1 RETURNING s.status`,
       [sourceId, now],
     );
+    return rows[0]!.status;
   }
 
   /**

@@ -41,7 +41,7 @@ export class OrderRepository {
          INSERT INTO ticket_orders (ticket_id, client_id, task_id, linked_by) VALUES ($1, $2, $3, 'agent')
          ON CONFLICT (ticket_id) DO UPDATE SET client_id = EXCLUDED.client_id, task_id = EXCLUDED.task_id, linked_at = now(), linked_by = 'agent', reference = NULL,
            tracking_available = NULL, tracking_reason = NULL, tracking_message = NULL, tracking_checked_at = NULL,
-           status = NULL, eta = NULL, first_eta = NULL, slip_raised = false
+           status = NULL, eta = NULL, first_eta = NULL, slip_raised = false, following = true
            WHERE (ticket_orders.client_id, ticket_orders.task_id) IS DISTINCT FROM (EXCLUDED.client_id, EXCLUDED.task_id)
          RETURNING ${COLUMNS})
        SELECT l.*, p.client_id AS previous_client_id, p.task_id AS previous_task_id FROM linked l LEFT JOIN previous p ON true`,
@@ -113,6 +113,27 @@ export class OrderRepository {
   async followState(ticketId: string): Promise<{ first_eta: Date | null; slip_raised: boolean } | null> {
     const { rows } = await this.db.query<{ first_eta: Date | null; slip_raised: boolean }>('SELECT first_eta, slip_raised FROM ticket_orders WHERE ticket_id = $1', [ticketId]);
     return rows[0] ?? null;
+  }
+
+  /** The ticket's link, whether it follows the order in tracking now, and the order's status as last heard; null when it has no order. */
+  async followingOf(ticketId: string): Promise<{ link: { clientId: string; taskId: string }; following: boolean; status: string | null } | null> {
+    const { rows } = await this.db.query<{ client_id: string; task_id: string; following: boolean; status: string | null }>(
+      'SELECT client_id, task_id, following, status FROM ticket_orders WHERE ticket_id = $1',
+      [ticketId],
+    );
+    const row = rows[0];
+    return row ? { link: { clientId: row.client_id, taskId: row.task_id }, following: row.following, status: row.status } : null;
+  }
+
+  /** Notes that the ticket follows the linked order, or no longer does; false when it already did so (or the link is another one now). */
+  async setFollowing(ticketId: string, link: { clientId: string; taskId: string }, following: boolean): Promise<boolean> {
+    const { rowCount } = await this.db.query('UPDATE ticket_orders SET following = $4 WHERE ticket_id = $1 AND client_id = $2 AND task_id = $3 AND following <> $4', [
+      ticketId,
+      link.clientId,
+      link.taskId,
+      following,
+    ]);
+    return (rowCount ?? 0) > 0;
   }
 
   /** Whether an agent unlinked this order from the ticket (it is never linked again from a customer's words). */
