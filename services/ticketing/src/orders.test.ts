@@ -6,7 +6,7 @@
  */
 import amqplib from 'amqplib';
 import pg from 'pg';
-import { Exchanges, TaskRiderSilent, TrackingEventKeys } from '@crm/contracts';
+import { Exchanges, TaskRiderSilent, TrackingCommandKeys, TrackingEventKeys } from '@crm/contracts';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { freshDatabase, testLogger, testPool, waitFor, type TestDatabase } from '@crm/testing';
 import { startStack, type TrackingStack } from '@crm/tracking/src/testing/stack';
@@ -23,6 +23,10 @@ let listener: amqplib.ChannelModel;
 /** The ticket.order_changed events published on crm.events. */
 const orderChanges: { ticketId: string; order: { change: string; taskId: string; linkedBy: string; status: string | null } }[] = [];
 const handled = new HandledMessages();
+/** A copy of what ticketing publishes on tracking.commands (follow_task, unfollow_task), read with basic.get. */
+let commandChannel: amqplib.Channel;
+let commandQueue: string;
+const commands: { key: string; follower: string; taskId: string }[] = [];
 const api = apiClient(() => `http://127.0.0.1:${service.port}`);
 /** Its configuration names the tracking client `demo`. */
 const ACCOUNT = '30000011';
@@ -46,6 +50,9 @@ beforeAll(async () => {
   const { queue } = await channel.assertQueue('', { exclusive: true });
   await channel.bindQueue(queue, Exchanges.crmEvents, 'ticket.order_changed');
   await channel.consume(queue, (message) => message && orderChanges.push(JSON.parse(message.content.toString('utf8')).payload), { noAck: true });
+  commandChannel = await listener.createChannel();
+  commandQueue = (await commandChannel.assertQueue('', { exclusive: true })).queue;
+  for (const key of [TrackingCommandKeys.follow, TrackingCommandKeys.unfollow]) await commandChannel.bindQueue(commandQueue, Exchanges.trackingCommands, key);
   await stack.enableClient('demo');
   await stack.simTask({ clientId: 'demo', taskId: '4711' });
   expect((await api.put(`/v1/partner-configs/${ACCOUNT}`, { orders: { trackingClientId: 'demo' } })).status).toBe(201);
@@ -227,14 +234,15 @@ const followed = (taskId: string, ticketId: string) =>
 
 const orderUpdates = async (ticketId: string) => (await ticketOf(ticketId)).activities.filter((a) => a.kind === 'order_update');
 
-/** A ticket linked from a customer's words to a new task on its way, which tracking follows for it. */
-async function followingTicket(taskId: string): Promise<string> {
+/** A ticket linked from a customer's words to a new task on its way, which tracking follows for it; and its customer. */
+async function followingTicketOf(taskId: string): Promise<{ ticketId: string; customerId: string }> {
   await stack.simTask({ clientId: 'demo', taskId, elapsedSeconds: 40 });
-  const { ticketId } = await dmTicket(ACCOUNT, `what about order ${taskId}?`);
-  await waitFor(async () => (await ticketOf(ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
-  await followed(taskId, ticketId);
-  return ticketId;
+  const opened = await dmTicket(ACCOUNT, `what about order ${taskId}?`);
+  await waitFor(async () => (await ticketOf(opened.ticketId)).order, { timeoutMs: 5_000, what: 'the order linked' });
+  await followed(taskId, opened.ticketId);
+  return opened;
 }
+const followingTicket = async (taskId: string) => (await followingTicketOf(taskId)).ticketId;
 
 describe("the followed order's changes on the ticket", () => {
   it('a cancelled delivery goes on the timeline and reopens the ticket, urgent', async () => {
@@ -288,6 +296,88 @@ describe('following ends', () => {
     const { ticketId: target } = await dmTicket(ACCOUNT, 'hello again');
     expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [mergedAway] })).status).toBeLessThan(300);
     await waitFor(async () => !(await followers('5103')).includes(mergedAway), { what: 'the merged ticket no longer following' });
+  });
+});
+
+/**
+ * The follow_task commands ticketing has published for the ticket so far: all the outbox held
+ * when asked is published first (confirmed by the broker, so in the copy queue).
+ */
+async function followsSent(ticketId: string): Promise<number> {
+  const mark = (await pool.query<{ last: string }>('SELECT last_value AS last FROM outbox_id_seq')).rows[0]!.last;
+  await waitFor(async () => (await pool.query('SELECT 1 FROM outbox WHERE id <= $1 LIMIT 1', [mark])).rows.length === 0, { what: 'the outbox published' });
+  for (let message = await commandChannel.get(commandQueue, { noAck: true }); message; message = await commandChannel.get(commandQueue, { noAck: true })) {
+    commands.push({ key: message.fields.routingKey, ...JSON.parse(message.content.toString('utf8')).payload });
+  }
+  return commands.filter((command) => command.key === TrackingCommandKeys.follow && command.follower === ticketId).length;
+}
+
+describe('following starts again when a ticket is reopened', () => {
+  const followers = async (taskId: string) => (await trackingPool.query<{ followers: string[] }>('SELECT followers FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0]?.followers ?? [];
+  const resolve = async (ticketId: string, taskId: string) => {
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'resolved' })).status).toBe(200);
+    await waitFor(async () => !(await followers(taskId)).includes(ticketId), { what: 'the resolved ticket no longer following' });
+  };
+
+  it("by an agent's status change: one follow_task, none while it stays worked, and the order's next change reaches it", async () => {
+    const ticketId = await followingTicket('5301');
+    expect(await followsSent(ticketId)).toBe(1);
+    await resolve(ticketId, '5301');
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'open' })).status).toBe(200);
+    await followed('5301', ticketId);
+    // Already following: pending and open again send nothing.
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'open' })).status).toBe(200);
+    expect(await followsSent(ticketId)).toBe(2);
+
+    expect((await stack.sim.post('/control/tasks/demo/5301/delay', { minutes: 30 })).status).toBe(200);
+    const moved = await waitFor(async () => (await orderUpdates(ticketId)).find((a) => a.text?.startsWith('ETA moved')), { what: 'the ETA move on the reopened ticket' });
+    expect(moved).toMatchObject({ data: expect.objectContaining({ event: 'task.eta_moved' }) });
+  });
+
+  it("by a new customer message: one follow_task, and the order's next change reaches it", async () => {
+    const { ticketId, customerId } = await followingTicketOf('5302');
+    await resolve(ticketId, '5302');
+    await dmAgain(ACCOUNT, customerId, 'it still has not come');
+    expect(await ticketOf(ticketId)).toMatchObject({ status: 'open', activities: expect.arrayContaining([expect.objectContaining({ kind: 'reopened' })]) });
+    await followed('5302', ticketId);
+    expect(await followsSent(ticketId)).toBe(2);
+
+    expect((await stack.sim.post('/control/tasks/demo/5302/cancel')).status).toBe(200);
+    await waitFor(async () => (await orderUpdates(ticketId)).some((a) => a.text === 'Cancelled'), { what: 'the cancellation on the reopened ticket' });
+    expect(await ticketOf(ticketId)).toMatchObject({ status: 'open', priority: 'urgent', order: { status: 'cancelled' } });
+  });
+
+  it('by an unmerge: a ticket taken out of the one it was merged into follows its order again', async () => {
+    const mergedAway = await followingTicket('5305');
+    const { ticketId: target } = await dmTicket(ACCOUNT, 'another question');
+    expect((await api.post(`/v1/tickets/${target}/merge`, { sourceIds: [mergedAway] })).status).toBeLessThan(300);
+    await waitFor(async () => !(await followers('5305')).includes(mergedAway), { what: 'the merged ticket no longer following' });
+    expect((await api.post(`/v1/tickets/${mergedAway}/unmerge`, {})).status).toBeLessThan(300);
+    expect((await ticketOf(mergedAway)).status).toBe('open');
+    await followed('5305', mergedAway);
+    expect(await followsSent(mergedAway)).toBe(2);
+  });
+
+  it('sends no follow_task for a ticket whose order an agent unlinked, however it is reopened', async () => {
+    const { ticketId, customerId } = await followingTicketOf('5303');
+    expect((await api.delete(`/v1/tickets/${ticketId}/order`)).status).toBe(204);
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'resolved' })).status).toBe(200);
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'open' })).status).toBe(200);
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'resolved' })).status).toBe(200);
+    await dmAgain(ACCOUNT, customerId, 'hello again');
+    expect((await ticketOf(ticketId)).status).toBe('open');
+    expect(await followsSent(ticketId)).toBe(1);
+    expect(await followers('5303')).not.toContain(ticketId);
+  });
+
+  it('sends no follow_task for an order known to be delivered: tracking would not follow it', async () => {
+    await stack.simTask({ clientId: 'demo', taskId: '5304', elapsedSeconds: 86_400 });
+    const { ticketId } = await dmTicket(ACCOUNT, 'order 5304 came broken');
+    await waitFor(async () => (await ticketOf(ticketId)).order?.status === 'delivered', { timeoutMs: 5_000, what: 'the delivered order linked' });
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'resolved' })).status).toBe(200);
+    expect((await api.patch(`/v1/tickets/${ticketId}`, { status: 'open' })).status).toBe(200);
+    expect(await followsSent(ticketId)).toBe(1);
   });
 });
 
