@@ -53,7 +53,21 @@ export interface ConsumerOptions<P> {
   prefetch?: number;
   /** RetryLater deferrals of one message that do not count as attempts (DEFAULT_MAX_DEFERRALS). */
   maxDeferrals?: number;
+  /**
+   * The queue's order matters (a partition whose messages must be handled in the order they
+   * came): a failure that may pass (anything but a PermanentFailure or invalid data) puts every
+   * message in hand back on the queue, in order, and consumption starts again after a pause
+   * (ORDERED_PAUSES_MS), instead of sending the message to a retry queue where later ones would
+   * overtake it. A message delivered ORDERED_DELIVERIES times goes the usual way (retry queues,
+   * then the DLQ), so none holds its queue for good.
+   */
+  ordered?: boolean;
 }
+
+/** Pauses before an ordered consumer takes its messages again, one after another failure; the last repeats. */
+export const ORDERED_PAUSES_MS = [500, 1_000, 2_000, 4_000, 8_000];
+/** Deliveries of one message (the broker's x-delivery-count) after which an ordered consumer retries it the usual way; under the broker's own limit. */
+export const ORDERED_DELIVERIES = 12;
 
 /** Copies what identifies a message when it is republished to a retry queue, a DLQ or back from it. */
 export function republishProperties(properties: MessageProperties, headers: Record<string, unknown>) {
@@ -98,6 +112,8 @@ function originalExchange(message: ConsumeMessage): string {
 export class Consumer<P = unknown> extends QueueConsumer {
   private readonly retry: RetryPolicy;
   private readonly accepted: Set<string>;
+  /** Rewinds since the last message handled: the next pause grows with them. */
+  private failuresInARow = 0;
 
   constructor(
     broker: Broker,
@@ -139,9 +155,14 @@ export class Consumer<P = unknown> extends QueueConsumer {
         deadLetter: (part, reason, headers = {}) => this.deadLetterPart(channel, message, part, reason, { ...headers, [Headers.attempts]: previousAttempts + 1 }),
       });
       settle(channel, message, 'ack');
+      this.failuresInARow = 0;
       return 'acked';
     } catch (error) {
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
+      if (this.mayRewind(error, message)) {
+        this.rewindInOrder(channel, reason);
+        return 'rewound';
+      }
       const deferrals = deferralsOf(message.properties.headers);
       if (error instanceof RetryLater && deferrals < (this.consumerOptions.maxDeferrals ?? DEFAULT_MAX_DEFERRALS)) {
         await this.defer(channel, message, reason, previousAttempts, deferrals + 1);
@@ -153,6 +174,19 @@ export class Consumer<P = unknown> extends QueueConsumer {
       }
       return this.retryLater(channel, message, reason, previousAttempts + 1);
     }
+  }
+
+  private mayRewind(error: unknown, message: ConsumeMessage): boolean {
+    if (!this.consumerOptions.ordered || error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) return false;
+    return Number(message.properties.headers?.['x-delivery-count'] ?? 0) < ORDERED_DELIVERIES;
+  }
+
+  /** The first failure starts it; the messages handled meanwhile finish, the rest wait on the queue. */
+  private rewindInOrder(channel: ConfirmChannel, reason: string): void {
+    const pauseMs = ORDERED_PAUSES_MS[Math.min(this.failuresInARow, ORDERED_PAUSES_MS.length - 1)]!;
+    if (!this.rewind(channel, pauseMs)) return;
+    this.failuresInARow += 1;
+    this.logger.warn('message failed; the messages in hand go back on the queue in order, consumed again after a pause', { queue: this.options.queue, pauseMs, reason });
   }
 
   private parse(message: ConsumeMessage): Envelope<P> {

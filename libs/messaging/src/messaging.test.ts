@@ -131,6 +131,40 @@ describe('publisher and consumer', () => {
     expect(await queueDepth(dlqName(queue))).toBe(0);
   });
 
+  /** Publishes 1..5, the second failing twice; answers the order the handler finished them in. */
+  async function orderThroughFailures(ordered: boolean): Promise<number[]> {
+    const finished: number[] = [];
+    let failures = 0;
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 1,
+      ordered,
+      handler: async (envelope) => {
+        if (envelope.payload.n === 2 && failures < 2) {
+          failures += 1;
+          throw new Error('database unavailable');
+        }
+        finished.push(envelope.payload.n);
+      },
+    });
+    consumers.push(consumer);
+    await consumer.ready();
+    for (const n of [1, 2, 3, 4, 5]) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
+    await waitFor(() => finished.length === 5, { what: 'the five messages handled' });
+    return finished;
+  }
+
+  it('on an ordered queue, puts a failed message back with those after it and takes them again in order', async () => {
+    expect(await orderThroughFailures(true)).toEqual([1, 2, 3, 4, 5]);
+    expect(await queueDepth(`${queue}.retry.50ms`)).toBe(0);
+  });
+
+  it('elsewhere, lets later messages overtake one that waits in a retry queue', async () => {
+    expect(await orderThroughFailures(false)).toEqual([1, 3, 4, 5, 2]);
+  });
+
   it('dead-letters a schema-invalid message at once, without calling the handler', async () => {
     let calls = 0;
     await consume(async () => {

@@ -26,6 +26,8 @@ export abstract class QueueConsumer {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
+  /** Channels whose messages are being put back: what they deliver meanwhile is left for the rewind to return. */
+  private readonly rewinding = new Set<ConfirmChannel>();
   private stopping = false;
   private deliveredSinceCount = 0;
   protected readonly logger: Logger;
@@ -86,6 +88,31 @@ export abstract class QueueConsumer {
     }
   }
 
+  /**
+   * Puts back every message this channel holds, in the order they came, after `pauseMs`: what
+   * the channel delivers meanwhile is not handled, the messages in hand finish, then all the
+   * others go back to the queue (nack, requeue), where they come first again. The consumer stays
+   * (no cancel): on a single-active-consumer queue, a cancel would hand the queue to a peer while
+   * the earlier messages are still held here, and the peer would take later ones first. Once at a
+   * time per channel: answers false when one is under way.
+   */
+  protected rewind(channel: ConfirmChannel, pauseMs: number): boolean {
+    if (!this.consumerTags.has(channel) || this.rewinding.has(channel)) return false;
+    this.rewinding.add(channel);
+    void (async () => {
+      await Promise.allSettled([...this.inFlight]);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs).unref());
+      this.rewinding.delete(channel);
+      try {
+        channel.nackAll(true);
+      } catch (error) {
+        // The channel went meanwhile: the broker returned its messages itself.
+        this.logger.warn('could not put the messages back; the broker returns them with the channel', { queue: this.options.queue, reason: (error as Error).message });
+      }
+    })();
+    return true;
+  }
+
   /** Messages delivered since the last call: a consumer that got any is the queue's active one. */
   takeDeliveredCount(): number {
     const count = this.deliveredSinceCount;
@@ -100,6 +127,7 @@ export abstract class QueueConsumer {
   }
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
+    if (this.rewinding.has(channel)) return;
     this.deliveredSinceCount += 1;
     const context = {
       correlationId: correlationIdOf(message),

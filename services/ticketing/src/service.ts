@@ -158,12 +158,14 @@ async function openStore(config: TicketingConfig, logger: Logger): Promise<Ticke
 
 /** The consumers of activity, account events and command results. */
 function consumersOf(broker: Broker, topology: Topology, queues: ConsumedQueues, config: TicketingConfig, deps: HandlerDeps) {
-  // One handler for every partition: their deliveries share the recording transactions.
+  // One handler for every partition: their deliveries share the recording transactions. A
+  // partition keeps its order through failures (ordered): a conversation's later message never
+  // overtakes one that failed and waits in a retry queue.
   const activityHandler = createActivityHandler(deps);
   return {
     activityHandler,
     consumer: new ConsumerGroup(
-      queues.activityQueues.map((queue) => new Consumer<RawActivityPayload>(broker, { queue, topology, contracts: [RawActivity], prefetch: config.ACTIVITY_PREFETCH, handler: activityHandler })),
+      queues.activityQueues.map((queue) => new Consumer<RawActivityPayload>(broker, { queue, topology, contracts: [RawActivity], prefetch: config.ACTIVITY_PREFETCH, handler: activityHandler, ordered: true })),
       new ReplicaPresence(broker, Queues.ticketingReplicas),
     ),
     accountEventsConsumer: new Consumer<AccountEventPayload>(broker, {
