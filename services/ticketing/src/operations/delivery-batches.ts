@@ -3,6 +3,7 @@ import type { Envelope, RawActivityPayload } from '@crm/contracts';
 import { inSpan, linkTo } from '@crm/telemetry';
 import type { TicketingStore } from '../adapters/db/store';
 import { deliveryRecorded } from '../adapters/metrics';
+import { lockKeyOf } from '../domain/event-kinds';
 import type { Interpretation } from '../domain/events';
 import { ConversationBusy } from './errors';
 import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryOutcome, type RecordOptions } from './record-delivery';
@@ -20,17 +21,34 @@ interface Waiting extends DeliveryInput {
  */
 const MOST_EVENTS_PER_BATCH = 100;
 
-/** The first batch of the waiting deliveries: at most MOST_EVENTS_PER_BATCH events (a larger delivery alone). */
-function firstBatchOf(waiting: Waiting[]): Waiting[] {
+/** The conversations a delivery records into (the keys of the locks its transaction takes). */
+const keysOf = (one: Waiting): string[] => one.interpretation?.events.map(lockKeyOf) ?? [];
+
+/**
+ * The first batch of the waiting deliveries, taken out of `waiting`: at most
+ * MOST_EVENTS_PER_BATCH events (a larger delivery alone), in the order they came, passing over
+ * a delivery into a conversation that a running batch records (`busy`) and every later one into
+ * the same conversations: they wait for that batch, so a conversation's deliveries are recorded
+ * in the order they came, never by two transactions of this process at once, while the others go on.
+ */
+function firstBatchOf(waiting: Waiting[], busy: Set<string>): Waiting[] {
+  const blocked = new Set(busy);
+  const batch: Waiting[] = [];
   let events = 0;
-  let count = 0;
   for (const one of waiting) {
+    const keys = keysOf(one);
+    if (keys.some((key) => blocked.has(key))) {
+      for (const key of keys) blocked.add(key);
+      continue;
+    }
     const size = one.interpretation?.events.length ?? 0;
-    if (count > 0 && events + size > MOST_EVENTS_PER_BATCH) break;
+    if (batch.length > 0 && events + size > MOST_EVENTS_PER_BATCH) break;
     events += size;
-    count += 1;
+    batch.push(one);
   }
-  return waiting.splice(0, count);
+  const taken = new Set(batch);
+  waiting.splice(0, waiting.length, ...waiting.filter((one) => !taken.has(one)));
+  return batch;
 }
 
 export interface BatchOptions extends RecordOptions {
@@ -54,6 +72,8 @@ export interface BatchOptions extends RecordOptions {
 export class DeliveryBatches {
   private waiting: Waiting[] = [];
   private running = 0;
+  /** The conversations the running batches record, each with how many of them do. */
+  private readonly recording = new Map<string, number>();
   private flushing = false;
   private readonly mostRunning: number;
 
@@ -82,9 +102,17 @@ export class DeliveryBatches {
     setImmediate(() => {
       this.flushing = false;
       while (this.waiting.length > 0 && this.running < this.mostRunning) {
-        const batch = firstBatchOf(this.waiting);
+        const batch = firstBatchOf(this.waiting, new Set(this.recording.keys()));
+        if (batch.length === 0) break; // every waiting delivery's conversation is being recorded: they go once those batches end
+        const keys = batch.flatMap(keysOf);
+        for (const key of keys) this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
         this.running += 1;
         void this.run(batch).finally(() => {
+          for (const key of keys) {
+            const left = this.recording.get(key)! - 1;
+            if (left === 0) this.recording.delete(key);
+            else this.recording.set(key, left);
+          }
           this.running -= 1;
           this.scheduleFlush();
         });
@@ -98,20 +126,50 @@ export class DeliveryBatches {
       outcomes = await this.commit(batch);
     } catch (error) {
       if (batch.length === 1) await this.logAlone(batch[0]!, error);
-      else await Promise.all(batch.map((one) => this.run([one])));
+      else await this.runOneByOne(batch);
       return;
     }
     for (const one of batch) if (this.options.logRaw) this.options.onLogged?.(one.envelope.id);
     const committedAt = Date.now();
     batch.forEach((one, i) => {
       const outcome = outcomes[i]!;
-      if (outcome === 'busy') one.reject(new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
+      if (outcome === 'busy') this.reject(one, new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
       else {
         // A held delivery waits for its account's configuration on purpose; a refused one is dead-lettered (counted there).
         if (!outcome.held && !outcome.refused) deliveryRecorded.observe(Math.max(0, committedAt - Date.parse(one.envelope.payload.receivedAt)) / 1000);
         one.resolve(outcome);
       }
     });
+  }
+
+  /**
+   * A batch that failed as a whole, recorded again one delivery at a time, in order, so that one
+   * delivery's failure is its own; a later delivery into the conversation of one that failed is
+   * not recorded before it (it is turned away busy and comes back after it).
+   */
+  private async runOneByOne(batch: Waiting[]): Promise<void> {
+    const failed = new Set<string>();
+    for (const one of batch) {
+      if (keysOf(one).some((key) => failed.has(key))) {
+        one.reject(new ConversationBusy('an earlier delivery into this conversation failed: this one follows it'));
+        continue;
+      }
+      const settled = await new Promise<boolean>((done) => {
+        const { resolve, reject } = one;
+        void this.run([{ ...one, resolve: (outcome) => (resolve(outcome), done(true)), reject: (error) => (reject(error), done(false)) }]);
+      });
+      if (!settled) for (const key of keysOf(one)) failed.add(key);
+    }
+  }
+
+  /** Turns a delivery away, and with it the waiting deliveries into its conversations, which must not be recorded before it. */
+  private reject(one: Waiting, error: ConversationBusy): void {
+    one.reject(error);
+    const keys = new Set(keysOf(one));
+    const following = this.waiting.filter((other) => keysOf(other).some((key) => keys.has(key)));
+    if (following.length === 0) return;
+    this.waiting = this.waiting.filter((other) => !following.includes(other));
+    for (const other of following) other.reject(new ConversationBusy('an earlier delivery into this conversation is busy: this one follows it'));
   }
 
   /**
