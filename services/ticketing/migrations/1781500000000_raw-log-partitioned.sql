@@ -118,9 +118,12 @@ END $$;
 -- Entries past the retention: each week's partition once its whole week is before `cutoff`
 -- (dropped), and whatever the DEFAULT partition holds from before it (deleted: it holds
 -- entries only when the partitions were not made ahead). Answers how many entries went.
--- SECURITY DEFINER: run as the table's owner, the one role that may drop or delete.
+-- SECURITY DEFINER: run as the table's owner, the one role that may drop or delete. Dropping a
+-- partition locks the whole table until it commits, after the transactions appending to it end:
+-- it waits 2 s at most for them (new appends queue behind it meanwhile), else fails and the
+-- next run drops the week.
 CREATE FUNCTION raw_log_purge(cutoff timestamptz) RETURNS bigint
-  LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = public SET lock_timeout = '2s' AS $$
 DECLARE
   part record;
   entries bigint;
