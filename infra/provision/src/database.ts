@@ -68,7 +68,13 @@ async function grantInside(client: pg.Client, roles: DatabaseRoles): Promise<voi
     await client.query(`GRANT USAGE ON SCHEMA public TO ${app}`);
     await client.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${app}`);
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${app}`);
-    const appendOnly = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY($1)`, [[...(roles.appendOnly ?? [])]]);
+    // An append-only table's partitions too (the raw log's weeks): a statement may name one.
+    const appendOnly = await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+          AND (c.relname = ANY($1) OR EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent WHERE i.inhrelid = c.oid AND p.relname = ANY($1)))`,
+      [[...(roles.appendOnly ?? [])]],
+    );
     for (const { name } of appendOnly.rows) await client.query(`REVOKE UPDATE, DELETE ON public.${client.escapeIdentifier(name)} FROM ${app}`);
     await client.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${app}`);
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${app}`);

@@ -118,7 +118,7 @@ it("ticketing's role may add to the raw log and read it, but neither change nor 
   try {
     await expect(client.query('DELETE FROM raw_log')).rejects.toThrow(/permission denied/);
     await expect(client.query("UPDATE raw_log SET env_name = 'x'")).rejects.toThrow(/permission denied/);
-    const { rows } = await client.query<{ purged: number }>("SELECT raw_log_purge(now() - interval '1 day', 10) AS purged");
+    const { rows } = await client.query<{ purged: number }>("SELECT raw_log_purge(now() - interval '1 day')::integer AS purged");
     expect(rows).toEqual([{ purged: 0 }]);
   } finally {
     await client.end();

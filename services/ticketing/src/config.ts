@@ -34,7 +34,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       ACTIVITY_PREFETCH: wholeNumber(1)({ default: 100, desc: 'Messages of each activity partition (ticketing.activity.<n>) handled at once by this process (what its recording transactions can batch).' }),
       ACTIVITY_BALANCE_INTERVAL_MS: wholeNumber(100)({ default: 5_000, desc: 'How often this replica compares the activity partitions it is active on with its share (partitions / replicas) and hands the excess to replicas waiting on them.' }),
       ACTIVITY_TRANSACTIONS: wholeNumber(1)({ default: 2, desc: 'Recording transactions of ticketing.activity open at once in this process; deliveries that come meanwhile share the next.' }),
-      RAW_LOG_RETENTION_DAYS: wholeNumber(1)({ default: 30, desc: 'How long every accepted delivery stays in the raw log (what a rebuild can replay), in days.' }),
+      RAW_LOG_RETENTION_DAYS: wholeNumber(1)({ default: 30, desc: 'How long every accepted delivery stays at least in the raw log (what a rebuild can replay), in days; the log goes a week at a time, once the whole week is past this.' }),
       HELD_TTL_DAYS: wholeNumber(1)({ default: 14, desc: 'Deliveries held this long (their account never configured) are deleted, and counted; they stay in the raw log.' }),
       HELD_MAX_PER_ACCOUNT: wholeNumber(1)({ default: 10_000, desc: 'Held deliveries one account may have; more go to the DLQ with the reason (replay them once it is configured).' }),
       RETENTION_INTERVAL_MS: wholeNumber(1)({ default: 3_600_000, desc: 'How often raw log entries and held deliveries past their retention are deleted (and the views\' counters folded).' }),

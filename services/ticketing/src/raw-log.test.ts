@@ -44,18 +44,33 @@ it('logs each accepted delivery once: one that becomes a ticket, one nothing is 
   expect(JSON.parse(entry.message.toString('utf8'))).toMatchObject({ id: dm, payload: { kind: 'direct_message_events', delivery: { for_user_id: ACCOUNT } } });
 });
 
-it('refuses to change or truncate an entry; only the purge deletes, and only what is past the cutoff', async () => {
+/** An entry logged `daysAgo` days ago, as the table's owner may write it (the test's past). */
+async function loggedDaysAgo(daysAgo: number): Promise<void> {
+  const at = new Date(Date.now() - daysAgo * 86_400_000);
+  const id = `delivery-${at.getTime().toString(16).padStart(64, '0')}`;
+  await pool.query(
+    `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, logged_at, body_sha256, message) VALUES ($1, 'test', 'direct_message_events', $2, $3, $3, $4, '\\x7b7d')`,
+    [id, ACCOUNT, at, id.slice('delivery-'.length)],
+  );
+}
+
+it('refuses to change or truncate an entry; only the purge deletes, and only the weeks wholly past the cutoff', async () => {
   await expect(pool.query("UPDATE raw_log SET env_name = 'forged'")).rejects.toThrow(/append-only/);
   await expect(pool.query('TRUNCATE raw_log')).rejects.toThrow(/append-only/);
   const before = await stack.service.rawLog.count();
   expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() - 60_000))).toBe(0);
+  // This week's entries stay until the whole week is past the cutoff.
+  expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() + 60_000))).toBe(0);
   expect(await stack.service.rawLog.count()).toBe(before);
-  expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() + 60_000), 2)).toBe(before);
-  expect(await stack.service.rawLog.count()).toBe(0);
+  await loggedDaysAgo(8);
+  expect(await stack.service.rawLog.count()).toBe(before + 1);
+  expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() - 12 * 3_600_000))).toBe(1);
+  expect(await stack.service.rawLog.count()).toBe(before);
 });
 
 it("refuses DELETE to a role that is not the table's owner, even one granted the right; the purge, run as the owner, still deletes", async () => {
   await stack.publisher.delivery(directMessageReceived({ account: ACCOUNT, customer: BOB, text: 'hi', eventId: '1730000000000000009' })).then((id) => logged.wait(id));
+  await loggedDaysAgo(9);
   const role = `rawlog_${Date.now().toString(36)}`;
   const client = await pool.connect();
   try {
@@ -64,8 +79,9 @@ it("refuses DELETE to a role that is not the table's owner, even one granted the
     await client.query(`SET ROLE ${role}`);
     await expect(client.query('DELETE FROM raw_log')).rejects.toThrow('raw_log is append-only: DELETE refused');
     await client.query('RESET ROLE');
-    expect(await stack.service.rawLog.count()).toBeGreaterThan(0);
-    expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+    const before = await stack.service.rawLog.count();
+    expect(await stack.service.rawLog.purgeBefore(new Date(Date.now() - 12 * 3_600_000))).toBe(1);
+    expect(await stack.service.rawLog.count()).toBe(before - 1);
   } finally {
     await client.query('RESET ROLE');
     await client.query(`DROP OWNED BY ${role}`);

@@ -101,7 +101,7 @@ export interface RunningTicketing {
   silences: SilenceWatch;
   /** The silence alarm's periodic run: `runNow()` runs it once more after the one in progress (the first starts with the service). */
   silenceChecks: PeriodicJob;
-  /** Deletes raw log entries and held deliveries past their retention and folds the views' counters: `runNow()` (also run on an interval). */
+  /** Makes the raw log's coming weeks' partitions, drops its weeks past the retention, deletes held deliveries past theirs and folds the views' counters: `runNow()` (also run on an interval). */
   retention: PeriodicJob;
   /** Every accepted delivery, as it came (purged past RAW_LOG_RETENTION_DAYS). */
   rawLog: RawLog;
@@ -232,11 +232,13 @@ function timedWork(config: TicketingConfig, options: TicketingOptions, deps: { s
   }, logger);
   const daysAgo = (days: number) => new Date(clock().getTime() - days * 24 * 3_600_000);
   const retention = new PeriodicJob('retention', async () => {
+    // The coming weeks' partitions first: a run that fails after this still leaves them made.
+    const partitionsMade = await deps.rawLog.preparePartitions();
     const purged = await deps.rawLog.purgeBefore(daysAgo(config.RAW_LOG_RETENTION_DAYS));
     const expired = await store.transaction((tx) => tx.held.expireBefore(daysAgo(config.HELD_TTL_DAYS)));
     const keysForgotten = await store.transaction((tx) => tx.idempotencyKeys.purgeBefore(new Date(clock().getTime() - config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)));
     const viewCountRowsFolded = await store.transaction((tx) => tx.viewCounts.fold());
-    if (purged + expired + keysForgotten + viewCountRowsFolded > 0) logger.info('retention applied', { rawLogPurged: purged, heldExpired: expired, idempotencyKeysForgotten: keysForgotten, viewCountRowsFolded });
+    if (partitionsMade + purged + expired + keysForgotten + viewCountRowsFolded > 0) logger.info('retention applied', { rawLogPartitionsMade: partitionsMade, rawLogPurged: purged, heldExpired: expired, idempotencyKeysForgotten: keysForgotten, viewCountRowsFolded });
   }, logger);
   return { sla, searchQueries, slaTimers, searchRuns, retention, silences, silenceChecks, orderFinder, orderFinding };
 }

@@ -27,13 +27,19 @@ interface RawLogRow {
  * text arrays need, and a `json` value keeps its text as given, so `message` holds the
  * envelope's bytes exactly as JSON.stringify wrote them. It runs alone (append) or as a CTE of
  * the statement that takes a recording's locks (Locks.forDeliveries), one round trip for both.
+ * A delivery logged before keeps its first logging time (raw_log_logged_at, which also waits
+ * for a transaction logging it now), so it meets its entry in the unique index of its
+ * partition (migration raw-log-partitioned); the deliveries are looked up in the order of
+ * their ids, so two transactions logging the same ones wait for each other in one order.
  */
-export const appendRawLog = (parameter: string): string => `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, body_sha256, message)
-  SELECT id, env_name, kind, for_user_id, received_at, body_sha256, convert_to(message::text, 'UTF8')
+export const appendRawLog = (parameter: string): string => `INSERT INTO raw_log (delivery_id, env_name, kind, for_user_id, received_at, logged_at, body_sha256, message)
+  SELECT t.id, t.env_name, t.kind, t.for_user_id, t.received_at, first.logged_at, t.body_sha256, convert_to(t.message::text, 'UTF8')
     FROM ROWS FROM (json_to_recordset(${parameter}::json) AS (id text, env_name text, kind text, for_user_id text, received_at timestamptz, body_sha256 text, message json))
       WITH ORDINALITY AS t(id, env_name, kind, for_user_id, received_at, body_sha256, message, n)
-   ORDER BY n
-  ON CONFLICT (delivery_id) DO NOTHING`;
+    JOIN (SELECT id, raw_log_logged_at(id) AS logged_at
+            FROM (SELECT DISTINCT id FROM json_to_recordset(${parameter}::json) AS ids(id text) ORDER BY id) ids) first ON first.id = t.id
+   ORDER BY t.n
+  ON CONFLICT (delivery_id, logged_at) DO NOTHING`;
 
 const APPEND_RAW_LOG = appendRawLog('$1');
 
@@ -53,8 +59,9 @@ export function rawLogRows(envelopes: Envelope<RawActivityPayload>[]): string {
 }
 
 /**
- * The append-only raw log of accepted deliveries (migration raw-log). The service adds and
- * reads; entries past the retention go through `raw_log_purge`, which runs as the table's owner.
+ * The append-only raw log of accepted deliveries (migrations raw-log, raw-log-partitioned),
+ * a partition a week. The service adds and reads; its partitions are made and dropped through
+ * `raw_log_prepare` and `raw_log_purge`, which run as the table's owner.
  */
 export class RawLog {
   constructor(private readonly db: Queryable) {}
@@ -69,14 +76,22 @@ export class RawLog {
     return rowCount ?? 0;
   }
 
-  /** Deletes entries logged before `cutoff`, in batches of `batchSize`; answers how many went. */
-  async purgeBefore(cutoff: Date, batchSize = 5_000): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const { rows } = await this.db.query<{ purged: number }>('SELECT raw_log_purge($1, $2) AS purged', [cutoff, batchSize]);
-      purged += rows[0]!.purged;
-      if (rows[0]!.purged < batchSize) return purged;
-    }
+  /**
+   * Makes the partitions of this week and the next `weeksAhead` (those missing), so entries
+   * land in their week's partition rather than the DEFAULT one; answers how many it made.
+   */
+  async preparePartitions(weeksAhead = 2): Promise<number> {
+    const { rows } = await this.db.query<{ made: number }>('SELECT raw_log_prepare($1) AS made', [weeksAhead]);
+    return rows[0]!.made;
+  }
+
+  /**
+   * Drops the weeks wholly logged before `cutoff` (an entry stays until its week is past it),
+   * and deletes what the DEFAULT partition holds from before it; answers how many entries went.
+   */
+  async purgeBefore(cutoff: Date): Promise<number> {
+    const { rows } = await this.db.query<{ purged: string | number }>('SELECT raw_log_purge($1) AS purged', [cutoff]);
+    return Number(rows[0]!.purged);
   }
 
   /** How many entries there are, of one account or of all. */
