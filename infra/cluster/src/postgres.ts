@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { launch, listening, logFile, runningPid, stopLaunched, waitForPort } from './processes';
@@ -49,7 +49,8 @@ function patroniConfig(settings: ClusterSettings, member: PostgresMember): strin
         loop_wait: 2,
         retry_timeout: 4,
         maximum_lag_on_failover: 1048576,
-        postgresql: { use_pg_rewind: true, parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 5, max_replication_slots: 5 } },
+        // track_commit_timestamp: each transaction's commit time, from which `pnpm chaos --cluster` measures webhook-to-commit.
+        postgresql: { use_pg_rewind: true, parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 5, max_replication_slots: 5, track_commit_timestamp: 'on' } },
       },
       initdb: [{ encoding: 'UTF8' }, { locale: 'C' }],
     },
@@ -113,6 +114,32 @@ async function waitForReplication(settings: ClusterSettings): Promise<void> {
     if (leader && streaming === settings.postgresMembers.length - 1) return;
     if (Date.now() > deadline) throw new Error(`Patroni did not report a leader and a streaming standby within 100 s: ${JSON.stringify(members)}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** The member Patroni names leader, if one leads now. */
+export async function leaderMember(settings: ClusterSettings): Promise<PostgresMember | undefined> {
+  const members = await patroniMembers(settings).catch(() => []);
+  const leader = members.find((member) => member.Role === 'Leader' && member.State === 'running');
+  return settings.postgresMembers.find(({ name }) => name === leader?.Member);
+}
+
+/**
+ * Kills a member as a machine's crash would: SIGKILL of its Patroni and of its postmaster (whose
+ * backends then end). Patroni on the other member promotes its standby once the leader key
+ * expires; startPatroni brings this one back as a standby.
+ */
+export function killPostgresMember(settings: ClusterSettings, member: PostgresMember): void {
+  const patroni = runningPid(settings.dir, processName(member));
+  if (patroni) process.kill(-patroni, 'SIGKILL');
+  const pidFile = join(memberDir(settings, member), 'data', 'postmaster.pid');
+  const postmaster = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : NaN;
+  if (Number.isInteger(postmaster) && postmaster > 0) {
+    try {
+      process.kill(postmaster, 'SIGKILL');
+    } catch {
+      // gone with its Patroni
+    }
   }
 }
 

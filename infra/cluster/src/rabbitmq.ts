@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { launch, listening, logFile, runningPid, stopLaunched, waitForPort } from './processes';
@@ -57,6 +57,8 @@ function writeNodeFiles(settings: ClusterSettings, node: RabbitNode): void {
     `listeners.tcp.1 = 127.0.0.1:${node.amqpPort}`,
     `management.tcp.ip = 127.0.0.1`,
     `management.tcp.port = ${node.managementPort}`,
+    // Statistics (the management API's consumers, which `pnpm chaos --cluster` reads to time a takeover) every half second, not every 5 s.
+    'collect_statistics_interval = 500',
     // Three nodes on one shared machine: the default 40% of RAM each would be too much together.
     'vm_memory_high_watermark.relative = 0.1',
   ];
@@ -71,6 +73,9 @@ function writeCookie(settings: ClusterSettings): void {
   writeFileSync(cookie, randomBytes(20).toString('hex').toUpperCase(), { mode: 0o400 });
   chmodSync(cookie, 0o400);
 }
+
+/** Classic queues mirrored on every node, kept in step by the broker. */
+const MIRRORED = JSON.stringify({ 'ha-mode': 'all', 'ha-sync-mode': 'automatic' });
 
 /** Starts each node that is not running yet, all at once, and waits for their AMQP ports. */
 export async function startRabbitNodes(settings: ClusterSettings): Promise<void> {
@@ -107,8 +112,7 @@ export async function formRabbitCluster(settings: ClusterSettings): Promise<void
   // The services declare their work queues as quorum queues, which are replicated on every node
   // of the cluster by default; the rest (RPC and delay queues) are classic queues, mirrored on
   // every node by this policy (quorum queues ignore it), so that losing a node loses none of them.
-  const mirrored = JSON.stringify({ 'ha-mode': 'all', 'ha-sync-mode': 'automatic' });
-  await rabbitmqctl(settings, first, 'set_policy', '--apply-to', 'queues', 'crm-classic-mirrored', '.*', mirrored);
+  await rabbitmqctl(settings, first, 'set_policy', '--apply-to', 'queues', 'crm-classic-mirrored', '.*', MIRRORED);
   for (const node of settings.rabbitNodes) await rabbitmqctl(settings, node, 'await_startup');
 }
 
@@ -120,6 +124,52 @@ export async function stopRabbitNodes(settings: ClusterSettings): Promise<void> 
     await stopLaunched(dir, processName(node), 10);
   });
   await Promise.all(stopping);
+}
+
+/** The Erlang VM's pid of a running node (RabbitMQ writes it to its pid file). */
+function vmPid(settings: ClusterSettings, node: RabbitNode): number | undefined {
+  const file = join(nodeDir(settings, node), 'pid');
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Kills a node as a machine's crash would (SIGKILL of its process group); `pnpm cluster up`, or startRabbitNodes, brings it back. */
+export function killRabbitNode(settings: ClusterSettings, node: RabbitNode): void {
+  const pid = runningPid(rabbitDir(settings), processName(node));
+  if (!pid) throw new Error(`RabbitMQ node ${node.name} is not running`);
+  process.kill(-pid, 'SIGKILL');
+}
+
+/** Freezes (SIGSTOP) or thaws (SIGCONT) a node's Erlang VM: it keeps its sockets open and answers nothing meanwhile. */
+export function freezeRabbitNode(settings: ClusterSettings, node: RabbitNode, frozen: boolean): void {
+  const pid = vmPid(settings, node);
+  if (!pid) throw new Error(`RabbitMQ node ${node.name} has no pid file`);
+  process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
+}
+
+/**
+ * A virtual host of its own on the cluster, for one run: the guest user's rights on it, and
+ * the policy that mirrors its classic queues on every node (policies belong to a virtual host).
+ */
+export async function addVirtualHost(settings: ClusterSettings, name: string): Promise<string> {
+  const [first] = settings.rabbitNodes;
+  if (!first) throw new Error('the cluster has no RabbitMQ node');
+  await rabbitmqctl(settings, first, 'add_vhost', name);
+  await rabbitmqctl(settings, first, 'set_permissions', '-p', name, 'guest', '.*', '.*', '.*');
+  await rabbitmqctl(settings, first, 'set_policy', '-p', name, '--apply-to', 'queues', 'crm-classic-mirrored', '.*', MIRRORED);
+  return name;
+}
+
+export async function deleteVirtualHost(settings: ClusterSettings, name: string): Promise<void> {
+  for (const node of settings.rabbitNodes) {
+    try {
+      await rabbitmqctl(settings, node, 'delete_vhost', name);
+      return;
+    } catch {
+      // that node is down: the next one
+    }
+  }
 }
 
 /** One line per node: its name, AMQP port, and whether it answers. */
