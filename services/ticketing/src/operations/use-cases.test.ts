@@ -321,6 +321,36 @@ describe('a prefetch window of deliveries', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(30);
     expect(await tickets(account)).toHaveLength(30);
   });
+
+  it("records one conversation's deliveries one transaction after the other, in the order they came, none turned away busy", async () => {
+    const account = newAccount();
+    await configure(account);
+    const committed: string[][] = [];
+    const watched = Object.create(store) as TicketingStore;
+    watched.transaction = async (work) => {
+      let ids: string[] = [];
+      const result = await store.transaction(async (tx) => {
+        const lock = tx.locks.forDeliveries.bind(tx.locks);
+        tx.locks.forDeliveries = (sets, accounts, logged = []) => ((ids = logged.map((envelope) => envelope.id)), lock(sets, accounts, logged));
+        return work(tx);
+      });
+      committed.push(ids);
+      return result;
+    };
+    const batches = new DeliveryBatches(watched, { logRaw: true, transactions: 2 });
+    const other = { id: `33${account}`, screenName: 'other', name: 'Other' };
+    const handedIn: string[] = [];
+    const outcomes: Promise<DeliveryOutcome>[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      // Each on its own turn of the event loop, as messages arrive: with two transactions allowed, the next would start beside the previous.
+      const { envelope, interpretation } = envelopeOf(directMessageReceived({ account, customer: i % 4 === 3 ? other : ANA, text: `message ${i}` }));
+      if (i % 4 !== 3) handedIn.push(envelope.id);
+      outcomes.push(batches.record(envelope, interpretation));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(outcomes);
+    expect(committed.flat().filter((id) => handedIn.includes(id))).toEqual(handedIn);
+  });
 });
 
 describe('held deliveries and partner configurations', () => {
