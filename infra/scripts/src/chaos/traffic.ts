@@ -95,14 +95,22 @@ export async function sendAll(urls: string[], planned: PlannedDelivery[][], spre
   return { accepted, refused };
 }
 
-/** Until ticketing has recorded `expected` of the accounts' events, or `timeoutMs` passed. */
-export async function settle(db: pg.Pool, accounts: string[], expected: number, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/**
+ * Until ticketing has recorded `expected` of the accounts' events, or recorded none more for
+ * `stalledMs`: a backlog is waited for as long as it shrinks, and what is missing after that is lost.
+ */
+export async function settle(db: pg.Pool, accounts: string[], expected: number, stalledMs = 60_000): Promise<void> {
+  let last = -1;
+  let progressAt = Date.now();
+  while (Date.now() - progressAt < stalledMs) {
     const count = await db
       .query<{ n: number }>(`SELECT count(DISTINCT platform_event_id)::int AS n FROM activities WHERE account_id = ANY($1) AND direction = 'inbound'`, [accounts])
       .then((r) => r.rows[0]!.n, () => -1);
     if (count >= expected) return;
+    if (count > last) {
+      last = count;
+      progressAt = Date.now();
+    }
     await sleep(1_000);
   }
 }
