@@ -15,6 +15,16 @@ PNPM_VERSION=10.34.8
 
 say() { printf '\n==> %s\n' "$*"; }
 
+# A section of the CI log: its heading, then its seconds once it ends (every reader sees where the time goes).
+timed() { # name, command...
+  local name="$1" start=$SECONDS rc=0
+  shift
+  say "$name"
+  "$@" || rc=$?
+  printf '<== %s: %d s\n' "$name" $((SECONDS - start))
+  return "$rc"
+}
+
 port_open() { timeout 1 bash -c "</dev/tcp/127.0.0.1/$1" 2>/dev/null; }
 
 wait_for_port() { # port, name, seconds
@@ -98,26 +108,37 @@ case "$command" in
   ci)
     # Every step runs and the first failure decides the exit status, so one run reports all problems.
     status=0
-    step() { "$@" || { local rc=$?; [ "$status" -ne 0 ] || status=$rc; }; }
+    printf '<== set-up (dependencies, servers, test packages): %d s\n' "$SECONDS"
+    record() { [ "$status" -ne 0 ] || status=$1; }
     # Per-service broker users and database roles on the vhost `crm` (the tests of infra/provision prove their limits on a fresh one).
-    say "provision"; step pnpm provision
-    say "typecheck"; step pnpm typecheck
-    say "lint"; step pnpm lint
-    # Contracts and deployment descriptions no engine here runs: each check fails CI on its own.
-    say "AsyncAPI document"; step pnpm check:asyncapi
-    say "OpenAPI documents"; step pnpm lint:openapi
-    say "Dockerfiles, compose and Kubernetes manifests"; step bash infra/scripts/check-deploy.sh
-    say "test"
+    timed provision pnpm provision || record $?
+    # typecheck (one tsc) beside lint and the contract checks (each one process): two lanes, as the machine has two cores.
+    # Each lane's output is kept and printed whole when both have ended.
+    lane_a="$(mktemp)" lane_b="$(mktemp)"
+    timed typecheck pnpm typecheck >"$lane_a" 2>&1 &
+    typecheck_pid=$!
+    (
+      timed lint pnpm lint || record $?
+      # Contracts and deployment descriptions no engine here runs: each check fails CI on its own.
+      timed "AsyncAPI document" pnpm check:asyncapi || record $?
+      timed "OpenAPI documents" pnpm lint:openapi || record $?
+      timed "Dockerfiles, compose and Kubernetes manifests" bash infra/scripts/check-deploy.sh || record $?
+      exit "$status"
+    ) >"$lane_b" 2>&1 &
+    checks_pid=$!
+    wait "$typecheck_pid" || record $?
+    wait "$checks_pid" || record $?
+    cat "$lane_a" "$lane_b"
+    rm -f "$lane_a" "$lane_b"
     results="$(mktemp)"
     if [ -n "${PLATFORM_OPENAPI_DOCUMENT:-}" ]; then
       # The test run is the conformance run: each simulator appends what departs from the document here.
       PLATFORM_CONFORMANCE_REPORT="$(mktemp)"
       export PLATFORM_CONFORMANCE_REPORT
     fi
-    step pnpm test --json --outputFile="$results"
+    timed test pnpm test --json --outputFile="$results" || record $?
     if [ -n "${PLATFORM_OPENAPI_DOCUMENT:-}" ]; then
-      say "requests and answers against $PLATFORM_OPENAPI_DOCUMENT"
-      step node infra/scripts/contract-report.mjs "$PLATFORM_CONFORMANCE_REPORT"
+      timed "requests and answers against $PLATFORM_OPENAPI_DOCUMENT" node infra/scripts/contract-report.mjs "$PLATFORM_CONFORMANCE_REPORT" || record $?
       rm -f "$PLATFORM_CONFORMANCE_REPORT"
       unset PLATFORM_CONFORMANCE_REPORT PLATFORM_OPENAPI_DOCUMENT
     fi
@@ -125,19 +146,17 @@ case "$command" in
     test_counts="$(counts "tests" "$results")"
     printf '%s\n' "$test_counts"
     if [ -n "${CONFORMANCE_FIXTURES:-}" ]; then
-      say "conformance against $CONFORMANCE_FIXTURES"
       rm -f "$results"
-      step pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results"
+      timed "conformance against $CONFORMANCE_FIXTURES" pnpm jest -c jest.conformance.config.cjs --json --outputFile="$results" || record $?
       counts "conformance" "$results"
     fi
     rm -f "$results"
     # Node 22 (the images' runtime) beside the machine's Node 20: the shared libs, webhook-ingest and the end-to-end
     # path under it, with Node 22 from the npm registry's `node` package (kept in the git-ignored .local/).
-    say "tests on Node 22"
-    step bash -c 'npm install --silent --no-save --prefix .local/node22 node@22 >/dev/null && .local/node22/node_modules/.bin/node --version && .local/node22/node_modules/.bin/node node_modules/jest/bin/jest.js --runInBand --silent libs services/webhook-ingest infra/e2e'
+    timed "tests on Node 22" bash -c 'npm install --silent --no-save --prefix .local/node22 node@22 >/dev/null && .local/node22/node_modules/.bin/node --version && .local/node22/node_modules/.bin/node node_modules/jest/bin/jest.js --maxWorkers=2 --silent libs services/webhook-ingest infra/e2e' || record $?
     # A short, repeatable fuzz round (fixed seed, at most 1,500 requests or 30 s): any crash, 5xx or accepted forgery fails CI.
-    say "fuzz"
-    step pnpm fuzz --seed 1 --requests 1500 --seconds 30
+    timed fuzz pnpm fuzz --seed 1 --requests 1500 --seconds 30 || record $?
+    printf '\nci: %d s in all\n' "$SECONDS"
     # The test counts close the log, whatever ran after them.
     printf '%s\n' "$test_counts"
     exit "$status"
