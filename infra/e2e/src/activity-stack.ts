@@ -1,9 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import { startHarness, type Harness, type HarnessOptions } from '@crm/auth/src/testing/harness';
-import { freshDatabase, waitFor, type TestDatabase } from '@crm/testing';
+import { migratedDatabase, waitFor, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
-import { startTicketing } from '@crm/ticketing/src/service';
+import { MIGRATIONS_DIR as TICKETING_MIGRATIONS, startTicketing } from '@crm/ticketing/src/service';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
 
@@ -28,7 +28,7 @@ export const platformSignature = (secret: string, body: Buffer) => `sha256=${cre
 
 export async function startActivityStack(prefix: string, options: Omit<HarnessOptions, 'prefix' | 'webhookUrl'> = {}): Promise<ActivityStack> {
   const token = `${prefix}-token-${randomBytes(12).toString('hex')}`;
-  const ticketingDb: TestDatabase = await freshDatabase(`${prefix}_ticketing`);
+  const ticketingDb: TestDatabase = await migratedDatabase(`${prefix}_ticketing`, TICKETING_MIGRATIONS);
   let ticketingUrl = '';
   const harness = await startHarness({
     ...options,

@@ -1,4 +1,6 @@
-import { freshDatabase, testClient, testPool, waitFor, type TestDatabase } from './index';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { freshDatabase, migratedDatabase, testClient, testPool, waitFor, type TestDatabase } from './index';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -43,4 +45,37 @@ it('a test client hears its end by the server: the next query fails on that clie
   await ended;
   await expect(client.query('SELECT 1')).rejects.toThrow();
   await client.end().catch(() => undefined);
+});
+
+it("migrated databases, asked for together, each hold the migrations' schema and rows, copied from one template no one connects to", async () => {
+  // The ticketing service's migrations: the most of any service, an extension among them.
+  const dir = join(__dirname, '..', '..', '..', 'services', 'ticketing', 'migrations');
+  const copies = await Promise.all([migratedDatabase('migrated_a', dir), migratedDatabase('migrated_b', dir)]);
+  try {
+    for (const copy of copies) {
+      const client = testClient(copy.url);
+      await client.connect();
+      try {
+        const applied = await client.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY run_on, id');
+        const files = readdirSync(dir).map((file) => file.replace(/\.sql$/, ''));
+        expect(applied.rows.map((row) => row.name).sort()).toEqual(files.sort());
+        const templates = await client.query<{ datallowconn: boolean }>("SELECT datallowconn FROM pg_database WHERE datistemplate AND datname LIKE 'test\\_template\\_%'");
+        expect(templates.rows.length).toBeGreaterThan(0);
+        expect(templates.rows.every((row) => !row.datallowconn)).toBe(true);
+      } finally {
+        await client.end();
+      }
+    }
+    // Each copy is its own: a row written in one is not in the other.
+    const [a, b] = copies.map((copy) => testClient(copy.url));
+    await Promise.all([a!.connect(), b!.connect()]);
+    try {
+      await a!.query('CREATE TABLE only_in_a (id int)');
+      expect((await b!.query("SELECT to_regclass('only_in_a') AS t")).rows[0].t).toBeNull();
+    } finally {
+      await Promise.all([a!.end(), b!.end()]);
+    }
+  } finally {
+    await Promise.all(copies.map((copy) => copy.drop()));
+  }
 });

@@ -5,10 +5,10 @@ import axios, { type AxiosInstance } from 'axios';
 import express from 'express';
 import { Exchanges, validateEnvelope, type Envelope } from '@crm/contracts';
 import type { Logger } from '@crm/logging';
-import { browserSession, capturingLogger, freshDatabase, freshVirtualHost, simulators, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { browserSession, capturingLogger, freshVirtualHost, migratedDatabase, simulators, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { crcResponse, isPlausibleCrcToken } from '@crm/webhook-signature';
 import { readConfig, type AuthConfig } from '../config';
-import { startAuth, type RunningService } from '../service';
+import { MIGRATIONS_DIR, startAuth, type RunningService } from '../service';
 
 /** A message auth published, as a test queue bound to its exchanges received it. */
 export interface Published {
@@ -117,7 +117,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const envName = 'test';
   const { logger, lines: logLines } = capturingLogger(options.prefix);
-  const [db, vhost] = await Promise.all([freshDatabase(options.prefix), freshVirtualHost(options.prefix)]);
+  const [db, vhost] = await Promise.all([migratedDatabase(options.prefix, MIGRATIONS_DIR), freshVirtualHost(options.prefix)]);
   const stops: (() => Promise<void>)[] = [];
 
   let webhook: SwitchableWebhook | null = null;

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import { runCredentialsCli } from '@crm/auth/src/cli-credentials';
 import { readConfig as readAuthConfig, type AuthConfig } from '@crm/auth/src/config';
-import { startAuth } from '@crm/auth/src/service';
+import { MIGRATIONS_DIR as AUTH_MIGRATIONS, startAuth } from '@crm/auth/src/service';
 import type { Page } from 'playwright-core';
-import { freePort, freshDatabase, simulators, testLogger, waitFor, type TestDatabase } from '@crm/testing';
+import { freePort, migratedDatabase, simulators, testLogger, waitFor, type TestDatabase } from '@crm/testing';
 import { loadTicketingConfig } from '@crm/ticketing/src/config';
-import { startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
+import { MIGRATIONS_DIR as TICKETING_MIGRATIONS, startTicketing, type RunningTicketing } from '@crm/ticketing/src/service';
 import { startStack as startTrackingStack, TOKEN as TRACKING_TEST_TOKEN, type TrackingStack } from '@crm/tracking/src/testing/stack';
 import { readConfig as readIngestConfig } from '@crm/webhook-ingest/src/config';
 import { startWebhookIngest } from '@crm/webhook-ingest/src/service';
@@ -130,7 +130,7 @@ export async function startConsoleStack(options: StackOptions = {}): Promise<Con
     await tracking.stop();
   };
   try {
-    databases.push(...(await Promise.all([freshDatabase('console_auth'), freshDatabase('console_ticketing')])));
+    databases.push(...(await Promise.all([migratedDatabase('console_auth', AUTH_MIGRATIONS), migratedDatabase('console_ticketing', TICKETING_MIGRATIONS)])));
     // The console's own address is known before auth (which redirects to it) starts.
     const port = await freePort();
     const urls = await startSocialSide(tracking.amqpUrl, databases, stops, `http://127.0.0.1:${port}`, options);

@@ -1,8 +1,8 @@
 import { ACCOUNT_HEADER, Exchanges, RawActivity, SYSTEM_TOPOLOGY, type Contract, type Envelope } from '@crm/contracts';
 import { Broker, makeEnvelope, Publisher } from '@crm/messaging';
-import { freshDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { migratedDatabase, freshVirtualHost, testLogger, waitFor, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { loadTicketingConfig, type TicketingConfig } from '../config';
-import { startTicketing, type RunningTicketing, type TicketingOptions } from '../service';
+import { MIGRATIONS_DIR, startTicketing, type RunningTicketing, type TicketingOptions } from '../service';
 import { rawActivity } from './deliveries';
 
 /** Pieces the integration tests of ticketing share. */
@@ -27,7 +27,7 @@ export interface TicketingUnderTest {
 }
 
 export async function ticketingUnderTest(name: string, overrides: Partial<TicketingConfig> = {}, options: Partial<TicketingOptions> = {}): Promise<TicketingUnderTest> {
-  const [vhost, db] = await Promise.all([freshVirtualHost(name), freshDatabase(name)]);
+  const [vhost, db] = await Promise.all([freshVirtualHost(name), migratedDatabase(name, MIGRATIONS_DIR)]);
   const service = await startTicketing(testConfig({ AMQP_URL: vhost.url, DATABASE_URL: db.url, ...overrides }), { logger: testLogger(`ticketing-${name}`), host: '127.0.0.1', ...options });
   const publisher = new TestPublisher(vhost.url);
   await publisher.ready();

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import axios, { type AxiosInstance } from 'axios';
 import type { Logger } from '@crm/logging';
-import { freshDatabase, freshVirtualHost, simulators, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
+import { migratedDatabase, freshVirtualHost, simulators, testLogger, type TestDatabase, type TestVirtualHost } from '@crm/testing';
 import { readConfig } from '../config';
-import { startTracking, type RunningService } from '../service';
+import { MIGRATIONS_DIR, startTracking, type RunningService } from '../service';
 
 export const TOKEN = 'tracking-test-token';
 
@@ -42,7 +42,7 @@ export interface StackOptions {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<TrackingStack> {
-  const [db, vhost]: [TestDatabase, TestVirtualHost] = await Promise.all([freshDatabase('tracking'), freshVirtualHost('tracking')]);
+  const [db, vhost]: [TestDatabase, TestVirtualHost] = await Promise.all([migratedDatabase('tracking', MIGRATIONS_DIR), freshVirtualHost('tracking')]);
   const simulator = await simulators().trackingProvider({ SIM_CLIENTS: 'seed:seed-api-key-0', PUBLIC_URL: 'http://sim.test' }, testLogger('tracking-provider-simulator'));
   const simUrl = simulator.url;
   const config = readConfig({
