@@ -1,6 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshDatabase, migratedDatabase, testClient, testPool, waitFor, type TestDatabase } from './index';
+import { dropMigratedTemplates, freshDatabase, migratedDatabase, migratedTemplateName, testClient, testPool, waitFor, type TestDatabase } from './index';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -77,5 +78,41 @@ it("migrated databases, asked for together, each hold the migrations' schema and
     }
   } finally {
     await Promise.all(copies.map((copy) => copy.drop()));
+  }
+});
+
+it('the teardown drops a template of migrated databases, which the next migratedDatabase makes again; the copies stay', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  // A set of migrations of this test's own: its template is no other file's.
+  writeFileSync(join(dir, '1000000000000_notes.sql'), `-- Up Migration\nCREATE TABLE notes (id int); -- ${dir}`);
+  const template = migratedTemplateName(dir);
+  const templateCount = async () => {
+    const admin = testClient(db.url);
+    await admin.connect();
+    try {
+      return (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount;
+    } finally {
+      await admin.end();
+    }
+  };
+  const first = await migratedDatabase('dropped_template', dir);
+  try {
+    expect(await templateCount()).toBe(1);
+    expect(await dropMigratedTemplates([template])).toBe(1);
+    expect(await templateCount()).toBe(0);
+    const second = await migratedDatabase('dropped_template', dir);
+    await second.drop();
+    for (const copy of [first, second]) expect(copy.url).toMatch(/test_dropped_template_/);
+    const client = testClient(first.url);
+    await client.connect();
+    try {
+      expect((await client.query("SELECT to_regclass('notes') AS t")).rows[0].t).toBe('notes');
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await first.drop();
+    await dropMigratedTemplates([template]);
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -101,11 +101,40 @@ export async function migratedDatabase(prefix: string, migrationsDir: string): P
   return newDatabase(prefix, await migratedTemplate(migrationsDir));
 }
 
-async function migratedTemplate(migrationsDir: string): Promise<string> {
+/** The template database of a set of migrations: its name carries their hash. */
+export function migratedTemplateName(migrationsDir: string): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(migrationsDir).sort()) hash.update(file).update('\0').update(readFileSync(join(migrationsDir, file))).update('\0');
-  // Not swept as a leftover (sweepDatabases leaves templates alone): runs and worktrees on the server share it.
-  const name = `test_template_${hash.digest('hex').slice(0, 16)}`;
+  return `${TEMPLATE_PREFIX}${hash.digest('hex').slice(0, 16)}`;
+}
+
+const TEMPLATE_PREFIX = 'test_template_';
+
+/**
+ * Drops the templates of migratedDatabase (those named, or every one): the run's teardown
+ * leaves the server as it found it. A template must be unmarked before it can be dropped.
+ */
+export async function dropMigratedTemplates(names?: string[]): Promise<number> {
+  const admin = testClient(databaseUrl('postgres'));
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ name: string }>(
+      'SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1) AND ($2::text[] IS NULL OR datname = ANY($2))',
+      [TEMPLATE_PREFIX, names ?? null],
+    );
+    for (const { name } of rows) {
+      await admin.query(`ALTER DATABASE "${name}" WITH IS_TEMPLATE false`);
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
+    return rows.length;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function migratedTemplate(migrationsDir: string): Promise<string> {
+  // Not swept as a leftover (sweepDatabases leaves templates alone): the files of a run share it; its teardown drops it.
+  const name = migratedTemplateName(migrationsDir);
   const admin = testClient(databaseUrl('postgres'));
   await admin.connect();
   const ready = async () => (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate', [name])).rowCount === 1;
