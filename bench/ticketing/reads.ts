@@ -21,21 +21,33 @@
  * accounts 50,000 each), 5 activities a ticket (5,000,000), 300,000 contacts, 2 SLA timers a
  * ticket (2,000,000). BENCH_SCALE=0.02 loads 2% of each. BENCH_SAMPLES: requests per read (50).
  * The last line: `reads: list p99 X ms, filters p99 Y ms, search p99 Z ms, detail p99 W ms, list p99 under search V ms`.
+ *
+ * Measuring again without the load (it takes minutes at full size): BENCH_KEEP_DATABASE=1 keeps
+ * the loaded database and prints its name, `bench_reads_<hex>` (BENCH_KEEP_DATABASE=<name> loads
+ * into a new database of that name and keeps it); BENCH_DATABASE=<name> loads nothing: it runs ticketing's
+ * migrations not yet applied to that database (as on a deployed one), VACUUM ANALYZE, then prints the
+ * plans and measures the reads, and keeps the database. Drop a kept one with
+ * `psql -c 'DROP DATABASE <name>'`.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../libs/db/src';
-import { freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '../../libs/testing/src';
+import { databaseServerUrl, freshDatabase, freshVirtualHost, type TestDatabase, type TestVirtualHost } from '../../libs/testing/src';
 import type { TicketStatus } from '@crm/contracts';
 import type { Queryable } from '../../services/ticketing/src/adapters/db/queryable';
-import { TicketQueries, type TicketFilter } from '../../services/ticketing/src/adapters/db/ticket-queries';
+import { SEARCH_WALK, searchStatements, TicketQueries, type TicketFilter } from '../../services/ticketing/src/adapters/db/ticket-queries';
 import { parseTicketSearch } from '../../services/ticketing/src/domain/ticket-search';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? '50');
+/** A database loaded before (BENCH_KEEP_DATABASE) to measure again: no load. */
+const EXISTING = process.env.BENCH_DATABASE;
+/** Keep the loaded database: '1' keeps it under a generated name, anything else is the name to load into. */
+const KEEP = process.env.BENCH_KEEP_DATABASE;
 const TOKEN = 'bench-reads-token';
 const MIGRATIONS = path.join(__dirname, '../../services/ticketing/migrations');
 /** The migration of the open work's indexes: the data is loaded before it, so the plans show each filter without and with them. */
@@ -414,6 +426,22 @@ const FILTERS: Record<string, TicketFilter> = {
   'breached open tickets in a big account': { accountId: BIG, statuses: OPEN, breached: true, limit: LIMIT },
 };
 
+/** The lists without a filter, as ticketing queries them (plans); measureReads asks the API for the same. */
+const LISTS: Record<string, TicketFilter> = {
+  'the list': { limit: LIMIT },
+  'the list of a big account': { accountId: BIG, limit: LIMIT },
+  'the list by last activity': { order: 'lastActivity', limit: LIMIT },
+};
+
+/** The searches measured (q, and the account when scoped to one): a rare key, a word in a few tickets in a thousand, a common word in a big account, a handle, a common phrase. */
+const SEARCHES: Record<string, [string, string?]> = {
+  'search order number': ['#1000010'],
+  'search rare word': ['chargeback'],
+  'search common word in a big account': ['refund', BIG],
+  'search handle': ['@helper_20'],
+  'search phrase': ['"wrong door"'],
+};
+
 /** The API path that lists `filter`. */
 function listPath(filter: TicketFilter): string {
   const query = new URLSearchParams({ limit: String(filter.limit) });
@@ -424,6 +452,7 @@ function listPath(filter: TicketFilter): string {
   if (filter.assignee !== undefined) query.set('assignee', filter.assignee ?? 'none');
   if (filter.updatedSince !== undefined) query.set('updatedSince', filter.updatedSince.toISOString());
   if (filter.breached) query.set('breached', 'true');
+  if (filter.order !== undefined) query.set('order', filter.order);
   return `/v1/tickets?${query.toString()}`;
 }
 
@@ -462,10 +491,12 @@ async function plans(pool: pg.Pool, heading: string, everything: boolean): Promi
   await explain('the views counts of a big account (counters)', (queries) => queries.counts({ accountId: BIG, me: AGENT }));
   await explainSql('the views counts of a big account as a count over its tickets (before the counters)', COUNT_OVER_TICKETS, [BIG, AGENT]);
   await explain('the views counts of every account (counters)', (queries) => queries.counts({ me: AGENT }));
-  const search = (q: string, accountId?: string) => (queries: TicketQueries) => queries.tickets({ q: parseTicketSearch(q), accountId, limit: LIMIT });
-  await explain('search order number', search('#1000010'));
-  await explain('search word', search('chargeback'));
-  await explain('search word in a big account', search('refund', BIG));
+  for (const [name, filter] of Object.entries(LISTS)) await explain(name, (queries) => queries.tickets(filter));
+  for (const [name, [q, accountId]] of Object.entries(SEARCHES)) {
+    const { walk, index } = searchStatements({ q: parseTicketSearch(q), accountId, limit: LIMIT });
+    if (walk) await explainSql(`${name} (${q}): the walk of the newest ${SEARCH_WALK} documents`, walk.sql, walk.values);
+    await explainSql(`${name} (${q}): from the index${walk ? ' (when the walk leaves the page short)' : ''}`, index.sql, index.values);
+  }
 }
 
 /**
@@ -523,15 +554,18 @@ async function measureReads(base: string, pid: number): Promise<void> {
   const idle = memoryOf(pid);
   log(`ticketing memory idle: VmRSS ${idle.rss} MB (VmHWM ${idle.peak} MB)`);
   const sampler = sampleMemory(pid);
-  const lists = ['/v1/tickets', `/v1/tickets?accountId=${BIG}`, '/v1/tickets?order=lastActivity'];
+  const lists = Object.values(LISTS).map(listPath);
   const filters = Object.values(FILTERS).map(listPath);
-  const searches = ['/v1/tickets?q=%231000010', '/v1/tickets?q=chargeback', `/v1/tickets?accountId=${BIG}&q=refund`, '/v1/tickets?q=%40helper_20', '/v1/tickets?q=%22wrong%20door%22'];
+  const searches = Object.values(SEARCHES).map(([q, accountId]) => `/v1/tickets?${new URLSearchParams({ ...(accountId === undefined ? {} : { accountId }), q }).toString()}`);
   const detail = ['/v1/tickets/00000000-0000-4000-8000-000000000100'];
   const counts = [`/v1/ticket-counts?accountId=${BIG}`, '/v1/ticket-counts'];
   await measure(base, [...lists, ...filters, ...searches, ...detail, ...counts]); // warm
   const listP99 = report('list', await measure(base, lists));
   const filtersP99 = report('filters', await measure(base, filters));
-  const searchP99 = report('search', await measure(base, searches));
+  const searchLatencies = await measure(base, searches);
+  const searchP99 = report('search', searchLatencies);
+  // Each search's own figures: measure() asks the paths in turn.
+  Object.entries(SEARCHES).forEach(([name, [q]], i) => report(`  ${name} (${q})`, searchLatencies.filter((_, n) => n % searches.length === i)));
   const detailP99 = report('detail', await measure(base, detail));
   report('views counts (a big account, every account)', await measure(base, counts));
   let searching = true;
@@ -546,32 +580,76 @@ async function measureReads(base: string, pid: number): Promise<void> {
   log(`reads: list p99 ${listP99.toFixed(1)} ms, filters p99 ${filtersP99.toFixed(1)} ms, search p99 ${searchP99.toFixed(1)} ms, detail p99 ${detailP99.toFixed(1)} ms, list p99 under search ${underSearch.toFixed(1)} ms`);
 }
 
+/**
+ * VACUUM ANALYZE after the migrations, as autovacuum would soon do on a deployed database: a
+ * migration that rewrites rows (the search documents' created_at) leaves the old versions in
+ * the indexes until a vacuum, and the plans should show the indexes as they are then.
+ */
+async function vacuum(pool: pg.Pool): Promise<void> {
+  const started = Date.now();
+  await pool.query('VACUUM ANALYZE');
+  log(`VACUUM ANALYZE after the migrations: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The database to load into: a fresh one dropped after the run, or kept (BENCH_KEEP_DATABASE), or an existing one measured again (BENCH_DATABASE). */
+async function benchDatabase(): Promise<TestDatabase & { keep: boolean }> {
+  const named = (name: string) => {
+    const url = new URL(databaseServerUrl());
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  if (EXISTING !== undefined) return { url: named(EXISTING), drop: async () => undefined, keep: true };
+  if (KEEP !== undefined) {
+    // Not test_…: the tests' sweep of leftovers drops those.
+    const name = KEEP === '1' ? `bench_reads_${randomBytes(4).toString('hex')}` : KEEP;
+    if (!/^[a-z_][a-z0-9_]*$/.test(name) || name.startsWith('test_')) throw new Error(`BENCH_KEEP_DATABASE=${KEEP}: a database name is lower-case letters, digits and _, not test_…`);
+    const admin = new pg.Client({ connectionString: databaseServerUrl() });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    return { url: named(name), drop: async () => undefined, keep: true };
+  }
+  return { ...(await freshDatabase('bench_reads')), keep: false };
+}
+
+/** Loads the year (or not, for BENCH_DATABASE), runs every migration, prints the plans, and measures the reads. */
 async function main(): Promise<void> {
   let vhost: TestVirtualHost | undefined;
-  let db: TestDatabase | undefined;
+  let db: (TestDatabase & { keep: boolean }) | undefined;
   let pool: pg.Pool | undefined;
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    log(`bench:reads at BENCH_SCALE=${SCALE}: ${JSON.stringify(sizes)}`);
-    [vhost, db] = await Promise.all([freshVirtualHost('bench_reads'), freshDatabase('bench_reads')]);
-    await migrateBefore(db.url, INDEXES_MIGRATION);
+    log(EXISTING === undefined ? `bench:reads at BENCH_SCALE=${SCALE}: ${JSON.stringify(sizes)}` : `bench:reads on the loaded database ${EXISTING}`);
+    [vhost, db] = await Promise.all([freshVirtualHost('bench_reads'), benchDatabase()]);
+    if (db.keep) log(`database kept after the run: ${new URL(db.url).pathname.slice(1)}`);
     // Three: the load's own session, and two more that make indexes and search documents beside each other.
     pool = new pg.Pool({ connectionString: db.url, max: 3 });
-    log('load:');
-    await load(pool);
-    await plans(pool, `without the indexes of ${INDEXES_MIGRATION}`, false);
-    await purgeByDelete(pool);
-    const indexing = Date.now();
-    await migrateBefore(db.url, PARTITIONING_MIGRATION);
-    await pool.query('ANALYZE tickets');
-    log(`${INDEXES_MIGRATION} applied to the loaded tickets in ${((Date.now() - indexing) / 1000).toFixed(1)} s`);
-    const partitioning = Date.now();
-    await migrate(db.url, MIGRATIONS);
-    await pool.query('ANALYZE raw_log');
-    log(`${PARTITIONING_MIGRATION} (and any after it) applied to the loaded raw log in ${((Date.now() - partitioning) / 1000).toFixed(1)} s`);
-    await purgeByDroppingWeeks(pool);
-    await rawLogPlans(pool);
-    log(`load steps: ${steps.map(({ step: name, seconds }) => `${name} ${seconds.toFixed(1)} s`).join('; ')}`);
+    if (EXISTING === undefined) {
+      await migrateBefore(db.url, INDEXES_MIGRATION);
+      log('load:');
+      await load(pool);
+      await plans(pool, `without the indexes of ${INDEXES_MIGRATION}`, false);
+      await purgeByDelete(pool);
+      const indexing = Date.now();
+      await migrateBefore(db.url, PARTITIONING_MIGRATION);
+      await pool.query('ANALYZE tickets');
+      log(`${INDEXES_MIGRATION} applied to the loaded tickets in ${((Date.now() - indexing) / 1000).toFixed(1)} s`);
+      const partitioning = Date.now();
+      await migrate(db.url, MIGRATIONS);
+      log(`${PARTITIONING_MIGRATION} (and any after it) applied to the loaded data in ${((Date.now() - partitioning) / 1000).toFixed(1)} s`);
+      await vacuum(pool);
+      await purgeByDroppingWeeks(pool);
+      await rawLogPlans(pool);
+      log(`load steps: ${steps.map(({ step: name, seconds }) => `${name} ${seconds.toFixed(1)} s`).join('; ')}`);
+    } else {
+      const migrating = Date.now();
+      await migrate(db.url, MIGRATIONS);
+      log(`migrations not yet applied (if any) in ${((Date.now() - migrating) / 1000).toFixed(1)} s`);
+      await vacuum(pool);
+    }
     await plans(pool, 'with every migration', true);
     const service = await startService(vhost, db);
     child = service.child;

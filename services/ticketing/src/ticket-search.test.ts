@@ -9,6 +9,7 @@ import { startCredentialStandIn, type CredentialStandIn } from '@crm/access/src/
 import { postCreated, postDeleted } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived } from '@crm/social-platform-simulator/src/deliveries';
 import { testLogger, testPool, waitFor } from '@crm/testing';
+import { SEARCH_WALK } from './adapters/db/ticket-queries';
 import { apiClient, HandledMessages, TEST_TOKEN, ticketingUnderTest, type TicketingUnderTest } from './testing/harness';
 
 let stack: TicketingUnderTest;
@@ -97,6 +98,60 @@ describe('search', () => {
       expect(status).toBe(400);
       expect(body).toEqual({ error: { code: 'invalid_search', message: 'q must have at least 2 letters or digits; type more of the word, "phrase", order number or @handle you are looking for' } });
     }
+  });
+});
+
+describe('a page of search results', () => {
+  const MANY = '32000003';
+  /** The subjects of every page of `q` in MANY, following the cursors, and how many pages. */
+  async function everyPage(q: string): Promise<{ subjects: string[]; pages: number }> {
+    const found: string[] = [];
+    let [cursor, pages] = [null as string | null, 0];
+    do {
+      const query = new URLSearchParams({ accountId: MANY, q, limit: '50', ...(cursor === null ? {} : { cursor }) });
+      const { status, body } = await api.get<{ items: { subject: string }[]; nextCursor: string | null }>(`/v1/tickets?${query.toString()}`);
+      expect(status).toBe(200);
+      found.push(...body.items.map((ticket) => ticket.subject));
+      [cursor, pages] = [body.nextCursor, pages + 1];
+    } while (cursor !== null);
+    return { subjects: found, pages };
+  }
+
+  beforeAll(async () => {
+    // More tickets than a search walks (SEARCH_WALK), newest first: a word in every one, another
+    // in every third, another only in 60 tickets older than them all (a year ago), and a
+    // word in 30 new and 30 old ones. Set-based, through the tickets' own search-document trigger.
+    await pool.query("INSERT INTO accounts (account_id, status, status_changed_at) VALUES ($1, 'connected', now())", [MANY]);
+    await pool.query(
+      `INSERT INTO tickets (account_id, status, channel, queue, folder, conversation_key, subject, created_at, last_activity_at)
+       SELECT $1, 'closed', 'dm', 'social', 'inbox', 'bulk:' || n,
+              CASE WHEN n <= 60 THEN 'walrus ' || n ELSE 'filler ' || n END
+                || CASE WHEN n % 3 = 0 THEN ' thirds' ELSE '' END
+                || CASE WHEN n <= 30 OR n > $2 + 60 - 30 THEN ' pelican' ELSE '' END,
+              now() - interval '1 year' + n * interval '1 minute', now() - interval '1 year' + n * interval '1 minute'
+         FROM generate_series(1, $2 + 60) n`,
+      [MANY, SEARCH_WALK],
+    );
+  }, 60_000);
+
+  const inOrder = async (condition: string) =>
+    (await pool.query<{ subject: string }>(`SELECT subject FROM tickets WHERE account_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC`, [MANY])).rows.map((row) => row.subject);
+
+  it('holds the newest matches of a common word, and the next pages hold the rest in the same order', async () => {
+    const { subjects: found, pages } = await everyPage('thirds');
+    expect(found).toEqual(await inOrder("subject LIKE '% thirds%'"));
+    expect(pages).toBe(Math.ceil(found.length / 50));
+  });
+
+  it('finds a word only older tickets hold, past the newest the search walks, newest first and page by page', async () => {
+    const { subjects: found, pages } = await everyPage('walrus');
+    expect(found).toEqual(Array.from({ length: 60 }, (_, i) => `walrus ${60 - i}${(60 - i) % 3 === 0 ? ' thirds' : ''}${60 - i <= 30 ? ' pelican' : ''}`));
+    expect(pages).toBe(2);
+  });
+
+  it('finds a word in a few new tickets and a few old ones, the new first', async () => {
+    expect((await everyPage('pelican')).subjects).toEqual(await inOrder("subject LIKE '% pelican%'"));
+    expect((await everyPage('pelican')).subjects).toHaveLength(60);
   });
 });
 

@@ -154,14 +154,15 @@ export class TicketingStore {
 
   /**
    * A page of tickets read in a transaction of its own whose statements may run at most
-   * `timeoutMs` (searches), each planned for its own values: how many tickets a search's words
-   * match decides the plan (walk the newest tickets, or start from the search index), and the
-   * pool's prepared statements would otherwise settle on one generic plan after five runs.
+   * `timeoutMs` (searches), each planned for its own values (the pool's prepared statements would
+   * otherwise settle on one generic plan after five runs), and without parallel workers: a page
+   * of 50 is less work than starting them, which on a busy machine took most of a search's time.
    */
   ticketsWithin(timeoutMs: number, filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
     return withTransaction(this.pool, async (client) => {
       await client.query(`SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}`);
       await client.query('SET LOCAL plan_cache_mode = force_custom_plan');
+      await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
       return new TicketQueries(client).tickets(filter);
     });
   }

@@ -206,16 +206,12 @@ const CONTACT_COLUMNS = `k.id, k.account_id, k.platform_user_id, k.screen_name, 
   k.blocked, k.blocked_changed_at, k.muted, k.muted_changed_at, k.created_at, k.updated_at, ${CREATED_AT_KEY('k')}`;
 
 /**
- * The tickets a search matches, from the search document's indexes: every order number and
- * handle as an exact key, the words as a text-search query, or (for what that misses, such as
- * part of a word) as a substring of the subject or contact names (trigram index). Scoped to the
- * same accounts as the list, so the indexes give few rows when an account is asked for.
+ * What a search matches in a search document (alias `s`): every order number and handle as an
+ * exact key, the words as a text-search query, or (for what that misses, such as part of a word)
+ * as a substring of the subject or contact names (trigram index).
  */
-function searchCondition(filter: TicketFilter, add: (value: unknown) => string): string {
-  const search = filter.q!;
+function searchMatch(search: TicketSearch, add: (value: unknown) => string): string[] {
   const conditions: string[] = [];
-  if (filter.accountId !== undefined) conditions.push(`s.account_id = ${add(filter.accountId)}`);
-  if (filter.accountIds !== undefined) conditions.push(`s.account_id = ANY(${add(filter.accountIds)}::text[])`);
   const keys = [...search.orderNumbers.map((digits) => `order:${digits}`), ...search.handles.map((handle) => `@${handle}`)];
   if (keys.length) conditions.push(`s.keys @> ${add(keys)}::text[]`);
   if (search.words !== null) {
@@ -223,7 +219,79 @@ function searchCondition(filter: TicketFilter, add: (value: unknown) => string):
     const words = `s.document @@ ticket_search_query(${add(search.words)})`;
     conditions.push(substring === null ? words : `(${words} OR s.names ILIKE ${add(containsPattern(substring))})`);
   }
+  return conditions;
+}
+
+/** The accounts a search document (alias `s`) must be of: the same as the list's. */
+function searchScope(filter: TicketFilter, add: (value: unknown) => string): string[] {
+  const conditions: string[] = [];
+  if (filter.accountId !== undefined) conditions.push(`s.account_id = ${add(filter.accountId)}`);
+  if (filter.accountIds !== undefined) conditions.push(`s.account_id = ANY(${add(filter.accountIds)}::text[])`);
+  return conditions;
+}
+
+/** The tickets a search matches (in `lastActivity` order, where the planner chooses how), scoped to the list's accounts. */
+function searchCondition(filter: TicketFilter, add: (value: unknown) => string): string {
+  const conditions = [...searchScope(filter, add), ...searchMatch(filter.q!, add)];
   return `t.id IN (SELECT s.ticket_id FROM ticket_search s WHERE ${conditions.join(' AND ')})`;
+}
+
+/**
+ * How many of the newest search documents a search tests before it takes its matches from the
+ * GIN indexes instead: a word in one document of a hundred fills a page of 50 within them.
+ */
+export const SEARCH_WALK = 5_000;
+
+export interface Statement {
+  sql: string;
+  values: unknown[];
+}
+
+/**
+ * A search's page (newest ticket first) as up to two statements, chosen by how often what it asks
+ * for occurs, not by the planner's guess of it. `walk`: the newest `SEARCH_WALK` documents of the
+ * accounts (an index walk of ticket_search in the list's order, no ticket read), those matching
+ * joined to their tickets in that order until the page is full; enough for a word in a
+ * hundredth of the tickets or more. `index`, when the walk leaves the page short: every match
+ * from the GIN indexes (few, since the newest documents held so few), materialized, then ordered.
+ * Order numbers and handles are exact keys, rare by nature: `index` alone (walk null).
+ */
+export function searchStatements(filter: TicketFilter): { walk: Statement | null; index: Statement } {
+  const build = (kind: 'walk' | 'index'): Statement => {
+    const param = parameters();
+    const scope = searchScope(filter, param.add);
+    if (filter.after) scope.push(`(s.created_at, s.ticket_id) < (${param.add(filter.after.createdAt)}::timestamptz, ${param.add(filter.after.id)}::uuid)`);
+    const match = searchMatch(filter.q!, param.add);
+    const conditions: string[] = [];
+    if (filter.queue !== undefined) conditions.push(`t.queue = ${param.add(filter.queue)}`);
+    if (filter.folder !== undefined) conditions.push(`t.folder = ${param.add(filter.folder)}`);
+    lifeConditions(filter, conditions, param.add);
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const limit = param.add(filter.limit + 1);
+    const order = 'ORDER BY s.created_at DESC, s.ticket_id DESC';
+    // Without a filter on the tickets, the page's ids are known before any ticket is read: only they are joined.
+    const pageOfMatches = conditions.length ? '' : `${order} LIMIT ${limit}`;
+    const page = `ORDER BY m.created_at DESC, m.ticket_id DESC LIMIT ${limit}`;
+    if (kind === 'walk') {
+      const newest = `SELECT s.ticket_id, s.created_at, s.document, s.keys, s.names FROM ticket_search s
+         ${scope.length ? `WHERE ${scope.join(' AND ')}` : ''} ${order} LIMIT ${param.add(SEARCH_WALK)}`;
+      return {
+        sql: `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM}
+                JOIN (SELECT s.ticket_id, s.created_at FROM (${newest}) s WHERE ${match.join(' AND ')} ${pageOfMatches}) m ON m.ticket_id = t.id
+              ${where} ${page}`,
+        values: param.values,
+      };
+    }
+    // Every match first (MATERIALIZED: from the GIN indexes, never an ordered walk the planner might guess cheaper), then the page.
+    return {
+      sql: `WITH matches AS MATERIALIZED (SELECT s.ticket_id, s.created_at FROM ticket_search s WHERE ${[...scope, ...match].join(' AND ')})
+            SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} JOIN (SELECT s.ticket_id, s.created_at FROM matches s ${pageOfMatches}) m ON m.ticket_id = t.id
+            ${where} ${page}`,
+      values: param.values,
+    };
+  };
+  const keys = filter.q!.orderNumbers.length + filter.q!.handles.length;
+  return { walk: keys === 0 ? build('walk') : null, index: build('index') };
 }
 
 /** The filters of a ticket's life: its contact, statuses as a set, assignee, priority, tag, updated since, SLA breached. */
@@ -289,6 +357,7 @@ export class TicketQueries {
 
   /** One page of tickets, newest first; `more` says whether another page follows. */
   async tickets(filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
+    if (filter.q !== undefined && filter.order !== 'lastActivity') return this.search(filter);
     const conditions: string[] = [];
     const param = parameters();
     if (filter.accountId !== undefined) conditions.push(`t.account_id = ${param.add(filter.accountId)}`);
@@ -306,6 +375,15 @@ export class TicketQueries {
       `SELECT ${TICKET_COLUMNS} FROM ${TICKET_FROM} ${where} ORDER BY ${key} DESC, t.id DESC LIMIT ${param.add(filter.limit + 1)}`,
       param.values,
     );
+    return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
+  }
+
+  /** A search's page (see searchStatements): the walk of the newest documents, then the index when the walk left the page short. */
+  private async search(filter: TicketFilter): Promise<{ rows: TicketRow[]; more: boolean }> {
+    const { walk, index } = searchStatements(filter);
+    let rows: TicketRow[] = [];
+    if (walk) rows = (await this.db.query<TicketRow>(walk.sql, walk.values)).rows;
+    if (rows.length <= filter.limit) rows = (await this.db.query<TicketRow>(index.sql, index.values)).rows;
     return { rows: rows.slice(0, filter.limit), more: rows.length > filter.limit };
   }
 
