@@ -354,6 +354,8 @@ async function runOnCluster(settings: ClusterSettings, stamp: string, options: C
   console.log(`webhook 200 -> commit${figures.commitTimestamps ? '' : ' (transaction start: track_commit_timestamp is off)'}: outside the faults ${figure(latency.outside)}; during them ${figure(latency.during)}`);
   for (const window of windows) console.log(`fault applied: ${window.name} (${((window.endedAt - window.startedAt) / 1000).toFixed(1)} s)`);
   for (const line of outOfOrderByFault(figures.outOfOrderPairs, windows)) console.log(`out of order: ${line}`);
+  const at = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  for (const { earlier, later } of figures.outOfOrderPairs.slice(0, 10)) console.log(`  ${earlier.conversation}: #${earlier.position} committed ${at(earlier.recordedAt)}, #${later.position} ${at(later.recordedAt)}`);
   console.log(closingLine(outcome));
   const broken = figures.lost + figures.doubled + figures.outOfOrder + commands.sentTwice + commands.pending + deadLetters.withoutReason + sent.refused;
   return broken > 0 || windows.length < 5 ? 1 : 0;

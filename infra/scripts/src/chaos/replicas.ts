@@ -27,7 +27,7 @@ export const urlOf = (replica: Replica) => `http://${replica.host}:${replica.por
  * `ip netns exec` execs the command, so its pid is the service's.
  */
 export function start(replica: Replica): void {
-  // CHAOS_LOG_DIR keeps each process's warnings and errors, appended to <dir>/<replica>.log, for a look at what a fault did.
+  // CHAOS_LOG_DIR keeps each process's warnings and errors (or CHAOS_LOG_LEVEL), appended to <dir>/<replica>.log, for a look at what a fault did.
   const logDir = process.env.CHAOS_LOG_DIR;
   if (logDir) mkdirSync(logDir, { recursive: true });
   const out = logDir ? openSync(join(logDir, `${replica.name}.log`), 'a') : 'ignore';
@@ -35,7 +35,7 @@ export function start(replica: Replica): void {
   const [command, ...args] = replica.namespace ? ['ip', 'netns', 'exec', replica.namespace, ...node] : node;
   replica.child = spawn(command!, args, {
     cwd: join(root, replica.dir),
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logDir ? 'warn' : 'error', ...replica.env, PORT: String(replica.port) },
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logDir ? (process.env.CHAOS_LOG_LEVEL ?? 'warn') : 'error', ...replica.env, PORT: String(replica.port) },
     stdio: ['ignore', out, out],
   });
 }
