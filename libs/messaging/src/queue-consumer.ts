@@ -114,7 +114,8 @@ export abstract class QueueConsumer {
    * when one is under way.
    */
   protected rewind(channel: ConfirmChannel, pauseMs: number): boolean {
-    if (!this.consumerTags.has(channel) || this.rewinding.has(channel)) return false;
+    // Also when the channel's consumer was cancelled (yieldToPeers): the messages it holds would otherwise stay unsettled, held back until the connection goes.
+    if (this.rewinding.has(channel)) return false;
     this.rewinding.add(channel);
     // The messages in hand whose work has not begun go back with the failed one instead of being done before it.
     this.putBack.get(channel)?.abort(new PutBack('an earlier message of the queue failed: this one goes back on the queue with it'));
