@@ -4,7 +4,7 @@ import type { Broker } from './broker';
 import { attemptsOf, deferralsOf, Headers } from './headers';
 import { brokerMetrics, type ConsumeOutcome } from './metrics';
 import { messageProperties } from './publisher';
-import { publishConfirmed, QueueConsumer, settle } from './queue-consumer';
+import { publishConfirmed, PutBack, QueueConsumer, settle } from './queue-consumer';
 import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
 
 /** Thrown by a handler for a message that can never succeed: it goes to the DLQ at once. */
@@ -39,6 +39,13 @@ export interface MessageContext {
    * handled again is dead-lettered again, under the same message id.
    */
   deadLetter(envelope: Envelope, reason: string, headers?: Record<string, unknown>): Promise<void>;
+  /**
+   * Aborted (its reason a PutBack) once the message is to go back on the queue untried: an
+   * ordered consumer puts back what it holds after a failure, and a closed channel's messages
+   * come back anyway. A handler checks it before it begins work a later message must not do
+   * before an earlier one, and throws its reason: the message is then left to come back in its place.
+   */
+  signal: AbortSignal;
 }
 
 export type MessageHandler<P> = (envelope: Envelope<P>, context: MessageContext) => Promise<void>;
@@ -130,14 +137,14 @@ export class Consumer<P = unknown> extends QueueConsumer {
     this.accepted = new Set(consumerOptions.contracts.map((c) => c.type));
   }
 
-  protected async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+  protected async handle(channel: ConfirmChannel, message: ConsumeMessage, signal: AbortSignal): Promise<void> {
     const stop = brokerMetrics.handlerDuration.startTimer({ queue: this.options.queue });
-    const outcome = await this.handleOnce(channel, message);
+    const outcome = await this.handleOnce(channel, message, signal);
     stop();
     brokerMetrics.consumed.inc({ queue: this.options.queue, outcome });
   }
 
-  private async handleOnce(channel: ConfirmChannel, message: ConsumeMessage): Promise<ConsumeOutcome> {
+  private async handleOnce(channel: ConfirmChannel, message: ConsumeMessage, signal: AbortSignal): Promise<ConsumeOutcome> {
     const previousAttempts = attemptsOf(message.properties.headers);
     let envelope: Envelope<P>;
     try {
@@ -153,11 +160,14 @@ export class Consumer<P = unknown> extends QueueConsumer {
         lastAttempt: previousAttempts + 1 >= this.retry.maxAttempts,
         redelivered: message.fields.redelivered,
         deadLetter: (part, reason, headers = {}) => this.deadLetterPart(channel, message, part, reason, { ...headers, [Headers.attempts]: previousAttempts + 1 }),
+        signal,
       });
       settle(channel, message, 'ack');
       this.failuresInARow = 0;
       return 'acked';
     } catch (error) {
+      // Put back untried: unsettled, it returns with the channel's others (the rewind's nack, or the channel's close), its attempts unchanged.
+      if (error instanceof PutBack && signal.aborted) return 'put_back';
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
       if (this.mayRewind(error, message)) {
         this.rewindInOrder(channel, reason);

@@ -3,6 +3,7 @@ export { declareTopology, declareRetryQueues, requeueExchangeName, type Topology
 export { Publisher, PublishError, makeEnvelope, type EnvelopeOptions } from './publisher';
 export { Consumer, PermanentFailure, RetryLater, DEFAULT_MAX_DEFERRALS, type ConsumerOptions, type MessageHandler, type MessageContext } from './consumer';
 export { ConsumerGroup } from './consumer-group';
+export { PutBack } from './queue-consumer';
 export { ReplicaPresence } from './presence';
 export { RpcServer, RpcClient, RpcError, RpcTimeout, rpcMethod, type RpcMethod } from './rpc';
 export { listActivityDeadLetters, listDeadLetters, replayDeadLetters, UnknownQueue, type DeadLetter } from './dead-letters';

@@ -161,6 +161,75 @@ describe('publisher and consumer', () => {
     expect(await queueDepth(`${queue}.retry.50ms`)).toBe(0);
   });
 
+  it('on an ordered queue, puts back with a failed message the one in hand not yet begun, instead of doing it first', async () => {
+    const finished: number[] = [];
+    const putBack: number[] = [];
+    let failed = false;
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 2,
+      ordered: true,
+      handler: async (envelope, context) => {
+        const { n } = envelope.payload;
+        if (n === 1 && !failed) {
+          await waitFor(() => consumer.inFlightCount === 2, { what: 'message 2 in hand' });
+          failed = true;
+          throw new Error('database unavailable');
+        }
+        // Message 2 waits for message 1 (as a delivery waits for its conversation's running transaction), then would begin.
+        if (n === 2) await waitFor(() => failed, { what: 'message 1 failed' });
+        await new Promise((resolve) => setImmediate(resolve));
+        if (context.signal.aborted) {
+          putBack.push(n);
+          throw context.signal.reason;
+        }
+        finished.push(n);
+      },
+    });
+    consumers.push(consumer);
+    await consumer.ready();
+    for (const n of [1, 2, 3, 4]) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
+    await waitFor(() => finished.length === 4, { what: 'the four messages handled' });
+    expect(finished).toEqual([1, 2, 3, 4]);
+    expect(putBack).toEqual([2]);
+    expect(await queueDepth(`${queue}.retry.50ms`)).toBe(0);
+  });
+
+  it('on an ordered queue, puts back a message that fails while its consumer yields to its peers', async () => {
+    const handled: number[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let failures = 0;
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 1,
+      ordered: true,
+      handler: async (envelope) => {
+        if (failures === 0) {
+          await held;
+          failures += 1;
+          throw new Error('database unavailable');
+        }
+        handled.push(envelope.payload.n);
+      },
+    });
+    consumers.push(consumer);
+    await consumer.ready();
+    await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n: 1 }));
+    await waitFor(() => consumer.inFlightCount === 1, { what: 'message 1 in hand' });
+    // Cancelled while message 1 is in hand, which then fails: it must not stay unsettled on the channel.
+    const yielded = consumer.yieldToPeers();
+    await waitFor(async () => (await consumersOn(queue)) === 0, { what: 'the consumer cancelled' });
+    release();
+    await yielded;
+    await waitFor(() => handled.length === 1, { what: 'message 1 handled again' });
+    expect(handled).toEqual([1]);
+  });
+
   it('elsewhere, lets later messages overtake one that waits in a retry queue', async () => {
     expect(await orderThroughFailures(false)).toEqual([1, 3, 4, 5, 2]);
   });

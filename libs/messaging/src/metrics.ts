@@ -1,13 +1,13 @@
 import client from 'prom-client';
 
 /** What happened to a consumed message. */
-export type ConsumeOutcome = 'acked' | 'retried' | 'deferred' | 'dead_lettered' | 'rewound';
+export type ConsumeOutcome = 'acked' | 'retried' | 'deferred' | 'dead_lettered' | 'rewound' | 'put_back';
 
 /** Broker metrics in prom-client's default registry (served by @crm/http's /metrics). */
 export const brokerMetrics = {
   consumed: new client.Counter({
     name: 'messages_consumed_total',
-    help: 'Messages taken from a work queue, by queue and outcome (acked, retried, deferred, dead_lettered; rewound: put back in order with the others in hand, on an ordered queue).',
+    help: 'Messages taken from a work queue, by queue and outcome (acked, retried, deferred, dead_lettered; rewound: put back in order with the others in hand, on an ordered queue; put_back: one of those others, put back untried).',
     labelNames: ['queue', 'outcome'] as const,
   }),
   handlerDuration: new client.Histogram({

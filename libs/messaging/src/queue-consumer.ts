@@ -8,6 +8,15 @@ import { Headers } from './headers';
 import { brokerMetrics } from './metrics';
 import { prepareTopology, type TopologyMode } from './topology';
 
+/**
+ * The reason a message's signal is aborted: its channel is putting its messages back (an ordered
+ * consumer's rewind) or is gone. A handler that has not begun its work throws it (or lets it
+ * through) and the message is left unsettled, to come back in its place on the queue.
+ */
+export class PutBack extends Error {
+  override name = 'PutBack';
+}
+
 export interface QueueConsumerOptions {
   queue: string;
   topology: Topology;
@@ -28,6 +37,8 @@ export abstract class QueueConsumer {
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
   /** Channels whose messages are being put back: what they deliver meanwhile is left for the rewind to return. */
   private readonly rewinding = new Set<ConfirmChannel>();
+  /** Per channel, what aborts the signal of the messages it delivered: a rewind, or the channel's close. */
+  private readonly putBack = new Map<ConfirmChannel, AbortController>();
   private stopping = false;
   private deliveredSinceCount = 0;
   protected readonly logger: Logger;
@@ -60,7 +71,11 @@ export abstract class QueueConsumer {
     if (this.stopping) return;
     await channel.prefetch(this.options.prefetch ?? 10);
     await this.consumeOn(channel);
-    channel.once('close', () => this.forget(channel));
+    channel.once('close', () => {
+      this.forget(channel);
+      this.putBack.get(channel)?.abort(new PutBack('the channel that delivered the message is closed; the broker returns the message'));
+      this.putBack.delete(channel);
+    });
   }
 
   private async consumeOn(channel: ConfirmChannel): Promise<void> {
@@ -93,12 +108,18 @@ export abstract class QueueConsumer {
    * the channel delivers meanwhile is not handled, the messages in hand finish, then all the
    * others go back to the queue (nack, requeue), where they come first again. The consumer stays
    * (no cancel): on a single-active-consumer queue, a cancel would hand the queue to a peer while
-   * the earlier messages are still held here, and the peer would take later ones first. Once at a
-   * time per channel: answers false when one is under way.
+   * the earlier messages are still held here, and the peer would take later ones first. The
+   * signal of every message in hand is aborted at once (PutBack), so the ones not yet begun go back
+   * too rather than being done before the failed one. Once at a time per channel: answers false
+   * when one is under way.
    */
   protected rewind(channel: ConfirmChannel, pauseMs: number): boolean {
-    if (!this.consumerTags.has(channel) || this.rewinding.has(channel)) return false;
+    // Also when the channel's consumer was cancelled (yieldToPeers): the messages it holds would otherwise stay unsettled, held back until the connection goes.
+    if (this.rewinding.has(channel)) return false;
     this.rewinding.add(channel);
+    // The messages in hand whose work has not begun go back with the failed one instead of being done before it.
+    this.putBack.get(channel)?.abort(new PutBack('an earlier message of the queue failed: this one goes back on the queue with it'));
+    this.putBack.delete(channel);
     void (async () => {
       await Promise.allSettled([...this.inFlight]);
       await new Promise((resolve) => setTimeout(resolve, pauseMs).unref());
@@ -129,12 +150,15 @@ export abstract class QueueConsumer {
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
     if (this.rewinding.has(channel)) return;
     this.deliveredSinceCount += 1;
+    let putBack = this.putBack.get(channel);
+    if (!putBack) this.putBack.set(channel, (putBack = new AbortController()));
+    const signal = putBack.signal;
     const context = {
       correlationId: correlationIdOf(message),
       messageId: message.properties.messageId,
       queue: this.options.queue,
     };
-    const work = runWithContext(context, () => this.handleInSpan(channel, message))
+    const work = runWithContext(context, () => this.handleInSpan(channel, message, signal))
       .catch((error: unknown) => {
         this.logger.error('message handling crashed; it will be redelivered', { err: error });
       })
@@ -146,7 +170,7 @@ export abstract class QueueConsumer {
   }
 
   /** Handles the message in a consumer span, the child of the span that published it (its headers' trace context). */
-  private handleInSpan(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+  private handleInSpan(channel: ConfirmChannel, message: ConsumeMessage, signal: AbortSignal): Promise<void> {
     const attributes = {
       'messaging.system': 'rabbitmq',
       'messaging.operation.type': 'process',
@@ -157,7 +181,7 @@ export abstract class QueueConsumer {
       'crm.message.type': message.properties.type as string | undefined,
       'crm.message.redelivered': message.fields.redelivered,
     };
-    return inSpan(`${this.options.queue} process`, { kind: SpanKind.CONSUMER, parent: contextOf(message.properties.headers), attributes }, () => this.handle(channel, message));
+    return inSpan(`${this.options.queue} process`, { kind: SpanKind.CONSUMER, parent: contextOf(message.properties.headers), attributes }, () => this.handle(channel, message, signal));
   }
 
   /**
@@ -170,8 +194,11 @@ export abstract class QueueConsumer {
     return () => this.settledListeners.delete(listener);
   }
 
-  /** Handles one message and settles it (ack, or republish then ack) on `channel`. */
-  protected abstract handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void>;
+  /**
+   * Handles one message and settles it (ack, or republish then ack) on `channel`, or leaves it
+   * unsettled once `signal` is aborted (PutBack) before its work began.
+   */
+  protected abstract handle(channel: ConfirmChannel, message: ConsumeMessage, signal: AbortSignal): Promise<void>;
 
   /** Resolves once the consumer is registered with the broker. */
   async ready(timeoutMs = 30_000): Promise<void> {

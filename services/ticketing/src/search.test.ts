@@ -84,6 +84,7 @@ async function deliver(accountId: string, post: Record<string, unknown>): Promis
     attempt: 1,
     lastAttempt: false,
     redelivered: false,
+    signal: new AbortController().signal,
     deadLetter: () => Promise.reject(new Error('a valid post has nothing to dead-letter')),
   });
 }

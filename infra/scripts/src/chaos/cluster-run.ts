@@ -26,7 +26,7 @@ import { killPostgresMember, leaderMember, startPatroni } from '../../../cluster
 import { listening } from '../../../cluster/src/processes';
 import { addVirtualHost, deleteVirtualHost, freezeRabbitNode, killRabbitNode, rabbitmqctl, startRabbitNodes } from '../../../cluster/src/rabbitmq';
 import { clientUrls, clusterSettings, type ClusterSettings } from '../../../cluster/src/settings';
-import { closingLine, commitLatency, type FaultWindow } from './figures';
+import { closingLine, commitLatency, outOfOrderByFault, type FaultWindow } from './figures';
 import { networkCut, type NetworkCut } from './network-cut';
 import { kill, running, start, urlOf, waitReady, type Replica } from './replicas';
 import { plannedConversations, recordedFigures, sendAll, settle, sleep, type Conversation } from './traffic';
@@ -117,9 +117,11 @@ async function activePartitionConsumers(settings: ClusterSettings, vhost: string
       headers: { authorization: `Basic ${Buffer.from('guest:guest').toString('base64')}` },
       signal: AbortSignal.timeout(2_000),
     }).catch(() => null);
-    if (!answer?.ok) continue;
+    // The timeout may also fall while the body is read: the next node is asked instead.
+    const consumers = answer?.ok ? ((await answer.json().catch(() => null)) as ConsumerInfo[] | null) : null;
+    if (!consumers) continue;
     const active = new Map<string, number>();
-    for (const consumer of (await answer.json()) as ConsumerInfo[]) {
+    for (const consumer of consumers) {
       if (consumer.active !== false && ACTIVITY_PARTITION_QUEUES.includes(consumer.queue.name)) active.set(consumer.queue.name, consumer.channel_details?.peer_port ?? 0);
     }
     return active;
@@ -351,6 +353,9 @@ async function runOnCluster(settings: ClusterSettings, stamp: string, options: C
   const figure = (f: { p50: number; p99: number; count: number }) => `p50 ${f.p50} ms, p99 ${f.p99} ms (${f.count} deliveries)`;
   console.log(`webhook 200 -> commit${figures.commitTimestamps ? '' : ' (transaction start: track_commit_timestamp is off)'}: outside the faults ${figure(latency.outside)}; during them ${figure(latency.during)}`);
   for (const window of windows) console.log(`fault applied: ${window.name} (${((window.endedAt - window.startedAt) / 1000).toFixed(1)} s)`);
+  for (const line of outOfOrderByFault(figures.outOfOrderPairs, windows)) console.log(`out of order: ${line}`);
+  const at = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  for (const { earlier, later } of figures.outOfOrderPairs.slice(0, 10)) console.log(`  ${earlier.conversation}: #${earlier.position} committed ${at(earlier.recordedAt)}, #${later.position} ${at(later.recordedAt)}`);
   console.log(closingLine(outcome));
   const broken = figures.lost + figures.doubled + figures.outOfOrder + commands.sentTwice + commands.pending + deadLetters.withoutReason + sent.refused;
   return broken > 0 || windows.length < 5 ? 1 : 0;

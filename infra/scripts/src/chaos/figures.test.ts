@@ -1,4 +1,4 @@
-import { closingLine, commitLatency, duringAFault, outOfOrder, percentile } from './figures';
+import { closingLine, commitLatency, duringAFault, outOfOrder, outOfOrderByFault, outOfOrderPairs, percentile } from './figures';
 
 describe('chaos figures', () => {
   it('takes percentiles by rank', () => {
@@ -33,6 +33,23 @@ describe('chaos figures', () => {
     ];
     expect(outOfOrder(recorded)).toBe(1);
     expect(outOfOrder([...recorded].reverse())).toBe(1);
+  });
+
+  it('counts the messages out of order by the fault begun last before the earlier one committed', () => {
+    const recorded = [
+      { conversation: 'a', position: 1, recordedAt: 2_500 },
+      { conversation: 'a', position: 2, recordedAt: 2_400 },
+      { conversation: 'b', position: 1, recordedAt: 9_000 },
+      { conversation: 'b', position: 2, recordedAt: 8_000 },
+    ];
+    const faults = [
+      { name: 'node frozen', startedAt: 1_000, endedAt: 2_000 },
+      { name: 'primary killed', startedAt: 5_000, endedAt: 6_000 },
+    ];
+    expect(outOfOrderByFault(outOfOrderPairs(recorded), faults)).toEqual([
+      '1 after node frozen (the earlier one committed 0.5 .. 0.5 s from its end)',
+      '1 after primary killed (the earlier one committed 3 .. 3 s from its end)',
+    ]);
   });
 
   it('ends a run with one line of figures', () => {

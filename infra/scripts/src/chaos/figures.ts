@@ -39,20 +39,48 @@ export interface Recorded {
   recordedAt: number;
 }
 
+/** A message committed before the one its sender sent before it (`earlier`). */
+export interface OutOfOrder {
+  earlier: Recorded;
+  later: Recorded;
+}
+
 /** Messages committed before the message their sender sent before them: their conversation's order was not kept. */
-export function outOfOrder(recorded: Recorded[]): number {
+export function outOfOrderPairs(recorded: Recorded[]): OutOfOrder[] {
   const byConversation = new Map<string, Recorded[]>();
   for (const row of recorded) {
     const list = byConversation.get(row.conversation) ?? [];
     list.push(row);
     byConversation.set(row.conversation, list);
   }
-  let broken = 0;
+  const broken: OutOfOrder[] = [];
   for (const rows of byConversation.values()) {
     rows.sort((a, b) => a.position - b.position);
-    for (let i = 1; i < rows.length; i += 1) if (rows[i]!.recordedAt < rows[i - 1]!.recordedAt) broken += 1;
+    for (let i = 1; i < rows.length; i += 1) if (rows[i]!.recordedAt < rows[i - 1]!.recordedAt) broken.push({ earlier: rows[i - 1]!, later: rows[i]! });
   }
   return broken;
+}
+
+export const outOfOrder = (recorded: Recorded[]) => outOfOrderPairs(recorded).length;
+
+/**
+ * The out-of-order messages counted by the fault they followed: the last fault begun before the
+ * earlier message's commit (where it was held back), with the seconds from that fault's end.
+ */
+export function outOfOrderByFault(pairs: OutOfOrder[], faults: FaultWindow[]): string[] {
+  const counts = new Map<string, { count: number; afterEndS: number[] }>();
+  for (const { earlier } of pairs) {
+    const fault = [...faults].filter((f) => f.startedAt <= earlier.recordedAt).sort((a, b) => b.startedAt - a.startedAt)[0];
+    const name = fault?.name ?? 'before the faults';
+    const entry = counts.get(name) ?? { count: 0, afterEndS: [] };
+    entry.count += 1;
+    if (fault) entry.afterEndS.push(Math.round((earlier.recordedAt - fault.endedAt) / 100) / 10);
+    counts.set(name, entry);
+  }
+  return [...counts].map(([name, { count, afterEndS }]) => {
+    afterEndS.sort((a, b) => a - b);
+    return `${count} after ${name}${afterEndS.length ? ` (the earlier one committed ${afterEndS[0]} .. ${afterEndS.at(-1)} s from its end)` : ''}`;
+  });
 }
 
 export interface Outcome {

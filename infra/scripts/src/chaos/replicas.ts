@@ -1,5 +1,6 @@
 /** The services of a chaos run, each a process of its own that can be killed as a crash kills it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep } from './traffic';
 
@@ -26,12 +27,16 @@ export const urlOf = (replica: Replica) => `http://${replica.host}:${replica.por
  * `ip netns exec` execs the command, so its pid is the service's.
  */
 export function start(replica: Replica): void {
+  // CHAOS_LOG_DIR keeps each process's warnings and errors (or CHAOS_LOG_LEVEL), appended to <dir>/<replica>.log, for a look at what a fault did.
+  const logDir = process.env.CHAOS_LOG_DIR;
+  if (logDir) mkdirSync(logDir, { recursive: true });
+  const out = logDir ? openSync(join(logDir, `${replica.name}.log`), 'a') : 'ignore';
   const node = [process.execPath, '--import', 'tsx', 'src/main.ts'];
   const [command, ...args] = replica.namespace ? ['ip', 'netns', 'exec', replica.namespace, ...node] : node;
   replica.child = spawn(command!, args, {
     cwd: join(root, replica.dir),
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'error', ...replica.env, PORT: String(replica.port) },
-    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: logDir ? (process.env.CHAOS_LOG_LEVEL ?? 'warn') : 'error', ...replica.env, PORT: String(replica.port) },
+    stdio: ['ignore', out, out],
   });
 }
 

@@ -7,7 +7,7 @@ import { LOCAL_DEV } from '@crm/config';
 import type pg from 'pg';
 import { directMessageReceived, serializeLikePlatform } from '../../../simulators/social-platform/src/deliveries';
 import { sign, SIGNATURE_HEADER } from '../../../../libs/webhook-signature/src';
-import { outOfOrder, type Recorded, type Timed } from './figures';
+import { outOfOrder, outOfOrderPairs, type Recorded, type Timed } from './figures';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -148,6 +148,7 @@ export async function recordedFigures(db: pg.Pool, accounts: string[], accepted:
     lost: [...accepted.keys()].filter((id) => !seen.has(id)).length,
     doubled: doubledActivities + (tickets.rowCount ?? 0),
     outOfOrder: outOfOrder(ordered),
+    outOfOrderPairs: outOfOrderPairs(ordered),
     timed,
     commitTimestamps: tracked,
   };

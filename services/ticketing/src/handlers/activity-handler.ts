@@ -23,9 +23,9 @@ function interpret(payload: RawActivityPayload): { interpretation: Interpretatio
 }
 
 /** A busy conversation is no failure: the delivery waits in the delay queue, leaving its consumer slot to other conversations. */
-async function record(batches: DeliveryBatches, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null): Promise<DeliveryOutcome> {
+async function record(batches: DeliveryBatches, envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null, signal: AbortSignal): Promise<DeliveryOutcome> {
   try {
-    return await batches.record(envelope, interpretation);
+    return await batches.record(envelope, interpretation, signal);
   } catch (error) {
     if (error instanceof ConversationBusy) throw new RetryLater(error.message);
     throw error;
@@ -54,11 +54,11 @@ export function createActivityHandler(deps: HandlerDeps): MessageHandler<RawActi
   return async (envelope: Envelope<RawActivityPayload>, context: MessageContext) => {
     const interpreted = interpret(envelope.payload);
     if ('refusal' in interpreted) {
-      await record(batches, envelope, null);
+      await record(batches, envelope, null, context.signal);
       throw interpreted.refusal;
     }
     const { interpretation } = interpreted;
-    const { held, counts, refused } = await record(batches, envelope, interpretation);
+    const { held, counts, refused } = await record(batches, envelope, interpretation, context.signal);
     if (refused) throw new PermanentFailure(refused);
     await deadLetterRejected(envelope, interpretation, context);
     counts.ignored += interpretation.ignored.length;

@@ -11,6 +11,8 @@ import { recordDeliveries, type BatchOutcome, type DeliveryInput, type DeliveryO
 interface Waiting extends DeliveryInput {
   /** The trace of the message that brought it. */
   trace: Context;
+  /** Aborted once its message is to go back on the queue untried (MessageContext.signal): it is then not recorded. */
+  signal?: AbortSignal;
   resolve: (outcome: DeliveryOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -86,11 +88,12 @@ export class DeliveryBatches {
 
   /**
    * Recorded or held with the others handed in meanwhile (only logged when `interpretation` is
-   * null: refused); a busy conversation rejects with ConversationBusy.
+   * null: refused); a busy conversation rejects with ConversationBusy. Once `signal` is aborted
+   * before its transaction begins, it is not recorded: it rejects with the signal's reason.
    */
-  record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null): Promise<DeliveryOutcome> {
+  record(envelope: Envelope<RawActivityPayload>, interpretation: Interpretation | null, signal?: AbortSignal): Promise<DeliveryOutcome> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ envelope, interpretation, trace: context.active(), resolve, reject });
+      this.waiting.push({ envelope, interpretation, trace: context.active(), signal, resolve, reject });
       this.scheduleFlush();
     });
   }
@@ -101,6 +104,7 @@ export class DeliveryBatches {
     this.flushing = true;
     setImmediate(() => {
       this.flushing = false;
+      this.dropPutBack();
       while (this.waiting.length > 0 && this.running < this.mostRunning) {
         const batch = firstBatchOf(this.waiting, new Set(this.recording.keys()));
         if (batch.length === 0) break; // every waiting delivery's conversation is being recorded: they go once those batches end
@@ -118,6 +122,17 @@ export class DeliveryBatches {
         });
       }
     });
+  }
+
+  /**
+   * The waiting deliveries whose messages go back on the queue (an earlier one of their queue
+   * failed): not recorded, so that they come again after it instead of being recorded before it.
+   */
+  private dropPutBack(): void {
+    const dropped = this.waiting.filter((one) => one.signal?.aborted);
+    if (dropped.length === 0) return;
+    this.waiting = this.waiting.filter((one) => !one.signal?.aborted);
+    for (const one of dropped) one.reject(one.signal!.reason);
   }
 
   private async run(batch: Waiting[]): Promise<void> {
@@ -145,11 +160,16 @@ export class DeliveryBatches {
   /**
    * A batch that failed as a whole, recorded again one delivery at a time, in order, so that one
    * delivery's failure is its own; a later delivery into the conversation of one that failed is
-   * not recorded before it (it is turned away busy and comes back after it).
+   * not recorded before it (it is turned away busy and comes back after it), nor one whose
+   * message goes back on the queue meanwhile.
    */
   private async runOneByOne(batch: Waiting[]): Promise<void> {
     const failed = new Set<string>();
     for (const one of batch) {
+      if (one.signal?.aborted) {
+        one.reject(one.signal.reason);
+        continue;
+      }
       if (keysOf(one).some((key) => failed.has(key))) {
         one.reject(new ConversationBusy('an earlier delivery into this conversation failed: this one follows it'));
         continue;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { RawActivity, SocialCommand, type SocialCommandResultPayload } from '@crm/contracts';
 import { migrate } from '@crm/db';
-import { makeEnvelope } from '@crm/messaging';
+import { makeEnvelope, PutBack } from '@crm/messaging';
 import { appRevoked, postCreated, postLiked, typingIndicated, userRelation } from '@crm/social-platform-simulator/src/activity-deliveries';
 import { directMessageReceived, directMessageSent } from '@crm/social-platform-simulator/src/deliveries';
 import { freshDatabase, testLogger, type TestDatabase, testPool } from '@crm/testing';
@@ -350,6 +350,39 @@ describe('a prefetch window of deliveries', () => {
     }
     await Promise.all(outcomes);
     expect(committed.flat().filter((id) => handedIn.includes(id))).toEqual(handedIn);
+  });
+
+  it('records none of the deliveries in hand whose messages go back on the queue after an earlier one failed, though the database is back', async () => {
+    const account = newAccount();
+    await configure(account);
+    let databaseDown = true;
+    const watched = Object.create(store) as TicketingStore;
+    watched.transaction = async (work) => {
+      if (databaseDown) throw new Error('Connection terminated unexpectedly');
+      return store.transaction(work);
+    };
+    const batches = new DeliveryBatches(watched, { logRaw: true, transactions: 2 });
+    // The consumer's channel: once a message fails, its messages in hand go back on the queue (QueueConsumer.rewind).
+    const channel = new AbortController();
+    const other = { id: `34${account}`, screenName: 'other', name: 'Other' };
+    const deliver = (customer: typeof ANA, text: string) => {
+      const { envelope, interpretation } = envelopeOf(directMessageReceived({ account, customer, text }));
+      return batches.record(envelope, interpretation, channel.signal);
+    };
+    const failed = deliver(ANA, 'first').catch((error: unknown) => {
+      databaseDown = false;
+      channel.abort(new PutBack('an earlier message of the queue failed'));
+      throw error;
+    });
+    // In the first's batch, and in the batch's one by one after it failed.
+    const besideIt = deliver(other, 'beside it');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Waiting for the first's batch: its conversation is being recorded.
+    const followingIt = deliver(ANA, 'second');
+    await expect(failed).rejects.toThrow('Connection terminated unexpectedly');
+    await expect(besideIt).rejects.toBeInstanceOf(PutBack);
+    await expect(followingIt).rejects.toBeInstanceOf(PutBack);
+    expect(await tickets(account)).toHaveLength(0);
   });
 });
 
