@@ -162,6 +162,26 @@ describe("the agents' workspace at 1440 px", () => {
     await waitFor(async () => (await view(page, 'All open').getByTestId('view-count').innerText()) === '4', { what: 'the count to follow' });
     expect(newcomer).toBeTruthy();
   });
+
+  it('shows a conversation that arrived while its live stream was still connecting', async () => {
+    const late = await signedInPage(1440, 900);
+    // The event stream is held back until the DM is on its ticket: its events went to no one.
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await late.route('**/api/events', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await late.goto(`${stack.console.url}/inbox`);
+    await rows(late).first().waitFor();
+    await late.getByTestId('live-mode').filter({ hasText: 'Connecting' }).waitFor();
+    await dm('770006', 'fay', 'Fay Feaster', 'The rider left my bag at the wrong door.');
+    expect(await rows(late).filter({ hasText: 'Fay Feaster' }).count()).toBe(0);
+    release();
+    await late.getByTestId('live-mode').filter({ hasText: 'Live' }).waitFor();
+    await rows(late).filter({ hasText: 'Fay Feaster' }).waitFor({ timeout: 15_000 });
+    await late.close();
+  });
 });
 
 describe("the agents' workspace on a phone (390 px)", () => {

@@ -22,7 +22,7 @@ export type LiveEventType = (typeof EVERY_EVENT)[number];
 
 export type LiveMode = 'connecting' | 'live' | 'polling';
 
-/** One subscriber: the types it hears, and what it calls (null: read again, the stream is unavailable). */
+/** One subscriber: the types it hears, and what it calls (null: read again, the stream has just opened or is unavailable). */
 interface Subscriber {
   types: readonly LiveEventType[];
   deliver: (event: LiveEvent | null) => void;
@@ -47,7 +47,8 @@ function parse(type: LiveEventType, message: MessageEvent<string>): LiveEvent | 
 /**
  * The page's one event stream (ticketing's, relayed by the console server), opened while a
  * session is on and shared by every screen that listens: each event goes to the subscribers of
- * its type. When the stream is unavailable every subscriber is called each poll interval
+ * its type. Each time it opens every subscriber is called once to read again (nothing changed
+ * meanwhile is missed); when it is unavailable every subscriber is called each poll interval
  * instead, so the screens stay live either way.
  */
 export function LiveProvider({ children }: { children: React.ReactNode }) {
@@ -64,7 +65,12 @@ export function LiveProvider({ children }: { children: React.ReactNode }) {
     let poll: ReturnType<typeof setInterval> | undefined;
     setMode('connecting');
     const source = new EventSource('/api/events');
-    source.onopen = () => setMode('live');
+    // Whatever changed while the stream was connecting (or reconnecting) was sent to no one:
+    // every screen reads again once it is open, then follows the events.
+    source.onopen = () => {
+      setMode('live');
+      fanOut(null, null);
+    };
     for (const type of EVERY_EVENT) source.addEventListener(type, ((message: MessageEvent<string>) => fanOut(type, parse(type, message))) as EventListener);
     source.onerror = () => {
       if (source.readyState !== EventSource.CLOSED || poll) return;
@@ -87,7 +93,8 @@ export function LiveProvider({ children }: { children: React.ReactNode }) {
 
 /**
  * Calls `onEvent` when ticketing reports a change of one of `types`, from the page's one
- * stream (LiveProvider), or with null every poll interval while the stream is unavailable.
+ * stream (LiveProvider), or with null (read again) when the stream opens and every poll
+ * interval while it is unavailable.
  * Returns the mode in use.
  */
 export function useLiveUpdates(onEvent: (event: LiveEvent | null) => void, types: readonly LiveEventType[] = TICKET_EVENTS): LiveMode {
