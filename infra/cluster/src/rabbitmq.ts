@@ -74,8 +74,16 @@ function writeCookie(settings: ClusterSettings): void {
   chmodSync(cookie, 0o400);
 }
 
-/** Classic queues mirrored on every node, kept in step by the broker. */
-const MIRRORED = JSON.stringify({ 'ha-mode': 'all', 'ha-sync-mode': 'automatic' });
+/**
+ * The cluster's one queue policy (a queue takes one policy): classic queues mirrored on every
+ * node, kept in step by the broker; and a work queue's own dead letters (a message past its
+ * delivery limit) handed to its DLQ at least once, not dropped when the DLQ has no leader for a
+ * moment (the broker's at-least-once dead-lettering needs `reject-publish` overflow; no queue
+ * has a length limit, so none refuses for it). The work queues' arguments do not set either, so
+ * the policy's apply.
+ */
+const QUEUE_POLICY = JSON.stringify({ 'ha-mode': 'all', 'ha-sync-mode': 'automatic', 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' });
+const QUEUE_POLICY_NAME = 'crm-queues';
 
 /** Starts each node that is not running yet, all at once, and waits for their AMQP ports. */
 export async function startRabbitNodes(settings: ClusterSettings): Promise<void> {
@@ -109,10 +117,11 @@ export async function formRabbitCluster(settings: ClusterSettings): Promise<void
     await rabbitmqctl(settings, node, 'join_cluster', first.name);
     await rabbitmqctl(settings, node, 'start_app');
   }
-  // The services declare their work queues as quorum queues, which are replicated on every node
-  // of the cluster by default; the rest (RPC and delay queues) are classic queues, mirrored on
-  // every node by this policy (quorum queues ignore it), so that losing a node loses none of them.
-  await rabbitmqctl(settings, first, 'set_policy', '--apply-to', 'queues', 'crm-classic-mirrored', '.*', MIRRORED);
+  // The services declare their work and delay queues as quorum queues, which are replicated on
+  // every node of the cluster by default; the rest (RPC and presence queues) are classic queues,
+  // mirrored on every node by this policy (quorum queues ignore that part), so that losing a node
+  // loses none of them.
+  await rabbitmqctl(settings, first, 'set_policy', '--apply-to', 'queues', QUEUE_POLICY_NAME, '.*', QUEUE_POLICY);
   for (const node of settings.rabbitNodes) await rabbitmqctl(settings, node, 'await_startup');
 }
 
@@ -150,14 +159,14 @@ export function freezeRabbitNode(settings: ClusterSettings, node: RabbitNode, fr
 
 /**
  * A virtual host of its own on the cluster, for one run: the guest user's rights on it, and
- * the policy that mirrors its classic queues on every node (policies belong to a virtual host).
+ * the queue policy (QUEUE_POLICY; policies belong to a virtual host).
  */
 export async function addVirtualHost(settings: ClusterSettings, name: string): Promise<string> {
   const [first] = settings.rabbitNodes;
   if (!first) throw new Error('the cluster has no RabbitMQ node');
   await rabbitmqctl(settings, first, 'add_vhost', name);
   await rabbitmqctl(settings, first, 'set_permissions', '-p', name, 'guest', '.*', '.*', '.*');
-  await rabbitmqctl(settings, first, 'set_policy', '-p', name, '--apply-to', 'queues', 'crm-classic-mirrored', '.*', MIRRORED);
+  await rabbitmqctl(settings, first, 'set_policy', '-p', name, '--apply-to', 'queues', QUEUE_POLICY_NAME, '.*', QUEUE_POLICY);
   return name;
 }
 

@@ -5,7 +5,7 @@ import { attemptsOf, deferralsOf, Headers } from './headers';
 import { brokerMetrics, type ConsumeOutcome } from './metrics';
 import { messageProperties } from './publisher';
 import { publishConfirmed, PutBack, QueueConsumer, settle } from './queue-consumer';
-import { declareRetryQueues, dlqName, requeueExchangeName, retryDelay, retryQueueName } from './topology';
+import { BROKER_DELIVERY_LIMIT, declareRetryQueues, delayQueueName, dlqName, requeueExchangeName, retryDelay } from './topology';
 
 /** Thrown by a handler for a message that can never succeed: it goes to the DLQ at once. */
 export class PermanentFailure extends Error {
@@ -64,17 +64,27 @@ export interface ConsumerOptions<P> {
    * The queue's order matters (a partition whose messages must be handled in the order they
    * came): a failure that may pass (anything but a PermanentFailure or invalid data) puts every
    * message in hand back on the queue, in order, and consumption starts again after a pause
-   * (ORDERED_PAUSES_MS), instead of sending the message to a retry queue where later ones would
-   * overtake it. A message delivered ORDERED_DELIVERIES times goes the usual way (retry queues,
-   * then the DLQ), so none holds its queue for good.
+   * (ORDERED_PAUSES_MS, growing with the failed message's own failures), instead of sending the
+   * message to a delay queue where later ones would overtake it. A message that failed
+   * ORDERED_FAILURES times itself goes the usual way (delay queues, then the DLQ), so none holds
+   * its queue for good; so does one that a further return would bring to the broker's delivery limit.
    */
   ordered?: boolean;
+  /** An ordered consumer's pauses (default ORDERED_PAUSES_MS). */
+  orderedPausesMs?: readonly number[];
 }
 
-/** Pauses before an ordered consumer takes its messages again, one after another failure; the last repeats. */
+/** Pauses before an ordered consumer takes its messages again, after a message's first, second, ... failure; the last repeats. */
 export const ORDERED_PAUSES_MS = [500, 1_000, 2_000, 4_000, 8_000];
-/** Deliveries of one message (the broker's x-delivery-count) after which an ordered consumer retries it the usual way; under the broker's own limit. */
-export const ORDERED_DELIVERIES = 12;
+/**
+ * Failures of one message after which an ordered consumer retries it the usual way. Its own
+ * failures, counted by the consumer: the broker's x-delivery-count also counts each time the
+ * message went back with an earlier one that failed, so a message behind a busy one would go the
+ * usual way at its first failure, and be overtaken.
+ */
+export const ORDERED_FAILURES = 12;
+/** Messages whose failures an ordered consumer remembers at most (the oldest are forgotten): more than it ever holds. */
+const REMEMBERED_FAILURES = 10_000;
 
 /** Copies what identifies a message when it is republished to a retry queue, a DLQ or back from it. */
 export function republishProperties(properties: MessageProperties, headers: Record<string, unknown>) {
@@ -119,8 +129,8 @@ function originalExchange(message: ConsumeMessage): string {
 export class Consumer<P = unknown> extends QueueConsumer {
   private readonly retry: RetryPolicy;
   private readonly accepted: Set<string>;
-  /** Rewinds since the last message handled: the next pause grows with them. */
-  private failuresInARow = 0;
+  /** An ordered consumer's count of each failed message's own failures, by message id, until it is settled. */
+  private readonly failures = new Map<string, number>();
 
   constructor(
     broker: Broker,
@@ -141,6 +151,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
     const stop = brokerMetrics.handlerDuration.startTimer({ queue: this.options.queue });
     const outcome = await this.handleOnce(channel, message, signal);
     stop();
+    if (outcome !== 'rewound' && outcome !== 'put_back' && typeof message.properties.messageId === 'string') this.failures.delete(message.properties.messageId);
     brokerMetrics.consumed.inc({ queue: this.options.queue, outcome });
   }
 
@@ -163,14 +174,14 @@ export class Consumer<P = unknown> extends QueueConsumer {
         signal,
       });
       settle(channel, message, 'ack');
-      this.failuresInARow = 0;
       return 'acked';
     } catch (error) {
       // Put back untried: unsettled, it returns with the channel's others (the rewind's nack, or the channel's close), its attempts unchanged.
       if (error instanceof PutBack && signal.aborted) return 'put_back';
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
-      if (this.mayRewind(error, message)) {
-        this.rewindInOrder(channel, reason);
+      const failures = this.ownFailures(error, message);
+      if (failures !== null) {
+        this.rewindInOrder(channel, reason, failures);
         return 'rewound';
       }
       const deferrals = deferralsOf(message.properties.headers);
@@ -186,17 +197,33 @@ export class Consumer<P = unknown> extends QueueConsumer {
     }
   }
 
-  private mayRewind(error: unknown, message: ConsumeMessage): boolean {
-    if (!this.consumerOptions.ordered || error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) return false;
-    return Number(message.properties.headers?.['x-delivery-count'] ?? 0) < ORDERED_DELIVERIES;
+  /**
+   * On an ordered queue, the failures of this message so far, this one counted, when it is to go
+   * back in order; null when it goes the usual way: a failure that cannot pass, ORDERED_FAILURES
+   * reached, or a return that would bring it to the broker's delivery limit (the broker would
+   * dead-letter it itself). Every message in hand came after it, so none of them reaches the limit either.
+   */
+  private ownFailures(error: unknown, message: ConsumeMessage): number | null {
+    if (!this.consumerOptions.ordered || error instanceof PermanentFailure || error instanceof ContractViolation || isDataError(error)) return null;
+    const deliveries = Number(message.properties.headers?.['x-delivery-count'] ?? 0);
+    if (deliveries >= BROKER_DELIVERY_LIMIT - 1) return null;
+    const id = message.properties.messageId;
+    // A message without an id (none of ours) is known by its deliveries only.
+    if (typeof id !== 'string') return deliveries + 1 < ORDERED_FAILURES ? deliveries + 1 : null;
+    const failures = (this.failures.get(id) ?? 0) + 1;
+    this.failures.delete(id);
+    if (failures >= ORDERED_FAILURES) return null;
+    this.failures.set(id, failures);
+    if (this.failures.size > REMEMBERED_FAILURES) this.failures.delete(this.failures.keys().next().value!);
+    return failures;
   }
 
   /** The first failure starts it; the messages handled meanwhile finish, the rest wait on the queue. */
-  private rewindInOrder(channel: ConfirmChannel, reason: string): void {
-    const pauseMs = ORDERED_PAUSES_MS[Math.min(this.failuresInARow, ORDERED_PAUSES_MS.length - 1)]!;
+  private rewindInOrder(channel: ConfirmChannel, reason: string, failures: number): void {
+    const pauses = this.consumerOptions.orderedPausesMs ?? ORDERED_PAUSES_MS;
+    const pauseMs = pauses[Math.min(failures - 1, pauses.length - 1)]!;
     if (!this.rewind(channel, pauseMs)) return;
-    this.failuresInARow += 1;
-    this.logger.warn('message failed; the messages in hand go back on the queue in order, consumed again after a pause', { queue: this.options.queue, pauseMs, reason });
+    this.logger.warn('message failed; the messages in hand go back on the queue in order, consumed again after a pause', { queue: this.options.queue, pauseMs, failures, reason });
   }
 
   private parse(message: ConsumeMessage): Envelope<P> {
@@ -221,7 +248,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
     }
     const delayMs = retryDelay(this.retry, attempts);
     this.logger.warn('message failed; retrying later', { attempts, delayMs, reason });
-    await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
+    await this.moveTo(channel, message, delayQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.failureReason]: reason });
     return 'retried';
   }
 
@@ -229,7 +256,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
   private async defer(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number, deferrals: number): Promise<void> {
     const delayMs = retryDelay(this.retry, 1);
     this.logger.debug('message put off', { deferrals, delayMs, reason });
-    await this.moveTo(channel, message, retryQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.deferrals]: deferrals });
+    await this.moveTo(channel, message, delayQueueName(this.options.queue, delayMs), { [Headers.attempts]: attempts, [Headers.deferrals]: deferrals });
   }
 
   private async deadLetter(channel: ConfirmChannel, message: ConsumeMessage, reason: string, attempts: number): Promise<void> {

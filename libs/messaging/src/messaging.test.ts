@@ -12,7 +12,7 @@ import { Consumer, PermanentFailure, RetryLater, type MessageContext } from './c
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
 import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
-import { dlqName } from './topology';
+import { delayQueueArguments, delayQueueName, dlqName } from './topology';
 
 const PingSchema = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
 type Ping = Static<typeof PingSchema>;
@@ -73,7 +73,7 @@ afterEach(stopConsumers);
 afterAll(async () => {
   await publisher.close();
   await broker.close();
-  const retries = retry.delaysMs.map((d) => `${queue}.retry.${d}ms`);
+  const retries = retry.delaysMs.map((d) => delayQueueName(queue, d));
   await deleteBrokerObjects([queue, rpcQueue], [exchange]);
   const connection = await amqplib.connect(amqpUrl());
   const channel = await connection.createChannel();
@@ -131,6 +131,20 @@ describe('publisher and consumer', () => {
     expect(await queueDepth(dlqName(queue))).toBe(0);
   });
 
+  it('declares its delay queues as quorum queues that hand a message back at least once', async () => {
+    await consume(async () => undefined).ready();
+    const connection = await amqplib.connect(amqpUrl());
+    try {
+      const channel = await connection.createChannel();
+      // The broker accepts a declaration again only with the arguments the queue has: a classic
+      // queue (dead-lettering at most once) is refused here.
+      for (const delayMs of retry.delaysMs) await channel.assertQueue(delayQueueName(queue, delayMs), { durable: true, arguments: delayQueueArguments(queue, delayMs) });
+      expect(delayQueueArguments(queue, 50)).toMatchObject({ 'x-queue-type': 'quorum', 'x-dead-letter-strategy': 'at-least-once', 'x-dead-letter-routing-key': queue });
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  });
+
   /** Publishes 1..5, the second failing twice; answers the order the handler finished them in. */
   async function orderThroughFailures(ordered: boolean): Promise<number[]> {
     const finished: number[] = [];
@@ -158,7 +172,46 @@ describe('publisher and consumer', () => {
 
   it('on an ordered queue, puts a failed message back with those after it and takes them again in order', async () => {
     expect(await orderThroughFailures(true)).toEqual([1, 2, 3, 4, 5]);
-    expect(await queueDepth(`${queue}.retry.50ms`)).toBe(0);
+    expect(await queueDepth(`${queue}.delay.50ms`)).toBe(0);
+  });
+
+  it('on an ordered queue, counts a message\'s own failures, not the times it went back behind another, so it keeps its place', async () => {
+    // Message 1 fails 11 times: each time 2..5 go back with it, and the broker counts a delivery of each.
+    const finished: number[] = [];
+    const failures = new Map<number, number>();
+    const failing = new Map([[1, 11], [2, 2]]);
+    let previous: Promise<unknown> = Promise.resolve();
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 10,
+      ordered: true,
+      orderedPausesMs: [10],
+      // One at a time, in the order they came, as a conversation's deliveries are recorded; one not begun when an earlier failed goes back.
+      handler: (envelope, context) => {
+        const turn = previous.then(async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (context.signal.aborted) throw context.signal.reason;
+          const { n } = envelope.payload;
+          const failed = failures.get(n) ?? 0;
+          if (failed < (failing.get(n) ?? 0)) {
+            failures.set(n, failed + 1);
+            throw new Error('database unavailable');
+          }
+          finished.push(n);
+        });
+        previous = turn.catch(() => undefined);
+        return turn;
+      },
+    });
+    consumers.push(consumer);
+    for (const n of [1, 2, 3, 4, 5]) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
+    await consumer.ready();
+    await waitFor(() => finished.length === 5, { what: 'the five messages handled' });
+    // Message 2 had been delivered 12 times when it failed itself: it still went back in its place.
+    expect(finished).toEqual([1, 2, 3, 4, 5]);
+    expect(failures).toEqual(new Map([[1, 11], [2, 2]]));
   });
 
   it('on an ordered queue, puts back with a failed message the one in hand not yet begun, instead of doing it first', async () => {
@@ -194,7 +247,7 @@ describe('publisher and consumer', () => {
     await waitFor(() => finished.length === 4, { what: 'the four messages handled' });
     expect(finished).toEqual([1, 2, 3, 4]);
     expect(putBack).toEqual([2]);
-    expect(await queueDepth(`${queue}.retry.50ms`)).toBe(0);
+    expect(await queueDepth(`${queue}.delay.50ms`)).toBe(0);
   });
 
   it('on an ordered queue, puts back a message that fails while its consumer yields to its peers', async () => {

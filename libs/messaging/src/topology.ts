@@ -5,7 +5,14 @@ import type { QueueSpec, RetryPolicy, Topology } from '@crm/contracts';
 export const BROKER_DELIVERY_LIMIT = 20;
 
 export const dlqName = (queue: string) => `${queue}.dlq`;
-export const retryQueueName = (queue: string, delayMs: number) => `${queue}.retry.${delayMs}ms`;
+/**
+ * The queue a message of `queue` waits in for `delayMs` before it comes back to `queue` (a retry,
+ * a deferral). Quorum queues, named `.delay.`: the classic `<queue>.retry.<ms>ms` queues of earlier
+ * versions dead-lettered at most once, so a message whose wait ended while its work queue had no
+ * leader (a node down or frozen) was dropped. Those left on a broker empty themselves within
+ * their delay and are then unused.
+ */
+export const delayQueueName = (queue: string, delayMs: number) => `${queue}.delay.${delayMs}ms`;
 /**
  * The direct exchange a work queue's consumer moves messages through to its retry queues and
  * DLQ (routing key: the target queue's name), so that no service needs write on the default
@@ -76,7 +83,7 @@ export function prepareTopology(channel: Channel | ConfirmChannel, topology: Top
  */
 export async function declareRetryQueues(channel: Channel | ConfirmChannel, queue: string, retry: RetryPolicy, mode: TopologyMode = 'declare'): Promise<void> {
   const exchange = requeueExchangeName(queue);
-  const delayQueues = [...new Set(retry.delaysMs)].map((delayMs) => ({ delayMs, name: retryQueueName(queue, delayMs) }));
+  const delayQueues = [...new Set(retry.delaysMs)].map((delayMs) => ({ delayMs, name: delayQueueName(queue, delayMs) }));
   if (mode === 'verify') {
     await channel.checkExchange(exchange);
     for (const { name } of delayQueues) await channel.checkQueue(name);
@@ -85,12 +92,26 @@ export async function declareRetryQueues(channel: Channel | ConfirmChannel, queu
   await channel.assertExchange(exchange, 'direct', { durable: true });
   await channel.bindQueue(dlqName(queue), exchange, dlqName(queue));
   for (const { delayMs, name } of delayQueues) {
-    await channel.assertQueue(name, {
-      durable: true,
-      arguments: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue },
-    });
+    await channel.assertQueue(name, { durable: true, arguments: delayQueueArguments(queue, delayMs) });
     await channel.bindQueue(name, exchange, name);
   }
+}
+
+/**
+ * A delay queue's: a replicated queue that holds each message for `delayMs`, then hands it back to
+ * `queue` at least once: it keeps the message until `queue` has confirmed it (the broker's
+ * at-least-once dead-lettering, which needs `reject-publish` overflow; the queue has no length
+ * limit, so it never refuses).
+ */
+export function delayQueueArguments(queue: string, delayMs: number): Options.AssertQueue['arguments'] {
+  return {
+    'x-queue-type': 'quorum',
+    'x-message-ttl': delayMs,
+    'x-dead-letter-exchange': '',
+    'x-dead-letter-routing-key': queue,
+    'x-dead-letter-strategy': 'at-least-once',
+    'x-overflow': 'reject-publish',
+  };
 }
 
 /** The delay before retry number `attempt` (1-based). */

@@ -37,7 +37,7 @@ afterEach(async () => {
 afterAll(async () => {
   await publisher.close();
   await broker.close();
-  await deleteBrokerObjects([queue, `${queue}.retry.60000ms`], [exchange]);
+  await deleteBrokerObjects([queue, `${queue}.delay.60000ms`], [exchange]);
   await database.end();
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PUBLICATIONS, RPC_ROUTES, SYSTEM_TOPOLOGY, Queues } from '@crm/contracts';
 import { parse } from 'yaml';
-import { dlqName, retryQueueName } from '../topology';
+import { dlqName, delayQueueName } from '../topology';
 import { ASYNCAPI_PATH, checkUpToDate, renderAsyncApi, validateAsyncApi } from './check';
 import { buildAsyncApiDocument } from './document';
 
@@ -46,7 +46,7 @@ describe('the AsyncAPI document', () => {
       expect(channelAt(queue.name)).toBeDefined();
       if (queue.kind !== 'work') continue;
       expect(channelAt(dlqName(queue.name))).toBeDefined();
-      for (const delayMs of queue.retry!.delaysMs) expect(channelAt(retryQueueName(queue.name, delayMs))).toBeDefined();
+      for (const delayMs of queue.retry!.delaysMs) expect(channelAt(delayQueueName(queue.name, delayMs))).toBeDefined();
     }
   });
 

@@ -15,7 +15,7 @@ import {
   type RpcRoute,
 } from '@crm/contracts';
 import { Headers } from '../headers';
-import { BROKER_DELIVERY_LIMIT, dlqName, requeueExchangeName, retryQueueName } from '../topology';
+import { BROKER_DELIVERY_LIMIT, dlqName, requeueExchangeName, delayQueueName } from '../topology';
 
 /**
  * The AsyncAPI 3.0.0 document of the broker, built from the topology (libs/contracts topology.ts),
@@ -186,7 +186,7 @@ function retryChannels(queue: QueueSpec, messages: string[]): Json {
   const channels: Json = {};
   const retry = queue.retry ?? DEFAULT_RETRY;
   const requeue = requeueExchangeName(queue.name);
-  const delayQueues = unique(retry.delaysMs).map((delayMs) => ({ delayMs, name: retryQueueName(queue.name, delayMs) }));
+  const delayQueues = unique(retry.delaysMs).map((delayMs) => ({ delayMs, name: delayQueueName(queue.name, delayMs) }));
   channels[exchangeChannel(requeue)] = {
     address: requeue,
     title: requeue,
@@ -198,7 +198,7 @@ function retryChannels(queue: QueueSpec, messages: string[]): Json {
     channels[queueChannel(name)] = {
       address: name,
       title: name,
-      description: `Delay queue of \`${queue.name}\`: holds a failed message ${delayMs} ms (x-message-ttl), then dead-letters it back to \`${queue.name}\` through the default exchange. Nobody consumes it.`,
+      description: `Delay queue of \`${queue.name}\` (quorum): holds a failed or deferred message ${delayMs} ms (x-message-ttl), then dead-letters it back to \`${queue.name}\` through the default exchange, at least once (x-dead-letter-strategy at-least-once: it keeps the message until \`${queue.name}\` has it). Nobody consumes it.`,
       messages: messageRefs(messages),
       bindings: queueBinding(name),
     };
