@@ -2,8 +2,8 @@
 # Sets up a machine of ours from a fresh clone, then runs what is asked:
 #   start  install, start RabbitMQ and PostgreSQL if they are down, run the local stack
 #   test   the same set-up, then every test
-#   ci     the same set-up, then typecheck, lint, the contract checks, every test, the libs and the end-to-end path again on
-#          Node 22, and a short fuzz round (what .ci/run does);
+#   ci     the same set-up, then typecheck, lint, the contract checks, every test, the libs, webhook-ingest and the
+#          walking skeleton again on Node 22, and a short fuzz round (what .ci/run does);
 #          then, when CONFORMANCE_FIXTURES names a folder of the platform's published examples,
 #          the conformance suite against them (jest.conformance.config.cjs); when PLATFORM_OPENAPI_DOCUMENT names the
 #          platform's OpenAPI document, the simulator checks every request and answer of the test run against it and
@@ -83,6 +83,17 @@ ensure_test_packages() {
   fi
 }
 
+# The tests make and drop about a hundred virtual hosts a run: through the management API each is
+# one request, where rabbitmqctl starts an Erlang VM each time (libs/testing, freshVirtualHost).
+# Enabling the plugin does not restart the broker; it listens on 127.0.0.1:15672 by default.
+ensure_rabbitmq_management() {
+  if ! rabbitmq-plugins -q is_enabled rabbitmq_management >/dev/null 2>&1; then
+    say "enabling rabbitmq_management (tests make their virtual hosts through it)"
+    rabbitmq-plugins -q enable rabbitmq_management
+  fi
+  wait_for_port 15672 "RabbitMQ's management API" 60
+}
+
 counts() { # label, jest --json output file
   node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")); console.log(`${process.argv[1]}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$1" "$2" || true
 }
@@ -98,6 +109,7 @@ case "$command" in
   start) exec pnpm start ;;
 esac
 ensure_test_packages
+ensure_rabbitmq_management
 
 # Tests use the local servers unless told otherwise (see libs/testing).
 export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
@@ -151,9 +163,10 @@ case "$command" in
       counts "conformance" "$results"
     fi
     rm -f "$results"
-    # Node 22 (the images' runtime) beside the machine's Node 20: the shared libs, webhook-ingest and the end-to-end
-    # path under it, with Node 22 from the npm registry's `node` package (kept in the git-ignored .local/).
-    timed "tests on Node 22" bash -c 'npm install --silent --no-save --prefix .local/node22 node@22 >/dev/null && .local/node22/node_modules/.bin/node --version && .local/node22/node_modules/.bin/node node_modules/jest/bin/jest.js --maxWorkers=2 --silent libs services/webhook-ingest infra/e2e' || record $?
+    # Node 22 (the images' runtime) beside the machine's Node 20: the shared libs, webhook-ingest and the walking
+    # skeleton (a signed delivery to a ticket read through the CRM API, the services in one process) under it, with Node 22 from the npm registry's
+    # `node` package (kept in the git-ignored .local/). The other end-to-end files add time, not another runtime path.
+    timed "tests on Node 22" bash -c 'npm install --silent --no-save --prefix .local/node22 node@22 >/dev/null && .local/node22/node_modules/.bin/node --version && .local/node22/node_modules/.bin/node node_modules/jest/bin/jest.js --maxWorkers=2 --silent libs services/webhook-ingest infra/e2e/src/walking-skeleton.test.ts' || record $?
     # A short, repeatable fuzz round (fixed seed, at most 1,500 requests or 30 s): any crash, 5xx or accepted forgery fails CI.
     timed fuzz pnpm fuzz --seed 1 --requests 1500 --seconds 30 || record $?
     printf '\nci: %d s in all\n' "$SECONDS"

@@ -35,6 +35,24 @@ it('reads the age of a test virtual host from its name, and none from a name of 
   expect(virtualHostCreatedAt('crm')).toBeNull();
 });
 
+it('makes a virtual host the tests\' user may declare and publish on, and drops it whole', async () => {
+  const vhost = await freshVirtualHost('fresh');
+  const name = decodeURIComponent(vhost.url.split('/').pop()!);
+  const connection = await amqplib.connect(vhost.url);
+  try {
+    const channel = await connection.createConfirmChannel();
+    await channel.assertQueue('work', { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    channel.sendToQueue('work', Buffer.from('one'), { persistent: true });
+    await channel.waitForConfirms();
+    expect((await channel.checkQueue('work')).messageCount).toBe(1);
+  } finally {
+    await connection.close();
+  }
+  expect(await virtualHosts()).toContain(name);
+  await vhost.drop();
+  expect(await virtualHosts()).not.toContain(name);
+});
+
 it('deletes an old test virtual host nothing uses, keeps an old one in use and a young one', async () => {
   const prefix = `leftover-${randomBytes(3).toString('hex')}`;
   const [unused, inUse] = [testVirtualHostName(`${prefix}-unused`, Date.now() - 2 * HOUR), testVirtualHostName(`${prefix}-used`, Date.now() - 2 * HOUR)];
