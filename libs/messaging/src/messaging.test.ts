@@ -94,6 +94,25 @@ describe('publisher and consumer', () => {
     expect(await queueDepth(queue)).toBe(0);
   });
 
+  it('refuses a mandatory message that the exchange routes to no queue, though the broker confirmed it', async () => {
+    const nowhere = `test.nowhere.${suffix}`;
+    const lonely = new Publisher(broker, { exchanges: [{ name: nowhere, type: 'topic' }], queues: [] });
+    try {
+      await lonely.ready();
+      await expect(lonely.publish(nowhere, 'ping.a', makeEnvelope(PingContract, 'test', { n: 1 }), { mandatory: true })).rejects.toThrow(/no queue took test\.ping\.v1 .* routed it \(key 'ping\.a'\) to none/);
+      // Not mandatory (an event nobody may be listening to): confirmed is enough.
+      await expect(lonely.publish(nowhere, 'ping.a', makeEnvelope(PingContract, 'test', { n: 2 }))).resolves.toBeUndefined();
+      // Routed to a queue, a mandatory message goes as any other.
+      await expect(publisher.publish(exchange, 'ping.a', makeEnvelope(PingContract, 'test', { n: 3 }), { mandatory: true })).resolves.toBeUndefined();
+    } finally {
+      await lonely.close();
+      await deleteBrokerObjects([], [nowhere]);
+    }
+    await waitFor(async () => (await queueDepth(queue)) === 1, { what: 'the routed message on the queue' });
+    await consume(async () => undefined).ready();
+    await waitFor(async () => (await queueDepth(queue)) === 0, { what: 'the queue emptied' });
+  });
+
   it('refuses to publish a message that breaks its contract', async () => {
     const bad = makeEnvelope(PingContract, 'test', { n: 'one' } as unknown as Ping);
     await expect(publisher.publish(exchange, 'ping.a', bad)).rejects.toThrow(ContractViolation);

@@ -65,6 +65,8 @@ export function publishAttributes(exchange: string, routingKey: string, envelope
  */
 export class Publisher {
   private readonly channel: ChannelWrapper;
+  /** Ids of mandatory messages the broker returned (routed to no queue), each until its publish reads it. */
+  private readonly returned = new Map<string, number>();
 
   constructor(
     private readonly broker: Broker,
@@ -74,7 +76,14 @@ export class Publisher {
     this.channel = broker.connection.createChannel({
       name: 'publisher',
       confirm: true,
-      setup: (channel: ConfirmChannel) => prepareTopology(channel, topology, broker.topologyMode),
+      setup: (channel: ConfirmChannel) => {
+        // The broker returns a mandatory message no queue took before it confirms it (the confirm alone says nothing of a queue).
+        channel.on('return', (message: { properties: { messageId?: unknown } }) => {
+          const id = message.properties.messageId;
+          if (typeof id === 'string') this.returned.set(id, (this.returned.get(id) ?? 0) + 1);
+        });
+        return prepareTopology(channel, topology, broker.topologyMode);
+      },
     });
     // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
     this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'publisher', reason: error.message }));
@@ -92,21 +101,36 @@ export class Publisher {
    * Publishes `envelope` once it is valid. `options.json` is its JSON when the caller has it
    * already (webhook-ingest writes a delivery's received JSON into it instead of serialising
    * the delivery's parse again); it must be the JSON of the same envelope. `options.headers`
-   * go with the message (e.g. the account header the activity partitions hash).
+   * go with the message (e.g. the account header the activity partitions hash). `options.mandatory`:
+   * the message must reach a queue; one the exchange routes nowhere (a binding missing, a queue
+   * deleted) rejects, though the broker confirmed it, instead of being dropped.
    */
-  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string; headers?: Record<string, string> } = {}): Promise<void> {
+  async publish(exchange: string, routingKey: string, envelope: Envelope, options: { timeoutMs?: number; json?: string; headers?: Record<string, string>; mandatory?: boolean } = {}): Promise<void> {
     validateEnvelope(envelope);
     const body = Buffer.from(options.json ?? JSON.stringify(envelope));
     // A span of its own: the message's headers name it, so the consumer's span is its child.
     await inSpan(`${exchange || '(default)'} publish`, { kind: SpanKind.PRODUCER, attributes: publishAttributes(exchange, routingKey, envelope) }, async () => {
       try {
-        await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope, options.headers), timeout: options.timeoutMs ?? this.defaultTimeoutMs });
-        brokerMetrics.published.inc({ exchange });
+        await this.channel.publish(exchange, routingKey, body, { ...messageProperties(envelope, options.headers), mandatory: options.mandatory ?? false, timeout: options.timeoutMs ?? this.defaultTimeoutMs });
       } catch (error) {
         brokerMetrics.publishFailures.inc({ exchange });
         throw new PublishError(`broker did not confirm ${envelope.type} ${envelope.id}: ${(error as Error).message}`);
       }
+      if (options.mandatory && this.takeReturned(envelope.id)) {
+        brokerMetrics.publishFailures.inc({ exchange });
+        throw new PublishError(`no queue took ${envelope.type} ${envelope.id}: '${exchange}' routed it (key '${routingKey}') to none`);
+      }
+      brokerMetrics.published.inc({ exchange });
     });
+  }
+
+  /** Whether the broker returned a message with this id; takes one return off. */
+  private takeReturned(id: string): boolean {
+    const count = this.returned.get(id);
+    if (!count) return false;
+    if (count === 1) this.returned.delete(id);
+    else this.returned.set(id, count - 1);
+    return true;
   }
 
   async close(): Promise<void> {

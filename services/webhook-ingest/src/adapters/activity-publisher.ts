@@ -40,5 +40,6 @@ export function publishActivity(publisher: Publisher, envName: string, delivery:
   const routingKey = activityRoutingKey(delivery.kind, delivery.forUserId);
   // The account header picks ticketing's activity partition: one account's deliveries stay in one queue, in order.
   const headers = { [ACCOUNT_HEADER]: delivery.forUserId ?? 'unknown' };
-  return publisher.publish(Exchanges.socialActivity, routingKey, envelope, { timeoutMs, json: envelopeJson(envelope, delivery.json), headers });
+  // Mandatory: a delivery no partition took (its binding missing for a moment) is refused (503, the platform sends it again), not answered 200 and dropped.
+  return publisher.publish(Exchanges.socialActivity, routingKey, envelope, { timeoutMs, json: envelopeJson(envelope, delivery.json), headers, mandatory: true });
 }
