@@ -9,7 +9,7 @@
  * on every partition measured), and the namespaced ticketing cut from the broker and the
  * database. Then counts what ticketing recorded and what the platform was sent.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
@@ -26,10 +26,10 @@ import { killPostgresMember, leaderMember, startPatroni } from '../../../cluster
 import { listening } from '../../../cluster/src/processes';
 import { addVirtualHost, deleteVirtualHost, freezeRabbitNode, killRabbitNode, rabbitmqctl, startRabbitNodes } from '../../../cluster/src/rabbitmq';
 import { clientUrls, clusterSettings, type ClusterSettings } from '../../../cluster/src/settings';
-import { closingLine, commitLatency, outOfOrderByFault, type FaultWindow } from './figures';
+import { closingLine, commitLatency, lostByFault, outOfOrderByFault, type FaultWindow } from './figures';
 import { networkCut, type NetworkCut } from './network-cut';
 import { kill, running, start, urlOf, waitReady, type Replica } from './replicas';
-import { plannedConversations, recordedFigures, sendAll, settle, sleep, type Conversation } from './traffic';
+import { plannedConversations, recordedFigures, sendAll, settle, sleep, type Conversation, type PlannedDelivery } from './traffic';
 
 const run = promisify(execFile);
 const ENV_NAME = 'chaos';
@@ -337,7 +337,8 @@ async function runOnCluster(settings: ClusterSettings, stamp: string, options: C
   const faults = applyFaults([rabbitNodeKilled, rabbitNodeFrozen, postgresPrimaryKilled, replicasKilled, ticketingCut].map((fault) => fault(stage)), options.gapMs);
   const ingestUrls = state.replicas.filter((replica) => replica.name.startsWith('webhook-ingest')).map((replica) => `${urlOf(replica)}/webhooks/${ENV_NAME}`);
   const ticketings = state.replicas.filter((replica) => replica.name.startsWith('ticketing'));
-  const [sent, replied] = await Promise.all([sendAll(ingestUrls, plannedConversations(conversations, options.deliveries), spreadMs), sendReplies(ticketings, ticketingDb, accounts, options.replies, spreadMs)]);
+  const planned = plannedConversations(conversations, options.deliveries);
+  const [sent, replied] = await Promise.all([sendAll(ingestUrls, planned, spreadMs), sendReplies(ticketings, ticketingDb, accounts, options.replies, spreadMs)]);
   const windows = await faults;
   log(`sent: ${sent.accepted.size} accepted, ${sent.refused} given up`);
   for (const replica of state.replicas) if (!running(replica)) start(replica);
@@ -356,9 +357,26 @@ async function runOnCluster(settings: ClusterSettings, stamp: string, options: C
   for (const line of outOfOrderByFault(figures.outOfOrderPairs, windows)) console.log(`out of order: ${line}`);
   const at = (ms: number) => new Date(ms).toISOString().slice(11, 23);
   for (const { earlier, later } of figures.outOfOrderPairs.slice(0, 10)) console.log(`  ${earlier.conversation}: #${earlier.position} committed ${at(earlier.recordedAt)}, #${later.position} ${at(later.recordedAt)}`);
+  if (figures.lostIds.length > 0) await reportLost(ticketingDb, planned, figures.lostIds, sent.accepted, windows);
   console.log(closingLine(outcome));
   const broken = figures.lost + figures.doubled + figures.outOfOrder + commands.sentTwice + commands.pending + deadLetters.withoutReason + sent.refused;
   return broken > 0 || windows.length < 5 ? 1 : 0;
+}
+
+/**
+ * Where the lost deliveries were: by the fault in effect when each was accepted, how many reached
+ * ticketing's raw log (a delivery logged but not recorded, or never taken from its queue), and the
+ * first ten with when they were accepted.
+ */
+async function reportLost(db: pg.Pool, planned: PlannedDelivery[][], lostIds: string[], accepted: Map<string, number>, windows: FaultWindow[]): Promise<void> {
+  const bodies = new Map(planned.flat().map((delivery) => [delivery.eventId, delivery.body]));
+  const hashes = lostIds.map((id) => createHash('sha256').update(bodies.get(id)!).digest('hex'));
+  const logged = (await db.query<{ n: string }>('SELECT count(DISTINCT body_sha256) AS n FROM raw_log WHERE body_sha256 = ANY($1)', [hashes])).rows[0]!.n;
+  for (const line of lostByFault(lostIds.map((id) => accepted.get(id)!), windows)) console.log(`lost: ${line}`);
+  console.log(`lost: ${logged} of ${lostIds.length} in ticketing's raw log`);
+  const at = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  const first = [...lostIds].sort((a, b) => accepted.get(a)! - accepted.get(b)!).slice(0, 10);
+  for (const id of first) console.log(`  event ${id} accepted ${at(accepted.get(id)!)}`);
 }
 
 /**

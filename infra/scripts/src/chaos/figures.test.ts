@@ -1,6 +1,15 @@
-import { closingLine, commitLatency, duringAFault, outOfOrder, outOfOrderByFault, outOfOrderPairs, percentile } from './figures';
+import { closingLine, commitLatency, duringAFault, lostByFault, outOfOrder, outOfOrderByFault, outOfOrderPairs, percentile } from './figures';
 
 describe('chaos figures', () => {
+  it('counts the lost deliveries by the fault in effect when each was accepted', () => {
+    const faults = [
+      { name: 'node frozen', startedAt: 1_000, endedAt: 2_000 },
+      { name: 'replica killed', startedAt: 5_000, endedAt: 6_000 },
+    ];
+    expect(lostByFault([1_500, 1_999, 3_000, 5_000], faults)).toEqual(['2 accepted during node frozen', '1 accepted outside the faults', '1 accepted during replica killed']);
+    expect(lostByFault([], faults)).toEqual([]);
+  });
+
   it('takes percentiles by rank', () => {
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([percentile(values, 50), percentile(values, 99), percentile(values, 100)]).toEqual([50, 99, 100]);

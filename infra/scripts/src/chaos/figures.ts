@@ -83,6 +83,16 @@ export function outOfOrderByFault(pairs: OutOfOrder[], faults: FaultWindow[]): s
   });
 }
 
+/** Accepted deliveries never recorded, counted by the fault in effect when they were accepted (or none). */
+export function lostByFault(acceptedAt: number[], faults: FaultWindow[]): string[] {
+  const counts = new Map<string, number>();
+  for (const at of acceptedAt) {
+    const name = faults.find((fault) => at >= fault.startedAt && at <= fault.endedAt)?.name ?? 'outside the faults';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, count]) => `${count} accepted ${name === 'outside the faults' ? name : `during ${name}`}`);
+}
+
 export interface Outcome {
   accepted: number;
   recorded: number;

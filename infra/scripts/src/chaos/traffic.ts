@@ -146,6 +146,7 @@ export async function recordedFigures(db: pg.Pool, accounts: string[], accepted:
   return {
     recorded: seen.size,
     lost: [...accepted.keys()].filter((id) => !seen.has(id)).length,
+    lostIds: [...accepted.keys()].filter((id) => !seen.has(id)),
     doubled: doubledActivities + (tickets.rowCount ?? 0),
     outOfOrder: outOfOrder(ordered),
     outOfOrderPairs: outOfOrderPairs(ordered),
