@@ -49,6 +49,10 @@ function patroniConfig(settings: ClusterSettings, member: PostgresMember): strin
         loop_wait: 2,
         retry_timeout: 4,
         maximum_lag_on_failover: 1048576,
+        // A commit returns once the standby has it too, and Patroni promotes only that standby: a
+        // failover loses no committed transaction (asynchronous, the last ones before the kill went
+        // with the old primary, after the services had acked their messages).
+        synchronous_mode: true,
         // track_commit_timestamp: each transaction's commit time, from which `pnpm chaos --cluster` measures webhook-to-commit.
         postgresql: { use_pg_rewind: true, parameters: { wal_level: 'replica', hot_standby: 'on', wal_log_hints: 'on', max_wal_senders: 5, max_replication_slots: 5, track_commit_timestamp: 'on' } },
       },

@@ -23,12 +23,15 @@ const suffix = randomBytes(4).toString('hex');
 const exchange = `test.events.${suffix}`;
 const queue = `test.work.${suffix}`;
 const rpcQueue = `test.rpc.${suffix}`;
+/** A queue with a single active consumer, as ticketing's activity partitions. */
+const sacQueue = `test.sac.${suffix}`;
 const retry = { delaysMs: [50, 100], maxAttempts: 3 };
 const topology: Topology = {
   exchanges: [{ name: exchange, type: 'topic' }],
   queues: [
-    { name: queue, kind: 'work', bindings: [{ exchange, routingKey: '#' }], retry },
+    { name: queue, kind: 'work', bindings: [{ exchange, routingKey: 'ping.#' }], retry },
     { name: rpcQueue, kind: 'rpc' },
+    { name: sacQueue, kind: 'work', bindings: [{ exchange, routingKey: 'sac.#' }], retry, singleActiveConsumer: true },
   ],
 };
 const logger = testLogger('messaging-test');
@@ -73,8 +76,8 @@ afterEach(stopConsumers);
 afterAll(async () => {
   await publisher.close();
   await broker.close();
-  const retries = retry.delaysMs.map((d) => delayQueueName(queue, d));
-  await deleteBrokerObjects([queue, rpcQueue], [exchange]);
+  const retries = [queue, sacQueue].flatMap((name) => retry.delaysMs.map((d) => delayQueueName(name, d)));
+  await deleteBrokerObjects([queue, rpcQueue, sacQueue], [exchange]);
   const connection = await amqplib.connect(amqpUrl());
   const channel = await connection.createChannel();
   for (const name of retries) await channel.deleteQueue(name);
@@ -293,13 +296,56 @@ describe('publisher and consumer', () => {
     await consumer.ready();
     await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n: 1 }));
     await waitFor(() => consumer.inFlightCount === 1, { what: 'message 1 in hand' });
-    // Cancelled while message 1 is in hand, which then fails: it must not stay unsettled on the channel.
+    // Handing the queue over while message 1 is in hand, which then fails: it must not stay unsettled on the channel.
     const yielded = consumer.yieldToPeers();
-    await waitFor(async () => (await consumersOn(queue)) === 0, { what: 'the consumer cancelled' });
     release();
     await yielded;
     await waitFor(() => handled.length === 1, { what: 'message 1 handled again' });
     expect(handled).toEqual([1]);
+  });
+
+  it('hands a queue with a single active consumer to the waiting peer in order: the peer takes nothing before the first settled what it held', async () => {
+    const handled: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    /** A consumer that handles its messages one at a time in the order they came; one not begun when its signal is aborted goes back. */
+    const orderedConsumer = (name: string) => {
+      let previous: Promise<unknown> = Promise.resolve();
+      const consumer = new Consumer<Ping>(broker, {
+        queue: sacQueue,
+        topology,
+        contracts: [PingContract],
+        prefetch: 10,
+        ordered: true,
+        handler: (envelope, context) => {
+          const turn = previous.then(async () => {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (context.signal.aborted) throw context.signal.reason;
+            if (name === 'first' && envelope.payload.n === 1) await held;
+            handled.push(`${name}:${envelope.payload.n}`);
+          });
+          previous = turn.catch(() => undefined);
+          return turn;
+        },
+      });
+      consumers.push(consumer);
+      return consumer;
+    };
+    const first = orderedConsumer('first');
+    await first.ready();
+    const peer = orderedConsumer('peer');
+    await peer.ready();
+    for (const n of [1, 2, 3]) await publisher.publish(exchange, 'sac.order', makeEnvelope(PingContract, 'test', { n }));
+    await waitFor(() => first.inFlightCount === 3, { what: "three messages in the first consumer's hand, the first begun" });
+    const yielded = first.yieldToPeers();
+    for (const n of [4, 5]) await publisher.publish(exchange, 'sac.order', makeEnvelope(PingContract, 'test', { n }));
+    // Were the queue handed over at the cancel, the peer would take 4 and 5 now, before 1, 2 and 3.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    await yielded;
+    await waitFor(() => handled.length === 5, { what: 'the five messages handled' });
+    expect(handled.map((one) => Number(one.split(':')[1]))).toEqual([1, 2, 3, 4, 5]);
+    expect(handled.slice(3)).toEqual(['peer:4', 'peer:5']);
   });
 
   it('elsewhere, lets later messages overtake one that waits in a retry queue', async () => {

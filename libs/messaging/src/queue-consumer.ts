@@ -31,7 +31,8 @@ export interface QueueConsumerOptions {
  * channel is impossible, and the broker redelivers instead.
  */
 export abstract class QueueConsumer {
-  private readonly channel: ChannelWrapper;
+  /** The consumer's channel; a new one after each hand-over to a peer (yieldToPeers). */
+  private channel: ChannelWrapper;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
@@ -40,25 +41,33 @@ export abstract class QueueConsumer {
   /** Per channel, what aborts the signal of the messages it delivered: a rewind, or the channel's close. */
   private readonly putBack = new Map<ConfirmChannel, AbortController>();
   private stopping = false;
+  /** Handing the queue to a peer: what is delivered meanwhile is left for the channel's close to return. */
+  private yielding = false;
   private deliveredSinceCount = 0;
   protected readonly logger: Logger;
   protected readonly topologyMode: TopologyMode;
 
   constructor(
-    broker: Broker,
+    private readonly broker: Broker,
     protected readonly options: QueueConsumerOptions,
   ) {
     this.logger = broker.logger;
     this.topologyMode = broker.topologyMode;
-    this.channel = broker.connection.createChannel({
-      name: `consumer:${options.queue}`,
-      confirm: true,
-      setup: (channel: ConfirmChannel) => this.setup(channel),
-    });
-    // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
-    this.channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'consumer', reason: error.message }));
+    this.channel = this.openChannel();
     // The queue's series exists (at 0) from the start, so a consumer that never registers shows too.
     brokerMetrics.consumers.inc({ queue: options.queue }, 0);
+  }
+
+  private openChannel(): ChannelWrapper {
+    const { broker } = this;
+    const channel = broker.connection.createChannel({
+      name: `consumer:${this.options.queue}`,
+      confirm: true,
+      setup: (raw: ConfirmChannel) => this.setup(raw),
+    });
+    // A failed setup (e.g. a declaration the broker refuses) is retried on the next connect; it must not crash the process.
+    channel.on('error', (error: Error) => broker.closing || broker.logger.error('channel setup failed', { channel: 'consumer', reason: error.message }));
+    return channel;
   }
 
   private async setup(channel: ConfirmChannel): Promise<void> {
@@ -91,15 +100,26 @@ export abstract class QueueConsumer {
   }
 
   /**
-   * Cancels the consumer, lets the messages in hand finish, and consumes again: on a queue with
-   * a single active consumer, this one goes behind the others waiting, and the next takes over.
+   * Hands a queue with a single active consumer to the next consumer waiting on it, in order: the
+   * messages in hand not begun go back (their signal aborted, PutBack), those begun finish (up to
+   * `timeoutMs`), then the channel closes, which returns what it still holds and activates the next
+   * consumer in one step of the queue, so that one takes the returned messages first. A new channel
+   * then consumes again, behind the others waiting. A cancel would not do: the queue activates the
+   * next consumer at once, which takes later messages while this one still holds earlier ones.
    */
   async yieldToPeers(timeoutMs = 10_000): Promise<void> {
-    for (const [channel, tag] of [...this.consumerTags]) {
-      await channel.cancel(tag).catch(() => undefined);
-      this.forget(channel);
+    if (this.stopping || this.yielding) return;
+    this.yielding = true;
+    try {
+      for (const controller of this.putBack.values()) controller.abort(new PutBack('its consumer hands the queue to a peer: the message goes back on the queue for it'));
+      this.putBack.clear();
       await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
-      if (!this.stopping) await this.consumeOn(channel).catch((error: Error) => this.logger.warn('could not consume again after yielding; the next connection does', { queue: this.options.queue, reason: error.message }));
+      for (const channel of [...this.consumerTags.keys()]) this.forget(channel);
+      const handedOver = this.channel;
+      await handedOver.close().catch((error: Error) => this.logger.warn('closing the channel to hand the queue over failed; the connection returns its messages', { queue: this.options.queue, reason: error.message }));
+      if (!this.stopping) this.channel = this.openChannel();
+    } finally {
+      this.yielding = false;
     }
   }
 
@@ -114,7 +134,6 @@ export abstract class QueueConsumer {
    * when one is under way.
    */
   protected rewind(channel: ConfirmChannel, pauseMs: number): boolean {
-    // Also when the channel's consumer was cancelled (yieldToPeers): the messages it holds would otherwise stay unsettled, held back until the connection goes.
     if (this.rewinding.has(channel)) return false;
     this.rewinding.add(channel);
     // The messages in hand whose work has not begun go back with the failed one instead of being done before it.
@@ -148,7 +167,7 @@ export abstract class QueueConsumer {
   }
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
-    if (this.rewinding.has(channel)) return;
+    if (this.rewinding.has(channel) || this.yielding) return;
     this.deliveredSinceCount += 1;
     let putBack = this.putBack.get(channel);
     if (!putBack) this.putBack.set(channel, (putBack = new AbortController()));
