@@ -15,6 +15,8 @@ interface Waiting extends DeliveryInput {
   signal?: AbortSignal;
   resolve: (outcome: DeliveryOutcome) => void;
   reject: (error: unknown) => void;
+  /** Times it was found busy (its conversation recorded by another process's transaction) and tried again. */
+  busyTries?: number;
 }
 
 /**
@@ -22,6 +24,16 @@ interface Waiting extends DeliveryInput {
  * handed in beside it do not wait for it.
  */
 const MOST_EVENTS_PER_BATCH = 100;
+
+/**
+ * A delivery whose conversation another process is recording (a partition handed from one
+ * replica to another finishes there while it starts here) is tried again here, this often, this
+ * far apart, before it is turned away busy: such a transaction ends within a second, and a
+ * delivery turned away sends every message in hand back to the queue (the broker counting a
+ * delivery of each).
+ */
+const BUSY_TRIES = 8;
+const BUSY_RETRY_MS = 250;
 
 /** The conversations a delivery records into (the keys of the locks its transaction takes). */
 const keysOf = (one: Waiting): string[] => one.interpretation?.events.map(lockKeyOf) ?? [];
@@ -135,7 +147,8 @@ export class DeliveryBatches {
     for (const one of dropped) one.reject(one.signal!.reason);
   }
 
-  private async run(batch: Waiting[]): Promise<void> {
+  /** `tryBusyAgain`: a delivery found busy waits and goes again (not in a batch redone one by one, which holds its slot meanwhile). */
+  private async run(batch: Waiting[], tryBusyAgain = true): Promise<void> {
     let outcomes: BatchOutcome[];
     try {
       outcomes = await this.commit(batch);
@@ -146,15 +159,18 @@ export class DeliveryBatches {
     }
     for (const one of batch) if (this.options.logRaw) this.options.onLogged?.(one.envelope.id);
     const committedAt = Date.now();
+    const again: Waiting[] = [];
     batch.forEach((one, i) => {
       const outcome = outcomes[i]!;
-      if (outcome === 'busy') this.reject(one, new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
+      if (outcome === 'busy' && tryBusyAgain && (one.busyTries ?? 0) < BUSY_TRIES) again.push(one);
+      else if (outcome === 'busy') this.reject(one, new ConversationBusy('a conversation of this delivery is being recorded by another transaction'));
       else {
         // A held delivery waits for its account's configuration on purpose; a refused one is dead-lettered (counted there).
         if (!outcome.held && !outcome.refused) deliveryRecorded.observe(Math.max(0, committedAt - Date.parse(one.envelope.payload.receivedAt)) / 1000);
         one.resolve(outcome);
       }
     });
+    if (again.length > 0) this.tryAgain(again);
   }
 
   /**
@@ -176,10 +192,29 @@ export class DeliveryBatches {
       }
       const settled = await new Promise<boolean>((done) => {
         const { resolve, reject } = one;
-        void this.run([{ ...one, resolve: (outcome) => (resolve(outcome), done(true)), reject: (error) => (reject(error), done(false)) }]);
+        void this.run([{ ...one, resolve: (outcome) => (resolve(outcome), done(true)), reject: (error) => (reject(error), done(false)) }], false);
       });
       if (!settled) for (const key of keysOf(one)) failed.add(key);
     }
+  }
+
+  /**
+   * Deliveries found busy go first of the waiting again, in their order, after BUSY_RETRY_MS;
+   * meanwhile their conversations count as being recorded, so no later delivery into them goes
+   * before them.
+   */
+  private tryAgain(busy: Waiting[]): void {
+    const keys = busy.flatMap(keysOf);
+    for (const key of keys) this.recording.set(key, (this.recording.get(key) ?? 0) + 1);
+    setTimeout(() => {
+      for (const key of keys) {
+        const left = this.recording.get(key)! - 1;
+        if (left === 0) this.recording.delete(key);
+        else this.recording.set(key, left);
+      }
+      this.waiting.unshift(...busy.map((one) => ({ ...one, busyTries: (one.busyTries ?? 0) + 1 })));
+      this.scheduleFlush();
+    }, BUSY_RETRY_MS).unref();
   }
 
   /** Turns a delivery away, and with it the waiting deliveries into its conversations, which must not be recorded before it. */

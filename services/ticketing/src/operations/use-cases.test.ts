@@ -352,6 +352,31 @@ describe('a prefetch window of deliveries', () => {
     expect(committed.flat().filter((id) => handedIn.includes(id))).toEqual(handedIn);
   });
 
+  it("waits for another process's transaction on a conversation, instead of turning the delivery away busy, and keeps the order", async () => {
+    const account = newAccount();
+    await configure(account);
+    // A replica finishing a partition handed on: its transaction holds the conversation's lock a while before it commits.
+    const finishingStore = Object.create(store) as TicketingStore;
+    finishingStore.transaction = (work) =>
+      store.transaction(async (tx) => {
+        const done = await work(tx);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return done;
+      });
+    const finishing = new DeliveryBatches(finishingStore, { logRaw: true });
+    const starting = new DeliveryBatches(store, { logRaw: true });
+    const committed: string[] = [];
+    const deliver = (batches: DeliveryBatches, text: string) => {
+      const { envelope, interpretation } = envelopeOf(directMessageReceived({ account, customer: ANA, text }));
+      return batches.record(envelope, interpretation).then((outcome) => (committed.push(text), outcome));
+    };
+    const first = deliver(finishing, 'first, on the replica handing over');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const outcomes = await Promise.all([first, deliver(starting, 'second, on the replica taking over'), deliver(starting, 'third, behind it')]);
+    expect(outcomes.map((outcome) => outcome.counts.opened + outcome.counts.appended)).toEqual([1, 1, 1]);
+    expect(committed).toEqual(['first, on the replica handing over', 'second, on the replica taking over', 'third, behind it']);
+  });
+
   it('records none of the deliveries in hand whose messages go back on the queue after an earlier one failed, though the database is back', async () => {
     const account = newAccount();
     await configure(account);
