@@ -83,17 +83,6 @@ ensure_test_packages() {
   fi
 }
 
-# The tests make and drop about a hundred virtual hosts a run: through the management API each is
-# one request, where rabbitmqctl starts an Erlang VM each time (libs/testing, freshVirtualHost).
-# Enabling the plugin does not restart the broker; it listens on 127.0.0.1:15672 by default.
-ensure_rabbitmq_management() {
-  if ! rabbitmq-plugins -q is_enabled rabbitmq_management >/dev/null 2>&1; then
-    say "enabling rabbitmq_management (tests make their virtual hosts through it)"
-    rabbitmq-plugins -q enable rabbitmq_management
-  fi
-  wait_for_port 15672 "RabbitMQ's management API" 60
-}
-
 counts() { # label, jest --json output file
   node -e 'const r = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8")); console.log(`${process.argv[1]}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)' "$1" "$2" || true
 }
@@ -109,7 +98,6 @@ case "$command" in
   start) exec pnpm start ;;
 esac
 ensure_test_packages
-ensure_rabbitmq_management
 
 # Tests use the local servers unless told otherwise (see libs/testing).
 export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"

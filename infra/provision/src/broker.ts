@@ -30,17 +30,8 @@ export interface BrokerUser {
 }
 
 /**
- * The vhost's queue policy: a work queue hands a message past its delivery limit to its DLQ at
- * least once, not dropped when the DLQ has no leader for a moment (the broker's at-least-once
- * dead-lettering needs `reject-publish` overflow; no queue has a length limit, so none refuses for
- * it). A policy, as a work queue's arguments cannot change on a running broker (docs/deployment.md).
- */
-export const QUEUE_POLICY = { name: 'crm-queues', pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } };
-
-/**
  * Definitions for `rabbitmqctl import_definitions`: the vhost, the users and their permissions on
- * it, and its queue policy. The admin gets full rights on a vhost it creates; the default vhost's
- * rights and policies are left as they are.
+ * it. The admin gets full rights on a vhost it creates; the default vhost's are left as they are.
  */
 export function brokerDefinitions(vhost: string, users: BrokerUser[], admin: string) {
   const own = vhost !== '/';
@@ -49,7 +40,6 @@ export function brokerDefinitions(vhost: string, users: BrokerUser[], admin: str
     vhosts: [{ name: vhost }],
     users: users.map((user) => ({ name: user.name, password_hash: passwordHash(user.password), hashing_algorithm: 'rabbit_password_hashing_sha256', tags: [] })),
     permissions: [...adminPermissions, ...users.map((user) => ({ user: user.name, vhost, ...permissionsOf(user.service) }))],
-    policies: own ? [{ vhost, ...QUEUE_POLICY }] : [],
   };
 }
 

@@ -130,13 +130,6 @@ describe('broker users', () => {
     expect(await outcome(urlOf('auth'), (channel) => channel.assertQueue(`lp-new-${run}`))).toMatch(/ACCESS_REFUSED/);
   });
 
-  it('has the vhost hand a work queue\'s dead letters on at least once (its queue policy)', async () => {
-    const { stdout } = await rabbitmqctl(['-q', 'list_policies', '-p', vhost, '--formatter', 'json']);
-    // rabbitmqctl gives each definition as JSON text.
-    const policies = (JSON.parse(stdout) as { name: string; pattern: string; definition: string }[]).map((policy) => ({ ...policy, definition: JSON.parse(policy.definition) as unknown }));
-    expect(policies).toEqual([expect.objectContaining({ name: 'crm-queues', pattern: '.*', 'apply-to': 'queues', definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } })]);
-  });
-
   it('refuses a message whose user id is not its sender', async () => {
     const forged = publishTo(Exchanges.authRpc, Queues.authRpc, { userId: provisioned.services['webhook-ingest'].BROKER_USER });
     expect(await outcome(urlOf('ticketing'), forged)).toMatch(/PRECONDITION_FAILED/);
