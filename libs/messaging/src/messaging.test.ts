@@ -12,7 +12,7 @@ import { Consumer, PermanentFailure, RetryLater, type MessageContext } from './c
 import { listDeadLetters, replayDeadLetters } from './dead-letters';
 import { makeEnvelope, Publisher } from './publisher';
 import { RpcClient, RpcError, RpcServer, RpcTimeout, rpcMethod } from './rpc';
-import { delayQueueArguments, delayQueueName, dlqName } from './topology';
+import { delayQueueName, dlqName } from './topology';
 
 const PingSchema = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
 type Ping = Static<typeof PingSchema>;
@@ -151,20 +151,6 @@ describe('publisher and consumer', () => {
     await waitFor(() => seen.length === 1, { what: 'replayed delivery' });
     expect(seen).toEqual([2]);
     expect(await queueDepth(dlqName(queue))).toBe(0);
-  });
-
-  it('declares its delay queues as quorum queues that hand a message back at least once', async () => {
-    await consume(async () => undefined).ready();
-    const connection = await amqplib.connect(amqpUrl());
-    try {
-      const channel = await connection.createChannel();
-      // The broker accepts a declaration again only with the arguments the queue has: a classic
-      // queue (dead-lettering at most once) is refused here.
-      for (const delayMs of retry.delaysMs) await channel.assertQueue(delayQueueName(queue, delayMs), { durable: true, arguments: delayQueueArguments(queue, delayMs) });
-      expect(delayQueueArguments(queue, 50)).toMatchObject({ 'x-queue-type': 'quorum', 'x-dead-letter-strategy': 'at-least-once', 'x-dead-letter-routing-key': queue });
-    } finally {
-      await connection.close().catch(() => undefined);
-    }
   });
 
   /** Publishes 1..5, the second failing twice; answers the order the handler finished them in. */

@@ -5,13 +5,7 @@ import type { QueueSpec, RetryPolicy, Topology } from '@crm/contracts';
 export const BROKER_DELIVERY_LIMIT = 20;
 
 export const dlqName = (queue: string) => `${queue}.dlq`;
-/**
- * The queue a message of `queue` waits in for `delayMs` before it comes back to `queue` (a retry,
- * a deferral). Quorum queues, named `.delay.`: the classic `<queue>.retry.<ms>ms` queues of earlier
- * versions dead-lettered at most once, so a message whose wait ended while its work queue had no
- * leader (a node down or frozen) was dropped. Those left on a broker empty themselves within
- * their delay and are then unused.
- */
+/** The queue a message of `queue` waits in for `delayMs` before it comes back to `queue` (a retry, a deferral). */
 export const delayQueueName = (queue: string, delayMs: number) => `${queue}.delay.${delayMs}ms`;
 /**
  * The direct exchange a work queue's consumer moves messages through to its retry queues and
@@ -97,21 +91,9 @@ export async function declareRetryQueues(channel: Channel | ConfirmChannel, queu
   }
 }
 
-/**
- * A delay queue's: a replicated queue that holds each message for `delayMs`, then hands it back to
- * `queue` at least once: it keeps the message until `queue` has confirmed it (the broker's
- * at-least-once dead-lettering, which needs `reject-publish` overflow; the queue has no length
- * limit, so it never refuses).
- */
+/** A delay queue's: it holds each message for `delayMs`, then dead-letters it back to `queue`. */
 export function delayQueueArguments(queue: string, delayMs: number): Options.AssertQueue['arguments'] {
-  return {
-    'x-queue-type': 'quorum',
-    'x-message-ttl': delayMs,
-    'x-dead-letter-exchange': '',
-    'x-dead-letter-routing-key': queue,
-    'x-dead-letter-strategy': 'at-least-once',
-    'x-overflow': 'reject-publish',
-  };
+  return { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue };
 }
 
 /** The delay before retry number `attempt` (1-based). */

@@ -198,7 +198,7 @@ function retryChannels(queue: QueueSpec, messages: string[]): Json {
     channels[queueChannel(name)] = {
       address: name,
       title: name,
-      description: `Delay queue of \`${queue.name}\` (quorum): holds a failed or deferred message ${delayMs} ms (x-message-ttl), then dead-letters it back to \`${queue.name}\` through the default exchange, at least once (x-dead-letter-strategy at-least-once: it keeps the message until \`${queue.name}\` has it). Nobody consumes it.`,
+      description: `Delay queue of \`${queue.name}\`: holds a failed or deferred message ${delayMs} ms (x-message-ttl), then dead-letters it back to \`${queue.name}\` through the default exchange. Nobody consumes it.`,
       messages: messageRefs(messages),
       bindings: queueBinding(name),
     };
