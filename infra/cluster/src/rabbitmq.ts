@@ -117,8 +117,8 @@ export async function formRabbitCluster(settings: ClusterSettings): Promise<void
     await rabbitmqctl(settings, node, 'join_cluster', first.name);
     await rabbitmqctl(settings, node, 'start_app');
   }
-  // The services declare their work and delay queues as quorum queues, which are replicated on
-  // every node of the cluster by default; the rest (RPC and presence queues) are classic queues,
+  // The services declare their work queues as quorum queues, which are replicated on every node
+  // of the cluster by default; the rest (delay, RPC and presence queues) are classic queues,
   // mirrored on every node by this policy (quorum queues ignore that part), so that losing a node
   // loses none of them.
   await rabbitmqctl(settings, first, 'set_policy', '--apply-to', 'queues', QUEUE_POLICY_NAME, '.*', QUEUE_POLICY);
