@@ -34,8 +34,7 @@ export interface BrokerUser {
  * it. The admin gets full rights on a vhost it creates; the default vhost's are left as they are.
  */
 export function brokerDefinitions(vhost: string, users: BrokerUser[], admin: string) {
-  const own = vhost !== '/';
-  const adminPermissions = own ? [{ user: admin, vhost, configure: '.*', write: '.*', read: '.*' }] : [];
+  const adminPermissions = vhost === '/' ? [] : [{ user: admin, vhost, configure: '.*', write: '.*', read: '.*' }];
   return {
     vhosts: [{ name: vhost }],
     users: users.map((user) => ({ name: user.name, password_hash: passwordHash(user.password), hashing_algorithm: 'rabbit_password_hashing_sha256', tags: [] })),

@@ -86,14 +86,12 @@ export async function declareRetryQueues(channel: Channel | ConfirmChannel, queu
   await channel.assertExchange(exchange, 'direct', { durable: true });
   await channel.bindQueue(dlqName(queue), exchange, dlqName(queue));
   for (const { delayMs, name } of delayQueues) {
-    await channel.assertQueue(name, { durable: true, arguments: delayQueueArguments(queue, delayMs) });
+    await channel.assertQueue(name, {
+      durable: true,
+      arguments: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue },
+    });
     await channel.bindQueue(name, exchange, name);
   }
-}
-
-/** A delay queue's: it holds each message for `delayMs`, then dead-letters it back to `queue`. */
-export function delayQueueArguments(queue: string, delayMs: number): Options.AssertQueue['arguments'] {
-  return { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue };
 }
 
 /** The delay before retry number `attempt` (1-based). */
