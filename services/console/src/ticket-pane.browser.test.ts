@@ -148,6 +148,8 @@ describe('the ticket pane', () => {
     await page.getByRole('button', { name: 'Merge tickets…' }).click();
     const picker = page.getByTestId('merge-picker');
     await picker.getByLabel("Search this account's tickets").fill('bob_pane');
+    // The list answers the search once it is no longer busy (before, it may still show every ticket).
+    await picker.locator('[role="group"][aria-busy="false"]').waitFor();
     const candidate = picker.getByTestId('merge-candidate').filter({ hasText: 'My invoice for order 17 is wrong' });
     await candidate.waitFor();
     expect(await picker.getByTestId('merge-candidate').count()).toBe(1);

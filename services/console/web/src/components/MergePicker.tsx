@@ -13,6 +13,8 @@ const sameCustomer = (a: TicketSummary, b: TicketSummary) => Boolean(a.contact?.
 /** This account's tickets that can merge into `target` (not itself, not merged already), searched by customer or text in ticketing. */
 function useCandidates(target: TicketSummary, query: string, opened: boolean) {
   const [items, setItems] = useState<TicketSummary[]>([]);
+  // The query the items answer: until the latest one's answer arrives, the list shown is stale.
+  const [answered, setAnswered] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!opened) return;
@@ -21,15 +23,15 @@ function useCandidates(target: TicketSummary, query: string, opened: boolean) {
     // Searching as the agent types: wait for a pause.
     const timer = setTimeout(() => {
       ok(ticketing.GET('/v1/tickets', { params: { query: { accountId: target.accountId, status: 'open,pending,resolved,closed', limit: 20, q } } }))
-        .then(({ items: found }) => current && (setItems(found.filter((ticket) => ticket.id !== target.id)), setProblem(null)))
-        .catch((error: unknown) => current && setProblem(error instanceof ApiError ? error.message : 'the tickets could not be read'));
+        .then(({ items: found }) => current && (setItems(found.filter((ticket) => ticket.id !== target.id)), setAnswered(q ?? ''), setProblem(null)))
+        .catch((error: unknown) => current && (setAnswered(q ?? ''), setProblem(error instanceof ApiError ? error.message : 'the tickets could not be read')));
     }, 250);
     return () => {
       current = false;
       clearTimeout(timer);
     };
   }, [target.accountId, target.id, query, opened]);
-  return { items, problem };
+  return { items, searching: answered !== query.trim(), problem };
 }
 
 function Candidate({ ticket, target, checked, onToggle }: { ticket: TicketSummary; target: TicketSummary; checked: boolean; onToggle: () => void }) {
@@ -78,7 +80,7 @@ export function MergePicker({ target, opened, onClose, onMerged }: { target: Tic
   const [query, setQuery] = useState('');
   const [picked, setPicked] = useState<TicketSummary[]>([]);
   const [confirming, setConfirming] = useState(false);
-  const { items, problem: listProblem } = useCandidates(target, query, opened);
+  const { items, searching, problem: listProblem } = useCandidates(target, query, opened);
   const mergeable = items.filter((ticket) => ticket.status !== 'merged' && !ticket.mergedInto);
   const { problem, busy, act } = useAction(() => undefined);
   const others = picked.filter((ticket) => !sameCustomer(ticket, target));
@@ -103,7 +105,7 @@ export function MergePicker({ target, opened, onClose, onMerged }: { target: Tic
       <Stack data-testid="merge-picker">
         <TextInput label="Search this account's tickets" description="By customer (screen name or name) or by text" value={query} onChange={(e) => setQuery(e.currentTarget.value)} data-autofocus />
         {listProblem && <Alert color="red" role="alert">{listProblem}</Alert>}
-        <Stack gap="xs" role="group" aria-label="Tickets that can be merged">
+        <Stack gap="xs" role="group" aria-label="Tickets that can be merged" aria-busy={searching}>
           {mergeable.length === 0 && <Text size="sm">No ticket to merge{query ? ` matches “${query}”` : ''}.</Text>}
           {mergeable.map((ticket) => (
             <Candidate key={ticket.id} ticket={ticket} target={target} checked={picked.some((t) => t.id === ticket.id)} onToggle={() => toggle(ticket)} />
