@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
+import { fillVirtualHostPool } from './environment';
 import { sweepLeftovers } from './leftovers';
 
 const run = promisify(execFile);
+
+/** About as many as a whole run's files take; beyond it a file makes its own. */
+const VIRTUAL_HOST_POOL_SIZE = 48;
 
 const accepts = (host: string, port: number) =>
   new Promise<boolean>((resolve) => {
@@ -40,6 +44,10 @@ export default async function globalSetup(): Promise<void> {
   if (!(process.env.AMQP_URL && process.env.DATABASE_URL)) await startContainers();
   // Beside the tests rather than before them (rabbitmqctl takes seconds): it touches nothing of this run; teardown awaits it.
   (globalThis as { __leftoverSweep?: Promise<void> }).__leftoverSweep = sweepLeftovers();
+  // Virtual hosts for the test files, made in one go beside the first files (which make their own meanwhile).
+  (globalThis as { __virtualHostPool?: Promise<void> }).__virtualHostPool = fillVirtualHostPool(VIRTUAL_HOST_POOL_SIZE).catch((error: Error) => {
+    process.stderr.write(`could not make the tests' virtual hosts ahead, each file makes its own: ${error.message.split('\n')[0]}\n`);
+  });
 }
 
 /** Containers for what AMQP_URL and DATABASE_URL do not name, when a Docker engine answers. */

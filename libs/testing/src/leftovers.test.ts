@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import amqplib from 'amqplib';
-import { amqpUrl, databaseServerUrl, freshVirtualHost, rabbitmqctl, testVirtualHostName, virtualHostCreatedAt } from './environment';
+import { amqpUrl, databaseServerUrl, emptyVirtualHostPool, fillVirtualHostPool, freshVirtualHost, rabbitmqctl, testVirtualHostName, virtualHostCreatedAt } from './environment';
 import { freshDatabase, testClient } from './helpers';
 import { sweepDatabases, sweepVirtualHosts } from './leftovers';
 
@@ -51,6 +51,26 @@ it('makes a virtual host the tests\' user may declare and publish on, and drops 
   expect(await virtualHosts()).toContain(name);
   await vhost.drop();
   expect(await virtualHosts()).not.toContain(name);
+});
+
+it("hands out the run's pool of virtual hosts, each once, then makes new ones, and deletes the pool whole", async () => {
+  const runPool = process.env.TEST_VIRTUAL_HOST_POOL;
+  try {
+    await fillVirtualHostPool(2);
+    const taken = await Promise.all([freshVirtualHost('a'), freshVirtualHost('b'), freshVirtualHost('c')]);
+    const names = taken.map((vhost) => decodeURIComponent(vhost.url.split('/').pop()!));
+    expect(new Set(names).size).toBe(3);
+    expect(names.filter((name) => name.startsWith('test-pool-'))).toHaveLength(2);
+    const made = names.find((name) => !name.startsWith('test-pool-'))!;
+    expect(await virtualHosts()).toEqual(expect.arrayContaining(names));
+    // A pool host a file forgot to drop goes with the pool; the one made on demand is its file's to drop.
+    await emptyVirtualHostPool();
+    expect((await virtualHosts()).filter((name) => names.includes(name))).toEqual([made]);
+    await taken[names.indexOf(made)]!.drop();
+  } finally {
+    if (runPool === undefined) delete process.env.TEST_VIRTUAL_HOST_POOL;
+    else process.env.TEST_VIRTUAL_HOST_POOL = runPool;
+  }
 });
 
 it('deletes an old test virtual host nothing uses, keeps an old one in use and a young one', async () => {

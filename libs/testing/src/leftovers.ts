@@ -1,5 +1,5 @@
 import { testClient } from './helpers';
-import { databaseServerUrl, rabbitmqctl, virtualHostCreatedAt } from './environment';
+import { databaseServerUrl, deleteVirtualHosts, rabbitmqctl, virtualHostCreatedAt } from './environment';
 
 /**
  * How old a test's database or virtual host must be before a later run may remove it. Runs on
@@ -18,12 +18,9 @@ export async function sweepVirtualHosts(cutoff: number, only: (name: string) => 
   const old = (await lines(['list_vhosts', 'name'])).filter((name) => only(name) && (virtualHostCreatedAt(name) ?? cutoff) < cutoff);
   if (old.length === 0) return 0;
   const used = new Set(await lines(['list_connections', 'vhost']));
-  let deleted = 0;
-  for (const name of old.filter((candidate) => !used.has(candidate))) {
-    await rabbitmqctl(['delete_vhost', name]);
-    deleted += 1;
-  }
-  return deleted;
+  const unused = old.filter((candidate) => !used.has(candidate));
+  await deleteVirtualHosts(unused);
+  return unused.length;
 }
 
 /**
