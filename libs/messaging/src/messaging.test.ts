@@ -222,6 +222,42 @@ describe('publisher and consumer', () => {
     expect(failures).toEqual(new Map([[1, 11], [2, 2]]));
   });
 
+  it('on an ordered queue, puts back a full prefetch window in order (more messages than a quorum queue returns in order at once)', async () => {
+    const count = 60;
+    const finished: number[] = [];
+    let failed = false;
+    let previous: Promise<unknown> = Promise.resolve();
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 100,
+      ordered: true,
+      orderedPausesMs: [10],
+      handler: (envelope, context) => {
+        const turn = previous.then(async () => {
+          const { n } = envelope.payload;
+          if (n === 1 && !failed) {
+            // Fails once every message is in hand, so all of them go back with it.
+            await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
+            failed = true;
+            throw new Error('database unavailable');
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          if (context.signal.aborted) throw context.signal.reason;
+          finished.push(n);
+        });
+        previous = turn.catch(() => undefined);
+        return turn;
+      },
+    });
+    consumers.push(consumer);
+    for (let n = 1; n <= count; n += 1) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
+    await consumer.ready();
+    await waitFor(() => finished.length === count, { what: 'every message handled' });
+    expect(finished).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  });
+
   it('on an ordered queue, puts back with a failed message the one in hand not yet begun, instead of doing it first', async () => {
     const finished: number[] = [];
     const putBack: number[] = [];

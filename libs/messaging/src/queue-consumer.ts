@@ -26,6 +26,18 @@ export interface QueueConsumerOptions {
 }
 
 /**
+ * Per channel, the messages it delivered that are not settled yet, by delivery tag (ascending, the
+ * order the queue gave them): what a rewind puts back.
+ */
+const unsettledOn = new WeakMap<ConfirmChannel, Map<number, ConsumeMessage>>();
+
+function hold(channel: ConfirmChannel, message: ConsumeMessage): void {
+  let held = unsettledOn.get(channel);
+  if (!held) unsettledOn.set(channel, (held = new Map()));
+  held.set(message.fields.deliveryTag, message);
+}
+
+/**
  * Consumes one queue on a confirm channel that is re-created after every reconnect.
  * Subclasses settle each message on the channel that delivered it: an ack on a dead
  * channel is impossible, and the broker redelivers instead.
@@ -143,12 +155,10 @@ export abstract class QueueConsumer {
       await Promise.allSettled([...this.inFlight]);
       await new Promise((resolve) => setTimeout(resolve, pauseMs).unref());
       this.rewinding.delete(channel);
-      try {
-        channel.nackAll(true);
-      } catch (error) {
-        // The channel went meanwhile: the broker returned its messages itself.
-        this.logger.warn('could not put the messages back; the broker returns them with the channel', { queue: this.options.queue, reason: (error as Error).message });
-      }
+      // One nack per message, in the order they came: a quorum queue (RabbitMQ 3.10) requeues the
+      // messages of one multiple nack in the order of a map, which for more than 32 is not theirs.
+      // (Should the channel be gone meanwhile, the broker returned them itself, in order.)
+      for (const message of [...(unsettledOn.get(channel)?.values() ?? [])]) settle(channel, message, 'requeue');
     })();
     return true;
   }
@@ -167,6 +177,7 @@ export abstract class QueueConsumer {
   }
 
   private track(channel: ConfirmChannel, message: ConsumeMessage): void {
+    hold(channel, message);
     if (this.rewinding.has(channel) || this.yielding) return;
     this.deliveredSinceCount += 1;
     let putBack = this.putBack.get(channel);
@@ -261,6 +272,7 @@ export function publishConfirmed(channel: ConfirmChannel, exchange: string, rout
 
 /** Acks unless the channel is already gone (then the broker redelivers, which consumers tolerate). */
 export function settle(channel: ConfirmChannel, message: ConsumeMessage, how: 'ack' | 'requeue'): void {
+  unsettledOn.get(channel)?.delete(message.fields.deliveryTag);
   try {
     if (how === 'ack') channel.ack(message);
     else channel.nack(message, false, true);
