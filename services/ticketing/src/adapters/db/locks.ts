@@ -32,17 +32,19 @@ export class Locks {
    * entries appended in the same statement (RawLog.append's, without a round trip of its own).
    */
   async forDeliveries(sets: string[][], accountIds: string[], logged: Envelope<RawActivityPayload>[] = []): Promise<boolean[]> {
-    const pairs = sets.flatMap((keys, index) => sortedKeys(keys).map((key) => ({ key, index })));
-    const { rows } = await this.db.query<{ busy: number[]; now: Date }>(
-      `WITH logged AS (${appendRawLog('$4')})
-       SELECT ARRAY(SELECT DISTINCT i FROM unnest($1::text[], $2::int[]) AS t(k, i) WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
-              (SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($3::text[]) AS k) AS shared,
+    // Each key tried once: tried for every delivery, a key another transaction held at the first
+    // try could be free at a later one (that transaction committed meanwhile), and a later
+    // delivery into the conversation would be recorded before the earlier one left busy.
+    const { rows } = await this.db.query<{ busy: string[]; now: Date }>(
+      `WITH logged AS (${appendRawLog('$3')})
+       SELECT ARRAY(SELECT k FROM unnest($1::text[]) AS k WHERE NOT pg_try_advisory_xact_lock(hashtextextended(k, 0))) AS busy,
+              (SELECT count(pg_advisory_xact_lock_shared(hashtextextended(k, 0))) FROM unnest($2::text[]) AS k) AS shared,
               now() AS now`,
-      [pairs.map((pair) => pair.key), pairs.map((pair) => pair.index), sortedKeys(accountIds.map(accountKey)), rawLogRows(logged)],
+      [sortedKeys(sets.flat()), sortedKeys(accountIds.map(accountKey)), rawLogRows(logged)],
     );
     this.clock?.learn(rows[0]!.now);
     const busy = new Set(rows[0]!.busy);
-    return sets.map((_, index) => busy.has(index));
+    return sets.map((keys) => keys.some((key) => busy.has(key)));
   }
 
   /**
