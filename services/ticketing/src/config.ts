@@ -40,7 +40,7 @@ export function loadTicketingConfig(env: NodeJS.ProcessEnv = process.env) {
       RETENTION_INTERVAL_MS: wholeNumber(1)({ default: 3_600_000, desc: 'How often raw log entries and held deliveries past their retention are deleted (and the views\' counters folded).' }),
       DB_LOCK_TIMEOUT_MS: wholeNumber(0)({ default: 5_000, desc: 'How long one statement may wait for a lock (a ticket row, the account lock) before the work is retried later; 0: no limit.' }),
       DB_STATEMENT_TIMEOUT_MS: wholeNumber(0)({ default: 30_000, desc: 'How long one statement may run before it is cancelled (the work is retried later); 0: no limit.' }),
-      DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(0)({ default: 60_000, desc: 'How long a transaction may sit idle between statements before PostgreSQL ends it (its locks freed); 0: no limit.' }),
+      DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: wholeNumber(0)({ default: 15_000, desc: 'How long a transaction may sit idle between statements before PostgreSQL ends it (its locks freed, also those of a replica cut from the database mid-transaction); 0: no limit.' }),
       HELD_RELEASE_INTERVAL_MS: wholeNumber(1)({ default: 60_000, desc: 'How often held deliveries of accounts that now have a configuration are looked for (a safety net; a PUT releases at once).' }),
       OUTBOX_RELAY_INTERVAL_MS: wholeNumber(1)({ default: 5_000, desc: 'How often commands left in the outbox (broker down, a crash before the publish) are published again.' }),
       TRACKING_RPC_TIMEOUT_MS: wholeNumber(1)({ default: 10_000, desc: "How long ticketing waits for tracking's answer on tracking.rpc." }),
