@@ -40,10 +40,10 @@ export interface MessageContext {
    */
   deadLetter(envelope: Envelope, reason: string, headers?: Record<string, unknown>): Promise<void>;
   /**
-   * Aborted (its reason a PutBack) once the message is to go back on the queue untried: an
-   * ordered consumer puts back what it holds after a failure, and a closed channel's messages
-   * come back anyway. A handler checks it before it begins work a later message must not do
-   * before an earlier one, and throws its reason: the message is then left to come back in its place.
+   * Aborted (its reason a PutBack) once the message is to be handled again, untried: an ordered
+   * consumer handles what it holds again after a failure, and a closed channel's messages come
+   * back anyway. A handler checks it before it begins work a later message must not do before an
+   * earlier one, and throws its reason: the message then comes again in its place.
    */
   signal: AbortSignal;
 }
@@ -62,9 +62,9 @@ export interface ConsumerOptions<P> {
   maxDeferrals?: number;
   /**
    * The queue's order matters (a partition whose messages must be handled in the order they
-   * came): a failure that may pass (anything but a PermanentFailure or invalid data) puts every
-   * message in hand back on the queue, in order, and consumption starts again after a pause
-   * (ORDERED_PAUSES_MS, growing with the failed message's own failures), instead of sending the
+   * came): a failure that may pass (anything but a PermanentFailure or invalid data) has every
+   * message in hand handled again, in order, after a pause (QueueConsumer.rewind;
+   * ORDERED_PAUSES_MS, growing with the failed message's own failures), instead of sending the
    * message to a delay queue where later ones would overtake it. A message that failed
    * ORDERED_FAILURES times itself goes the usual way (delay queues, then the DLQ), so none holds
    * its queue for good; so does one that a further return would bring to the broker's delivery limit.
@@ -176,7 +176,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
       settle(channel, message, 'ack');
       return 'acked';
     } catch (error) {
-      // Put back untried: unsettled, it returns with the channel's others (the rewind's nack, or the channel's close), its attempts unchanged.
+      // Untried: unsettled, it comes again with the channel's others (the rewind, or the broker after the channel's close), its attempts unchanged.
       if (error instanceof PutBack && signal.aborted) return 'put_back';
       const reason = `${(error as Error).name}: ${(error as Error).message}`;
       const failures = this.ownFailures(error, message);
@@ -223,7 +223,7 @@ export class Consumer<P = unknown> extends QueueConsumer {
     const pauses = this.consumerOptions.orderedPausesMs ?? ORDERED_PAUSES_MS;
     const pauseMs = pauses[Math.min(failures - 1, pauses.length - 1)]!;
     if (!this.rewind(channel, pauseMs)) return;
-    this.logger.warn('message failed; the messages in hand go back on the queue in order, consumed again after a pause', { queue: this.options.queue, pauseMs, failures, reason });
+    this.logger.warn('message failed; the messages in hand are handled again in order after a pause', { queue: this.options.queue, pauseMs, failures, reason });
   }
 
   private parse(message: ConsumeMessage): Envelope<P> {

@@ -184,7 +184,7 @@ describe('publisher and consumer', () => {
   });
 
   it('on an ordered queue, counts a message\'s own failures, not the times it went back behind another, so it keeps its place', async () => {
-    // Message 1 fails 11 times: each time 2..5 go back with it, and the broker counts a delivery of each.
+    // Message 1 fails 11 times: each time 2..5 are handled again after it.
     const finished: number[] = [];
     const failures = new Map<number, number>();
     const failing = new Map([[1, 11], [2, 2]]);
@@ -217,12 +217,12 @@ describe('publisher and consumer', () => {
     for (const n of [1, 2, 3, 4, 5]) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
     await consumer.ready();
     await waitFor(() => finished.length === 5, { what: 'the five messages handled' });
-    // Message 2 had been delivered 12 times when it failed itself: it still went back in its place.
+    // Message 2 had been handed to the handler 12 times when it failed itself: it still kept its place.
     expect(finished).toEqual([1, 2, 3, 4, 5]);
     expect(failures).toEqual(new Map([[1, 11], [2, 2]]));
   });
 
-  it('on an ordered queue, puts back a full prefetch window in order (more messages than a quorum queue returns in order at once)', async () => {
+  it('on an ordered queue, handles a full prefetch window again in order after a failure (more messages than a quorum queue requeues in order at once)', async () => {
     const count = 60;
     const finished: number[] = [];
     let failed = false;
@@ -256,6 +256,47 @@ describe('publisher and consumer', () => {
     await consumer.ready();
     await waitFor(() => finished.length === count, { what: 'every message handled' });
     expect(finished).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  });
+
+  it("on an ordered queue, handles the messages in hand again itself after each failure, never through the broker (each return would spend the broker's delivery limit)", async () => {
+    const count = 25;
+    const finished: number[] = [];
+    const redelivered: number[] = [];
+    const failedOnce = new Set<number>();
+    let previous: Promise<unknown> = Promise.resolve();
+    const consumer = new Consumer<Ping>(broker, {
+      queue,
+      topology,
+      contracts: [PingContract],
+      prefetch: 30,
+      ordered: true,
+      orderedPausesMs: [1],
+      // Each message fails once (the first time it is tried), then passes.
+      handler: (envelope, context) => {
+        const turn = previous.then(async () => {
+          const { n } = envelope.payload;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (context.signal.aborted) throw context.signal.reason;
+          if (!failedOnce.has(n)) {
+            if (n === 1) await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
+            failedOnce.add(n);
+            throw new Error('database unavailable');
+          }
+          if (context.redelivered) redelivered.push(n);
+          finished.push(n);
+        });
+        previous = turn.catch(() => undefined);
+        return turn;
+      },
+    });
+    consumers.push(consumer);
+    for (let n = 1; n <= count; n += 1) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
+    await consumer.ready();
+    await waitFor(() => finished.length === count, { what: 'every message handled' });
+    expect(finished).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    // The last message was in hand through 24 rewinds: returned to the broker each time, it would have come back redelivered.
+    expect(redelivered).toEqual([]);
+    expect(await queueDepth(`${queue}.delay.50ms`)).toBe(0);
   });
 
   it('on an ordered queue, puts back with a failed message the one in hand not yet begun, instead of doing it first', async () => {

@@ -9,9 +9,10 @@ import { brokerMetrics } from './metrics';
 import { prepareTopology, type TopologyMode } from './topology';
 
 /**
- * The reason a message's signal is aborted: its channel is putting its messages back (an ordered
- * consumer's rewind) or is gone. A handler that has not begun its work throws it (or lets it
- * through) and the message is left unsettled, to come back in its place on the queue.
+ * The reason a message's signal is aborted: its consumer rewinds (an ordered consumer's, after a
+ * failure), hands its queue over, or its channel is gone. A handler that has not begun its work
+ * throws it (or lets it through) and the message is left unsettled, to be handled again in its
+ * place (by the rewind, or after the broker returns it).
  */
 export class PutBack extends Error {
   override name = 'PutBack';
@@ -27,7 +28,7 @@ export interface QueueConsumerOptions {
 
 /**
  * Per channel, the messages it delivered that are not settled yet, by delivery tag (ascending, the
- * order the queue gave them): what a rewind puts back.
+ * order the queue gave them): what a rewind hands to the handler again.
  */
 const unsettledOn = new WeakMap<ConfirmChannel, Map<number, ConsumeMessage>>();
 
@@ -48,7 +49,7 @@ export abstract class QueueConsumer {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly consumerTags = new Map<ConfirmChannel, string>();
   private readonly settledListeners = new Set<(messageId: string | undefined) => void>();
-  /** Channels whose messages are being put back: what they deliver meanwhile is left for the rewind to return. */
+  /** Channels whose messages are being rewound: what they deliver meanwhile is left for the rewind to handle, after the others. */
   private readonly rewinding = new Set<ConfirmChannel>();
   /** Per channel, what aborts the signal of the messages it delivered: a rewind, or the channel's close. */
   private readonly putBack = new Map<ConfirmChannel, AbortController>();
@@ -136,29 +137,30 @@ export abstract class QueueConsumer {
   }
 
   /**
-   * Puts back every message this channel holds, in the order they came, after `pauseMs`: what
-   * the channel delivers meanwhile is not handled, the messages in hand finish, then all the
-   * others go back to the queue (nack, requeue), where they come first again. The consumer stays
-   * (no cancel): on a single-active-consumer queue, a cancel would hand the queue to a peer while
-   * the earlier messages are still held here, and the peer would take later ones first. The
-   * signal of every message in hand is aborted at once (PutBack), so the ones not yet begun go back
-   * too rather than being done before the failed one. Once at a time per channel: answers false
-   * when one is under way.
+   * Handles every message this channel holds again, in the order they came, after `pauseMs`:
+   * what the channel delivers meanwhile waits, the messages in hand that began finish, then all
+   * the others (the failed one first) are handed to the handler again here. They stay with this
+   * consumer, unsettled, rather than going back to the queue: on a single-active-consumer queue a
+   * cancel would hand the queue to a peer while the earlier messages are still held here; a nack
+   * counts a delivery of every message in hand against the broker's delivery limit (a crash
+   * loop's bound, not a failure's), and a quorum queue (RabbitMQ 3.10) requeues one multiple nack
+   * of more than 32 messages out of order. The signal of every message in hand is aborted at once
+   * (PutBack), so the ones not yet begun wait too rather than being done before the failed one.
+   * Should the channel close or the queue be handed over meanwhile, the broker returns them
+   * (in order). Once at a time per channel: answers false when one is under way.
    */
   protected rewind(channel: ConfirmChannel, pauseMs: number): boolean {
     if (this.rewinding.has(channel)) return false;
     this.rewinding.add(channel);
-    // The messages in hand whose work has not begun go back with the failed one instead of being done before it.
-    this.putBack.get(channel)?.abort(new PutBack('an earlier message of the queue failed: this one goes back on the queue with it'));
+    // The messages in hand whose work has not begun wait for the failed one instead of being done before it.
+    this.putBack.get(channel)?.abort(new PutBack('an earlier message of the queue failed: this one is handled again after it'));
     this.putBack.delete(channel);
     void (async () => {
       await Promise.allSettled([...this.inFlight]);
       await new Promise((resolve) => setTimeout(resolve, pauseMs).unref());
       this.rewinding.delete(channel);
-      // One nack per message, in the order they came: a quorum queue (RabbitMQ 3.10) requeues the
-      // messages of one multiple nack in the order of a map, which for more than 32 is not theirs.
-      // (Should the channel be gone meanwhile, the broker returned them itself, in order.)
-      for (const message of [...(unsettledOn.get(channel)?.values() ?? [])]) settle(channel, message, 'requeue');
+      if (!this.consumerTags.has(channel) || this.yielding || this.stopping) return;
+      for (const message of [...(unsettledOn.get(channel)?.values() ?? [])]) this.track(channel, message);
     })();
     return true;
   }
