@@ -116,3 +116,37 @@ it('the teardown drops a template of migrated databases, which the next migrated
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("the teardown drops this run's templates only: a run beside it on the server keeps its own", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  writeFileSync(join(dir, '1000000000000_notes.sql'), `-- Up Migration\nCREATE TABLE notes (id int); -- ${dir}`);
+  // Two runs of this test's own (the real run's templates are other files' to use): 'this' and 'other'.
+  const realRun = process.env.TEST_RUN_ID;
+  const otherRun = `other${Date.now().toString(36)}`;
+  const thisRun = `this${Date.now().toString(36)}`;
+  const copies: TestDatabase[] = [];
+  try {
+    process.env.TEST_RUN_ID = otherRun;
+    const othersTemplate = migratedTemplateName(dir);
+    copies.push(await migratedDatabase('other_run', dir));
+    process.env.TEST_RUN_ID = thisRun;
+    const ownTemplate = migratedTemplateName(dir);
+    expect(ownTemplate).not.toBe(othersTemplate);
+    copies.push(await migratedDatabase('this_run', dir));
+    await dropMigratedTemplates();
+    const admin = testClient(db.url);
+    await admin.connect();
+    try {
+      const left = (await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = ANY($1)', [[ownTemplate, othersTemplate]])).rows.map((row) => row.datname);
+      expect(left).toEqual([othersTemplate]);
+    } finally {
+      await admin.end();
+    }
+    expect(await dropMigratedTemplates([othersTemplate])).toBe(1);
+  } finally {
+    if (realRun === undefined) delete process.env.TEST_RUN_ID;
+    else process.env.TEST_RUN_ID = realRun;
+    await Promise.all(copies.map((copy) => copy.drop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { fillVirtualHostPool } from './environment';
@@ -40,6 +41,8 @@ async function startStoppedLocalBroker(): Promise<void> {
  * machines (127.0.0.1). Then removes what cut-off runs left on them.
  */
 export default async function globalSetup(): Promise<void> {
+  // The run's id, in the names of what it makes that runs at once on one server must not share.
+  process.env.TEST_RUN_ID ??= `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   await startStoppedLocalBroker();
   if (!(process.env.AMQP_URL && process.env.DATABASE_URL)) await startContainers();
   // Beside the tests rather than before them (rabbitmqctl takes seconds): it touches nothing of this run; teardown awaits it.

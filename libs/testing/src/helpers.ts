@@ -101,26 +101,34 @@ export async function migratedDatabase(prefix: string, migrationsDir: string): P
   return newDatabase(prefix, await migratedTemplate(migrationsDir));
 }
 
-/** The template database of a set of migrations: its name carries their hash. */
+/**
+ * The template database of a set of migrations in this test run: its name carries their hash and
+ * the run's id (TEST_RUN_ID, set by global setup), so runs on one server at once never drop or
+ * remake each other's.
+ */
 export function migratedTemplateName(migrationsDir: string): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(migrationsDir).sort()) hash.update(file).update('\0').update(readFileSync(join(migrationsDir, file))).update('\0');
-  return `${TEMPLATE_PREFIX}${hash.digest('hex').slice(0, 16)}`;
+  return `${TEMPLATE_PREFIX}${hash.digest('hex').slice(0, 16)}_${testRunId()}`;
 }
 
-const TEMPLATE_PREFIX = 'test_template_';
+export const TEMPLATE_PREFIX = 'test_template_';
+
+/** This test run's id (lower-case letters and digits); 'solo' for a file run without global setup. */
+export const testRunId = (): string => process.env.TEST_RUN_ID ?? 'solo';
 
 /**
- * Drops the templates of migratedDatabase (those named, or every one): the run's teardown
- * leaves the server as it found it. A template must be unmarked before it can be dropped.
+ * Drops the templates of migratedDatabase (those named, or every one of this run): the run's
+ * teardown leaves the server as it found it. A template must be unmarked before it can be dropped.
  */
 export async function dropMigratedTemplates(names?: string[]): Promise<number> {
   const admin = testClient(databaseUrl('postgres'));
   await admin.connect();
   try {
     const { rows } = await admin.query<{ name: string }>(
-      'SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1) AND ($2::text[] IS NULL OR datname = ANY($2))',
-      [TEMPLATE_PREFIX, names ?? null],
+      `SELECT datname AS name FROM pg_database
+        WHERE starts_with(datname, $1) AND (datname = ANY($2) OR ($2 IS NULL AND right(datname, length($3) + 1) = '_' || $3))`,
+      [TEMPLATE_PREFIX, names ?? null, testRunId()],
     );
     for (const { name } of rows) {
       await admin.query(`ALTER DATABASE "${name}" WITH IS_TEMPLATE false`);

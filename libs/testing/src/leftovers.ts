@@ -1,4 +1,4 @@
-import { testClient } from './helpers';
+import { dropMigratedTemplates, TEMPLATE_PREFIX, testClient } from './helpers';
 import { databaseServerUrl, deleteVirtualHosts, rabbitmqctl, virtualHostCreatedAt } from './environment';
 
 /**
@@ -7,6 +7,8 @@ import { databaseServerUrl, deleteVirtualHosts, rabbitmqctl, virtualHostCreatedA
  * (its pools' idle connections close): nothing younger than this is touched, used or not.
  */
 const LEFTOVER_AGE_MS = 30 * 60_000;
+/** A run's migrated templates take no connections (nothing shows one in use): only those older than any run are removed. */
+const LEFTOVER_TEMPLATE_AGE_MS = 6 * 60 * 60_000;
 
 async function lines(args: string[]): Promise<string[]> {
   const { stdout } = await rabbitmqctl(['-q', ...args, '--no-table-headers']);
@@ -67,5 +69,29 @@ export async function sweepLeftovers(now = Date.now()): Promise<void> {
       process.stderr.write(`could not look for test ${what} left behind: ${(error as Error).message.split('\n')[0]}\n`);
     }
   };
-  await Promise.all([sweep('virtual hosts', () => sweepVirtualHosts(cutoff)), sweep('databases', () => sweepDatabases(cutoff))]);
+  await Promise.all([
+    sweep('virtual hosts', () => sweepVirtualHosts(cutoff)),
+    sweep('databases', () => sweepDatabases(cutoff)),
+    sweep('template databases', () => sweepTemplates(now - LEFTOVER_TEMPLATE_AGE_MS)),
+  ]);
+}
+
+/** Drops the migrated templates (each run's own) made before the cut-off; the number dropped. */
+export async function sweepTemplates(cutoff: number): Promise<number> {
+  const admin = new URL(databaseServerUrl());
+  admin.pathname = '/postgres';
+  const client = testClient(admin.toString());
+  await client.connect();
+  let names: string[];
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT datname AS name FROM pg_database
+        WHERE starts_with(datname, $1) AND datistemplate AND (pg_stat_file('base/' || oid || '/PG_VERSION', true)).modification < to_timestamp($2 / 1000.0)`,
+      [TEMPLATE_PREFIX, cutoff],
+    );
+    names = rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+  return names.length > 0 ? dropMigratedTemplates(names) : 0;
 }
