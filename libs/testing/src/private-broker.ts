@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -37,11 +37,39 @@ function sbinDirectory(): string {
 
 /** A port nothing listens on now (on loopback), for a server a test starts. */
 export async function freePort(): Promise<number> {
+  // Below the kernel's ephemeral range: a port it hands out itself (listen on 0) is free only
+  // until an outgoing connection takes it as its local end, which happened between this answer
+  // and the caller's listen (EADDRINUSE) while a stack started its services.
+  const ephemeralLow = ephemeralRangeStart();
+  if (ephemeralLow - LOWEST_CHOSEN_PORT >= 1_000) {
+    for (let tries = 0; tries < 50; tries += 1) {
+      const port = LOWEST_CHOSEN_PORT + randomInt(ephemeralLow - LOWEST_CHOSEN_PORT);
+      if (await canListen(port)) return port;
+    }
+  }
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+const LOWEST_CHOSEN_PORT = 10_000;
+
+function ephemeralRangeStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 function accepts(port: number): Promise<boolean> {
