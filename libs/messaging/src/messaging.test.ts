@@ -17,6 +17,25 @@ import { delayQueueName, dlqName } from './topology';
 const PingSchema = Type.Object({ n: Type.Integer() }, { additionalProperties: false });
 type Ping = Static<typeof PingSchema>;
 const PingContract = defineContract('test.ping.v1', PingSchema);
+/**
+ * A handler that takes its messages one at a time, in the order they came, as a conversation's
+ * deliveries are recorded: each waits for the one before to settle, and one whose signal was
+ * aborted before its turn (an earlier one failed, or the queue is handed over) throws the
+ * reason untried. `work` gets the message's number.
+ */
+function oneAtATime(work: (n: number, context: MessageContext) => Promise<void> | void): (envelope: Envelope<Ping>, context: MessageContext) => Promise<void> {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (envelope, context) => {
+    const turn = previous.then(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (context.signal.aborted) throw context.signal.reason;
+      await work(envelope.payload.n, context);
+    });
+    previous = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
 const EchoRequest = defineContract('test.echo.v1', Type.Object({ text: Type.String() }));
 
 const suffix = randomBytes(4).toString('hex');
@@ -188,7 +207,6 @@ describe('publisher and consumer', () => {
     const finished: number[] = [];
     const failures = new Map<number, number>();
     const failing = new Map([[1, 11], [2, 2]]);
-    let previous: Promise<unknown> = Promise.resolve();
     const consumer = new Consumer<Ping>(broker, {
       queue,
       topology,
@@ -196,22 +214,14 @@ describe('publisher and consumer', () => {
       prefetch: 10,
       ordered: true,
       orderedPausesMs: [10],
-      // One at a time, in the order they came, as a conversation's deliveries are recorded; one not begun when an earlier failed goes back.
-      handler: (envelope, context) => {
-        const turn = previous.then(async () => {
-          await new Promise((resolve) => setImmediate(resolve));
-          if (context.signal.aborted) throw context.signal.reason;
-          const { n } = envelope.payload;
-          const failed = failures.get(n) ?? 0;
-          if (failed < (failing.get(n) ?? 0)) {
-            failures.set(n, failed + 1);
-            throw new Error('database unavailable');
-          }
-          finished.push(n);
-        });
-        previous = turn.catch(() => undefined);
-        return turn;
-      },
+      handler: oneAtATime((n) => {
+        const failed = failures.get(n) ?? 0;
+        if (failed < (failing.get(n) ?? 0)) {
+          failures.set(n, failed + 1);
+          throw new Error('database unavailable');
+        }
+        finished.push(n);
+      }),
     });
     consumers.push(consumer);
     for (const n of [1, 2, 3, 4, 5]) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
@@ -226,7 +236,6 @@ describe('publisher and consumer', () => {
     const count = 60;
     const finished: number[] = [];
     let failed = false;
-    let previous: Promise<unknown> = Promise.resolve();
     const consumer = new Consumer<Ping>(broker, {
       queue,
       topology,
@@ -234,22 +243,15 @@ describe('publisher and consumer', () => {
       prefetch: 100,
       ordered: true,
       orderedPausesMs: [10],
-      handler: (envelope, context) => {
-        const turn = previous.then(async () => {
-          const { n } = envelope.payload;
-          if (n === 1 && !failed) {
-            // Fails once every message is in hand, so all of them go back with it.
-            await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
-            failed = true;
-            throw new Error('database unavailable');
-          }
-          await new Promise((resolve) => setImmediate(resolve));
-          if (context.signal.aborted) throw context.signal.reason;
-          finished.push(n);
-        });
-        previous = turn.catch(() => undefined);
-        return turn;
-      },
+      handler: oneAtATime(async (n) => {
+        if (n === 1 && !failed) {
+          // Fails once every message is in hand, so all of them are handled again after it.
+          await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
+          failed = true;
+          throw new Error('database unavailable');
+        }
+        finished.push(n);
+      }),
     });
     consumers.push(consumer);
     for (let n = 1; n <= count; n += 1) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
@@ -263,7 +265,6 @@ describe('publisher and consumer', () => {
     const finished: number[] = [];
     const redelivered: number[] = [];
     const failedOnce = new Set<number>();
-    let previous: Promise<unknown> = Promise.resolve();
     const consumer = new Consumer<Ping>(broker, {
       queue,
       topology,
@@ -272,22 +273,15 @@ describe('publisher and consumer', () => {
       ordered: true,
       orderedPausesMs: [1],
       // Each message fails once (the first time it is tried), then passes.
-      handler: (envelope, context) => {
-        const turn = previous.then(async () => {
-          const { n } = envelope.payload;
-          await new Promise((resolve) => setImmediate(resolve));
-          if (context.signal.aborted) throw context.signal.reason;
-          if (!failedOnce.has(n)) {
-            if (n === 1) await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
-            failedOnce.add(n);
-            throw new Error('database unavailable');
-          }
-          if (context.redelivered) redelivered.push(n);
-          finished.push(n);
-        });
-        previous = turn.catch(() => undefined);
-        return turn;
-      },
+      handler: oneAtATime(async (n, context) => {
+        if (!failedOnce.has(n)) {
+          if (n === 1) await waitFor(() => consumer.inFlightCount === count, { what: 'every message in hand' });
+          failedOnce.add(n);
+          throw new Error('database unavailable');
+        }
+        if (context.redelivered) redelivered.push(n);
+        finished.push(n);
+      }),
     });
     consumers.push(consumer);
     for (let n = 1; n <= count; n += 1) await publisher.publish(exchange, 'ping.order', makeEnvelope(PingContract, 'test', { n }));
@@ -371,25 +365,17 @@ describe('publisher and consumer', () => {
     const handled: string[] = [];
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    /** A consumer that handles its messages one at a time in the order they came; one not begun when its signal is aborted goes back. */
     const orderedConsumer = (name: string) => {
-      let previous: Promise<unknown> = Promise.resolve();
       const consumer = new Consumer<Ping>(broker, {
         queue: sacQueue,
         topology,
         contracts: [PingContract],
         prefetch: 10,
         ordered: true,
-        handler: (envelope, context) => {
-          const turn = previous.then(async () => {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (context.signal.aborted) throw context.signal.reason;
-            if (name === 'first' && envelope.payload.n === 1) await held;
-            handled.push(`${name}:${envelope.payload.n}`);
-          });
-          previous = turn.catch(() => undefined);
-          return turn;
-        },
+        handler: oneAtATime(async (n) => {
+          if (name === 'first' && n === 1) await held;
+          handled.push(`${name}:${n}`);
+        }),
       });
       consumers.push(consumer);
       return consumer;

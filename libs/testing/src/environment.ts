@@ -92,6 +92,11 @@ export async function emptyVirtualHostPool(): Promise<void> {
   await rm(directory, { recursive: true, force: true });
 }
 
+async function madeVirtualHost(name: string): Promise<string> {
+  await addVirtualHosts([name], testUser());
+  return name;
+}
+
 async function takeFromPool(): Promise<string | null> {
   const directory = process.env[POOL_ENV];
   if (!directory) return null;
@@ -108,13 +113,8 @@ async function takeFromPool(): Promise<string | null> {
  * Taken from the run's pool when it has one left, else made now.
  */
 export async function freshVirtualHost(prefix: string): Promise<TestVirtualHost> {
-  let name = await takeFromPool();
-  if (!name) {
-    name = testVirtualHostName(prefix);
-    await addVirtualHosts([name], testUser());
-  }
+  const name = (await takeFromPool()) ?? (await madeVirtualHost(testVirtualHostName(prefix)));
   const url = new URL(amqpUrl());
   url.pathname = `/${encodeURIComponent(name)}`;
-  const made = name;
-  return { url: url.toString(), drop: () => deleteVirtualHosts([made]) };
+  return { url: url.toString(), drop: () => deleteVirtualHosts([name]) };
 }
