@@ -174,7 +174,7 @@ case "$command" in
       rm -f "$PLATFORM_CONFORMANCE_REPORT"
       unset PLATFORM_CONFORMANCE_REPORT PLATFORM_OPENAPI_DOCUMENT
     fi
-    # The cluster round beside the steps that follow: most of its four minutes are the faults' own waits (a node down
+    # The cluster round beside the steps that follow: most of its five minutes are the faults' own waits (a node down
     # 15 s, frozen 30 s, a replica cut 20 s). Its output is kept and printed whole when it has ended.
     cluster_log="$(mktemp)"
     timed "cluster round: pnpm cluster up, pnpm chaos --cluster --deliveries 10000, the cluster's tests, pnpm cluster down" cluster_round >"$cluster_log" 2>&1 &
