@@ -37,9 +37,13 @@ function portSetting(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
-/** Each setting names the first of consecutive ports, one per node. */
+/**
+ * Each setting names the first of consecutive ports, one per node. The defaults are all below
+ * 10,000, outside the ports test support hands out (libs/testing's freePort): CI brings the
+ * cluster up while tests run beside it, and a test could otherwise be listening on a node's port.
+ */
 export function clusterSettings(env: NodeJS.ProcessEnv = process.env): ClusterSettings {
-  const [amqp, dist, management] = [portSetting(env, 'CLUSTER_AMQP_PORT', 5681), portSetting(env, 'CLUSTER_DIST_PORT', 25681), portSetting(env, 'CLUSTER_MANAGEMENT_PORT', 15681)];
+  const [amqp, dist, management] = [portSetting(env, 'CLUSTER_AMQP_PORT', 5681), portSetting(env, 'CLUSTER_DIST_PORT', 9691), portSetting(env, 'CLUSTER_MANAGEMENT_PORT', 9681)];
   const [postgres, patroni] = [portSetting(env, 'CLUSTER_PG_PORT', 5441), portSetting(env, 'CLUSTER_PATRONI_PORT', 8011)];
   const etcdClientPort = portSetting(env, 'CLUSTER_ETCD_PORT', 2389);
   return {
