@@ -56,10 +56,9 @@ afterAll(async () => {
  * when a broker confirm is lost (its contract: consumers recognise a repeat by the id); a change
  * announced twice would carry two ids and still count twice.
  */
-const eventsOf = (taskId: string, routingKey: string) => {
-  const ids = new Set<string>();
-  return heard.filter((h) => h.routingKey === routingKey && h.envelope.payload.taskId === taskId && !ids.has(h.envelope.id) && Boolean(ids.add(h.envelope.id)));
-};
+const eventsOf = (taskId: string, routingKey: string) => [
+  ...new Map(heard.filter((h) => h.routingKey === routingKey && h.envelope.payload.taskId === taskId).map((h) => [h.envelope.id, h])).values(),
+];
 
 const followedRow = async (taskId: string) =>
   (await pool.query<{ status: string | null; followers: string[]; observed_at: Date | null }>('SELECT status, followers, observed_at FROM followed_tasks WHERE task_id = $1', [taskId])).rows[0] ?? null;
